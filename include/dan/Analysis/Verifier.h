@@ -1,0 +1,41 @@
+//===- Verifier.h - Judging a DAN graph --------------------------*- C++ -*-===//
+//
+// The verifier decides whether a graph, its schedule and its memory plan are
+// legal under the execution model, independently of the tools that made
+// them. Every rule has its own message; docs/LangRef.md lists them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DAN_ANALYSIS_VERIFIER_H
+#define DAN_ANALYSIS_VERIFIER_H
+
+#include "dan/IR/Graph.h"
+#include "dan/Target/Target.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/SourceMgr.h"
+#include <functional>
+
+namespace dan {
+
+struct VerifyOptions {
+  /// The stage-1 rule: at most one live buffer per L0 tier.
+  bool L0Single = false;
+  /// A stage-2 graph whose memory plan this graph must keep.
+  const Graph *Against = nullptr;
+  /// Stop after this many errors (0: no limit).
+  unsigned ErrorLimit = 20;
+};
+
+/// Receives each diagnostic: an error or a note at a source location.
+using DiagHandler =
+    std::function<void(llvm::SMLoc, llvm::SourceMgr::DiagKind,
+                       const llvm::Twine &)>;
+
+/// Verifies \p G and returns the number of errors reported. Runs in
+/// O((V + E) log V) plus the spill and reuse edges it checks.
+unsigned verifyGraph(const Graph &G, const TargetDesc &Target,
+                     const VerifyOptions &Opts, const DiagHandler &Diag);
+
+} // namespace dan
+
+#endif // DAN_ANALYSIS_VERIFIER_H

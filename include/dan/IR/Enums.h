@@ -1,0 +1,52 @@
+//===- Enums.h - Tier and pipe names of the target ---------------*- C++ -*-===//
+//
+// The closed sets of memory tiers and pipes. Only the names come from the
+// target table here; the IR holds no target numbers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DAN_IR_ENUMS_H
+#define DAN_IR_ENUMS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <cstdint>
+#include <optional>
+
+namespace dan {
+
+enum class Tier : uint8_t {
+#define DAN_TIER(Name, Capacity, CountsInPeak, IsL0) Name,
+#include "dan/Target/Davinci.def"
+};
+
+enum class Pipe : uint8_t {
+#define DAN_PIPE(Name) Name,
+#include "dan/Target/Davinci.def"
+};
+
+constexpr unsigned NumTiers = 0
+#define DAN_TIER(Name, Capacity, CountsInPeak, IsL0) +1
+#include "dan/Target/Davinci.def"
+    ;
+
+constexpr unsigned NumPipes = 0
+#define DAN_PIPE(Name) +1
+#include "dan/Target/Davinci.def"
+    ;
+
+llvm::StringRef tierName(Tier T);
+llvm::StringRef pipeName(Pipe P);
+std::optional<Tier> lookupTier(llvm::StringRef Name);
+std::optional<Pipe> lookupPipe(llvm::StringRef Name);
+llvm::ArrayRef<llvm::StringRef> allTierNames();
+llvm::ArrayRef<llvm::StringRef> allPipeNames();
+
+/// The closest name of \p Candidates to \p Name within a small edit distance,
+/// or an empty string; used for "did you mean" hints.
+llvm::StringRef closestName(llvm::StringRef Name,
+                            llvm::ArrayRef<llvm::StringRef> Candidates);
+
+} // namespace dan
+
+#endif // DAN_IR_ENUMS_H

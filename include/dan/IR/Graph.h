@@ -1,0 +1,118 @@
+//===- Graph.h - The DAN IR: one command graph and its schedule --*- C++ -*-===//
+//
+// A graph holds nodes in creation order (their storage never moves) and a
+// schedule: the order in which the nodes run. Edges are stored on the
+// destination as predecessor indices. Input edges and spill edges live in
+// Preds; address-reuse edges, which a memory plan implies, live apart in
+// ReusePreds so that the plan stays distinguishable from the trace.
+//
+// The IR records what a file says, including what a verifier would reject
+// (two ALLOCs of one buffer, a use of an undeclared buffer); judging it is the
+// verifier's job.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DAN_IR_GRAPH_H
+#define DAN_IR_GRAPH_H
+
+#include "dan/IR/Enums.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/SMLoc.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dan {
+
+/// Index of a node in Graph::Nodes; stable for the life of the graph.
+using NodeIdx = uint32_t;
+
+/// A node's predecessors of one kind.
+using EdgeList = llvm::SmallVector<NodeIdx, 2>;
+
+/// The largest size, cycle count, offset or id that the IR accepts (2^40).
+constexpr uint64_t MaxValue = uint64_t(1) << 40;
+
+enum class NodeKind : uint8_t { Alloc, Free, Op, SpillOut, SpillIn };
+
+struct Node {
+  uint64_t Id = 0;
+  NodeKind Kind = NodeKind::Op;
+  /// Alloc, Free: the buffer's tier.
+  Tier BufTier = Tier::L1;
+  /// Op: the pipe it runs on.
+  Pipe OpPipe = Pipe::MTE1;
+  /// Alloc, Free, SpillIn: whether Offset is set.
+  bool HasOffset = false;
+  /// Op: index into Graph::OpNames.
+  uint32_t OpName = 0;
+  /// Alloc, Free, SpillOut, SpillIn: the buffer.
+  uint64_t Buf = 0;
+  /// Alloc, Free: the buffer's size.
+  uint64_t Size = 0;
+  /// Op: the cycle count.
+  uint64_t Cycles = 0;
+  /// Alloc, SpillIn: the placement's offset in the tier.
+  uint64_t Offset = 0;
+  /// Op: the buffers it reads or writes, in trace order.
+  llvm::SmallVector<uint64_t, 3> Bufs;
+  /// Input edges and spill edges, sorted by predecessor id.
+  EdgeList Preds;
+  /// Address-reuse edges of the memory plan, sorted by predecessor id.
+  EdgeList ReusePreds;
+  /// Where the node was defined, when it came from text.
+  llvm::SMLoc Loc;
+
+  bool isBufferNode() const { return Kind != NodeKind::Op; }
+  bool isSpill() const {
+    return Kind == NodeKind::SpillOut || Kind == NodeKind::SpillIn;
+  }
+  /// Whether this node places its buffer at an address (ALLOC or SPILL_IN).
+  bool isPlacement() const {
+    return Kind == NodeKind::Alloc || Kind == NodeKind::SpillIn;
+  }
+};
+
+class Graph {
+public:
+  std::string Name;
+  /// Node storage in creation order.
+  std::vector<Node> Nodes;
+  /// The schedule: every node index exactly once.
+  std::vector<NodeIdx> Order;
+  /// Interned op names.
+  std::vector<std::string> OpNames;
+
+  /// Appends a node to storage and to the end of the schedule.
+  NodeIdx addNode(Node N);
+  unsigned internOpName(llvm::StringRef Name);
+  llvm::StringRef opName(const Node &N) const { return OpNames[N.OpName]; }
+
+  size_t size() const { return Nodes.size(); }
+  Node &operator[](NodeIdx I) { return Nodes[I]; }
+  const Node &operator[](NodeIdx I) const { return Nodes[I]; }
+
+  /// Whether the graph carries a memory plan: any offset or spill node.
+  bool hasMemoryPlan() const;
+  /// One past the largest id of a non-spill node: the N of the spill
+  /// numbering rule (spill k is N + 2k and N + 2k + 1).
+  uint64_t firstSpillId() const;
+  /// The position of every node in the schedule, indexed by NodeIdx.
+  std::vector<uint32_t> positions() const;
+  /// Sorts every edge list by predecessor id; builders call it once done.
+  void sortEdges();
+  /// The node index of each id; ids are assumed unique.
+  llvm::DenseMap<uint64_t, NodeIdx> idMap() const;
+
+private:
+  llvm::StringMap<unsigned> OpNameIds;
+};
+
+/// A short human name of a node for messages: "n5 (COPY_IN)", "n7 (alloc b3)".
+std::string describeNode(const Graph &G, NodeIdx I);
+
+} // namespace dan
+
+#endif // DAN_IR_GRAPH_H

@@ -1,0 +1,64 @@
+//===- MemoryPlan.h - Edges a memory plan implies ----------------*- C++ -*-===//
+//
+// A memory plan (offsets and spill nodes) implies two kinds of edges, as the
+// execution model (docs/LangRef.md, "Memory plan") defines them:
+//
+//  * spill edges: ALLOC(b) -> OUT, OUT -> IN, IN -> FREE(b), every user of b
+//    scheduled before OUT -> OUT (earlier spill nodes of b included), and
+//    IN -> every operation using b scheduled after IN;
+//  * address-reuse edges: when a placement (ALLOC or SPILL_IN) takes bytes
+//    last held by another buffer, the node that released them (FREE or
+//    SPILL_OUT) -> the placing node.
+//
+// Both are computed from the schedule in one walk. Importers and the memory
+// planner add them; the verifier checks that a file carries exactly them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DAN_IR_MEMORYPLAN_H
+#define DAN_IR_MEMORYPLAN_H
+
+#include "dan/IR/Graph.h"
+#include "llvm/ADT/DenseSet.h"
+#include <utility>
+#include <vector>
+
+namespace dan {
+
+/// An edge From -> To with a reason, for messages.
+struct RequiredEdge {
+  enum Reason : uint8_t {
+    AllocToOut, // ALLOC(b) -> SPILL_OUT(b)
+    OutToIn,    // SPILL_OUT(b) -> SPILL_IN(b) of the same spill
+    InToFree,   // SPILL_IN(b) -> FREE(b)
+    UserToOut,  // a node using b before SPILL_OUT(b) -> SPILL_OUT(b)
+    InToUser,   // SPILL_IN(b) -> an operation using b after it
+  };
+  NodeIdx From, To;
+  Reason Why;
+};
+
+/// The spill edges of every spill node in \p G, in schedule order of the
+/// spill nodes. Buffers without an alloc or free get no alloc or free edge.
+/// O(V + E_spill).
+std::vector<RequiredEdge> computeSpillEdges(const Graph &G);
+
+/// Adds the spill edges of \p G that are missing to the nodes' Preds.
+void addSpillEdges(Graph &G);
+
+/// The reuse edges implied by the plan, as a sorted predecessor list for
+/// every node (indexed by NodeIdx). A placement never gets an edge from the
+/// release of its own buffer (the spill pair already orders them). Nodes
+/// without an offset place nothing. O(V log V + reuse edges).
+std::vector<EdgeList> computeReuseEdges(const Graph &G);
+
+/// Replaces the reuse edges of \p G with those its plan implies.
+void setReuseEdges(Graph &G);
+
+/// The buffers some COPY_IN operation uses: their data still lives in DDR,
+/// so spilling one writes nothing back ("clean" spills).
+llvm::DenseSet<uint64_t> ddrBackedBuffers(const Graph &G);
+
+} // namespace dan
+
+#endif // DAN_IR_MEMORYPLAN_H

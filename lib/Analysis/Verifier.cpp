@@ -1,0 +1,659 @@
+//===- Verifier.cpp - Judging a DAN graph ---------------------------------===//
+//
+// The checks run in a fixed order: buffers, edges (cycles, then the order),
+// lifetimes, the L0 rule, the memory plan, and the stage-2 contract. Each
+// reports at the node that breaks the rule, with a note at the other node
+// involved, and the run stops at the error limit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dan/Analysis/Verifier.h"
+#include "dan/IR/MemoryPlan.h"
+#include "llvm/ADT/STLExtras.h"
+#include <map>
+
+using namespace llvm;
+
+namespace dan {
+
+namespace {
+
+constexpr NodeIdx NoNode = UINT32_MAX;
+
+struct BufferSite {
+  NodeIdx Alloc = NoNode;
+  NodeIdx Free = NoNode;
+};
+
+std::string buf(uint64_t B) { return "b" + std::to_string(B); }
+std::string range(uint64_t Begin, uint64_t Size) {
+  return "[" + std::to_string(Begin) + ", " + std::to_string(Begin + Size) +
+         ")";
+}
+
+class Verifier {
+public:
+  Verifier(const Graph &G, const TargetDesc &T, const VerifyOptions &Opts,
+           const DiagHandler &Diag)
+      : G(G), T(T), Opts(Opts), Diag(Diag), Pos(G.positions()) {}
+
+  unsigned run() {
+    checkBuffers();
+    bool Acyclic = checkAcyclic();
+    if (Acyclic)
+      checkOrder();
+    checkLifetimes();
+    if (Opts.L0Single)
+      checkL0Single();
+    if (G.hasMemoryPlan())
+      checkPlan();
+    checkReuseEdges();
+    if (Opts.Against)
+      checkAgainst(*Opts.Against);
+    if (Dropped)
+      Diag(SMLoc(), SourceMgr::DK_Note,
+           "too many errors; stopping (--error-limit=0 shows them all)");
+    return Errors;
+  }
+
+private:
+  bool stopped() const {
+    return Opts.ErrorLimit && Errors >= Opts.ErrorLimit;
+  }
+  void error(SMLoc Loc, const Twine &Msg) {
+    // Notes follow the error they explain, so a dropped error drops them.
+    DropNotes = stopped();
+    if (DropNotes) {
+      Dropped = true;
+      return;
+    }
+    ++Errors;
+    Diag(Loc, SourceMgr::DK_Error, Msg);
+  }
+  void error(NodeIdx At, const Twine &Msg) { error(G[At].Loc, Msg); }
+  void note(SMLoc Loc, const Twine &Msg) {
+    if (!DropNotes)
+      Diag(Loc, SourceMgr::DK_Note, Msg);
+  }
+  void note(NodeIdx At, const Twine &Msg) { note(G[At].Loc, Msg); }
+
+  std::string name(NodeIdx I) const { return describeNode(G, I); }
+  const BufferSite *site(uint64_t B) const {
+    auto It = Sites.find(B);
+    return It == Sites.end() ? nullptr : &It->second;
+  }
+  bool hasAlloc(uint64_t B) const {
+    const BufferSite *S = site(B);
+    return S && S->Alloc != NoNode;
+  }
+
+  void checkBuffers();
+  bool checkAcyclic();
+  void checkOrder();
+  void checkLifetimes();
+  void checkL0Single();
+  void checkPlan();
+  void checkSpillIds();
+  void checkResidency();
+  void checkSpillEdges();
+  void checkReuseEdges();
+  void checkAgainst(const Graph &S2);
+
+  const Graph &G;
+  const TargetDesc &T;
+  const VerifyOptions &Opts;
+  const DiagHandler &Diag;
+  std::vector<uint32_t> Pos;
+  DenseMap<uint64_t, BufferSite> Sites;
+  /// Buffers in order of first appearance, for a deterministic report.
+  std::vector<uint64_t> BufOrder;
+  unsigned Errors = 0;
+  bool DropNotes = false;
+  bool Dropped = false;
+};
+
+void Verifier::checkBuffers() {
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (N.Kind != NodeKind::Alloc && N.Kind != NodeKind::Free)
+      continue;
+    auto [It, New] = Sites.try_emplace(N.Buf);
+    if (New)
+      BufOrder.push_back(N.Buf);
+    NodeIdx &Slot = N.Kind == NodeKind::Alloc ? It->second.Alloc
+                                              : It->second.Free;
+    StringRef What = N.Kind == NodeKind::Alloc ? "alloc" : "free";
+    if (Slot != NoNode) {
+      error(I, "second " + What + " of " + buf(N.Buf) +
+                   "; each buffer has exactly one " + What);
+      note(Slot, "first " + What + " of " + buf(N.Buf) + " is here");
+      continue;
+    }
+    Slot = I;
+  }
+  for (uint64_t B : BufOrder) {
+    const BufferSite &S = Sites[B];
+    if (S.Free == NoNode) {
+      error(S.Alloc, buf(B) + " is allocated but never freed");
+      continue;
+    }
+    if (S.Alloc == NoNode) {
+      error(S.Free, buf(B) + " is freed but never allocated");
+      continue;
+    }
+    const Node &A = G[S.Alloc], &F = G[S.Free];
+    if (A.BufTier != F.BufTier) {
+      error(S.Free, "free of " + buf(B) + " names tier " +
+                        tierName(F.BufTier) + " but its alloc names " +
+                        tierName(A.BufTier));
+      note(S.Alloc, "alloc of " + buf(B) + " is here");
+    }
+    if (A.Size != F.Size) {
+      error(S.Free, "free of " + buf(B) + " has size " + Twine(F.Size) +
+                        " but its alloc has size " + Twine(A.Size));
+      note(S.Alloc, "alloc of " + buf(B) + " is here");
+    }
+  }
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (N.Kind == NodeKind::Op) {
+      for (uint64_t B : N.Bufs)
+        if (!hasAlloc(B))
+          error(I, name(I) + " uses " + buf(B) +
+                       ", which is never allocated");
+    } else if (N.isSpill() && !hasAlloc(N.Buf)) {
+      error(I, name(I) + " names " + buf(N.Buf) +
+                   ", which is never allocated");
+    }
+  }
+}
+
+bool Verifier::checkAcyclic() {
+  // Kahn's algorithm over all edges, reuse edges included.
+  size_t V = G.size();
+  std::vector<uint32_t> InDegree(V, 0);
+  std::vector<uint32_t> SuccBegin(V + 1, 0);
+  for (NodeIdx I = 0; I != V; ++I) {
+    InDegree[I] = G[I].Preds.size() + G[I].ReusePreds.size();
+    for (NodeIdx P : G[I].Preds)
+      ++SuccBegin[P + 1];
+    for (NodeIdx P : G[I].ReusePreds)
+      ++SuccBegin[P + 1];
+  }
+  for (size_t I = 0; I != V; ++I)
+    SuccBegin[I + 1] += SuccBegin[I];
+  std::vector<NodeIdx> Succs(SuccBegin[V]);
+  std::vector<uint32_t> Fill(SuccBegin.begin(), SuccBegin.end() - 1);
+  for (NodeIdx I = 0; I != V; ++I) {
+    for (NodeIdx P : G[I].Preds)
+      Succs[Fill[P]++] = I;
+    for (NodeIdx P : G[I].ReusePreds)
+      Succs[Fill[P]++] = I;
+  }
+  std::vector<NodeIdx> Work;
+  for (NodeIdx I = 0; I != V; ++I)
+    if (InDegree[I] == 0)
+      Work.push_back(I);
+  size_t Done = 0;
+  while (!Work.empty()) {
+    NodeIdx I = Work.back();
+    Work.pop_back();
+    ++Done;
+    for (uint32_t K = SuccBegin[I]; K != SuccBegin[I + 1]; ++K)
+      if (--InDegree[Succs[K]] == 0)
+        Work.push_back(Succs[K]);
+  }
+  if (Done == V)
+    return true;
+
+  // Every node left has a predecessor left: walk back until one repeats.
+  NodeIdx Start = NoNode;
+  for (NodeIdx I : G.Order)
+    if (InDegree[I] != 0) {
+      Start = I;
+      break;
+    }
+  std::vector<uint32_t> Seen(V, UINT32_MAX);
+  std::vector<NodeIdx> Path;
+  NodeIdx Cur = Start;
+  while (Seen[Cur] == UINT32_MAX) {
+    Seen[Cur] = Path.size();
+    Path.push_back(Cur);
+    NodeIdx Next = NoNode;
+    for (NodeIdx P : G[Cur].Preds)
+      if (InDegree[P] != 0) {
+        Next = P;
+        break;
+      }
+    if (Next == NoNode)
+      for (NodeIdx P : G[Cur].ReusePreds)
+        if (InDegree[P] != 0) {
+          Next = P;
+          break;
+        }
+    Cur = Next;
+  }
+  // Path[Seen[Cur]..] walks the cycle backwards; print it forwards.
+  std::vector<NodeIdx> Cycle(Path.begin() + Seen[Cur], Path.end());
+  std::reverse(Cycle.begin(), Cycle.end());
+  std::string Text;
+  for (NodeIdx I : Cycle)
+    Text += "n" + std::to_string(G[I].Id) + " -> ";
+  Text += "n" + std::to_string(G[Cycle.front()].Id);
+  error(Cycle.front(), "the edges form a cycle: " + Text);
+  return false;
+}
+
+void Verifier::checkOrder() {
+  for (NodeIdx I : G.Order) {
+    for (NodeIdx P : G[I].Preds)
+      if (Pos[P] > Pos[I]) {
+        error(I, name(I) + " is scheduled before its predecessor " + name(P));
+        note(P, name(P) + " is scheduled here");
+      }
+    for (NodeIdx P : G[I].ReusePreds)
+      if (Pos[P] > Pos[I]) {
+        error(I, name(I) + " is scheduled before " + name(P) +
+                     ", which releases the addresses it reuses");
+        note(P, name(P) + " is scheduled here");
+      }
+  }
+}
+
+void Verifier::checkLifetimes() {
+  for (uint64_t B : BufOrder) {
+    const BufferSite &S = Sites[B];
+    if (S.Alloc != NoNode && S.Free != NoNode && Pos[S.Free] < Pos[S.Alloc]) {
+      error(S.Free, "free of " + buf(B) + " is scheduled before its alloc");
+      note(S.Alloc, "alloc of " + buf(B) + " is here");
+    }
+  }
+  auto CheckUse = [&](NodeIdx I, uint64_t B) {
+    const BufferSite *S = site(B);
+    if (!S || S->Alloc == NoNode)
+      return;
+    if (Pos[I] < Pos[S->Alloc]) {
+      error(I, name(I) + " uses " + buf(B) + " before its alloc");
+      note(S->Alloc, "alloc of " + buf(B) + " is here");
+    } else if (S->Free != NoNode && Pos[I] > Pos[S->Free]) {
+      error(I, name(I) + " uses " + buf(B) + " after its free");
+      note(S->Free, "free of " + buf(B) + " is here");
+    }
+  };
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (N.Kind == NodeKind::Op)
+      for (uint64_t B : N.Bufs)
+        CheckUse(I, B);
+    else if (N.isSpill())
+      CheckUse(I, N.Buf);
+  }
+}
+
+void Verifier::checkL0Single() {
+  NodeIdx Live[NumTiers];
+  std::fill(std::begin(Live), std::end(Live), NoNode);
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if ((N.Kind != NodeKind::Alloc && N.Kind != NodeKind::Free) ||
+        !T.isL0(N.BufTier))
+      continue;
+    NodeIdx &Slot = Live[static_cast<unsigned>(N.BufTier)];
+    if (N.Kind == NodeKind::Free) {
+      if (Slot != NoNode && G[Slot].Buf == N.Buf)
+        Slot = NoNode;
+      continue;
+    }
+    if (Slot != NoNode) {
+      error(I, "alloc of " + buf(N.Buf) + " makes two buffers live in " +
+                   tierName(N.BufTier) + " (" + buf(G[Slot].Buf) +
+                   " is not yet freed); --l0-single allows one");
+      note(Slot, "alloc of " + buf(G[Slot].Buf) + " is here");
+    }
+    Slot = I;
+  }
+}
+
+void Verifier::checkPlan() {
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (!N.isPlacement())
+      continue;
+    if (!N.HasOffset) {
+      error(I, name(I) + " has no offset, but the graph has a memory plan; "
+                         "write 'at OFFSET'");
+      continue;
+    }
+    const BufferSite *S = site(N.Buf);
+    if (!S || S->Alloc == NoNode)
+      continue;
+    const Node &A = G[S->Alloc];
+    uint64_t Cap = T.capacity(A.BufTier);
+    if (A.Size > Cap) {
+      if (N.Kind == NodeKind::Alloc)
+        error(I, buf(N.Buf) + " (size " + Twine(A.Size) +
+                     ") is larger than tier " + tierName(A.BufTier) +
+                     " (capacity " + Twine(Cap) + ")");
+      continue;
+    }
+    if (N.Offset > Cap - A.Size)
+      error(I, name(I) + " places " + buf(N.Buf) + " at " +
+                   range(N.Offset, A.Size) + ", outside tier " +
+                   tierName(A.BufTier) + " " + range(0, Cap));
+  }
+  checkSpillIds();
+  checkResidency();
+  checkSpillEdges();
+}
+
+void Verifier::checkSpillIds() {
+  uint64_t N0 = G.firstSpillId();
+  DenseMap<uint64_t, NodeIdx> Ids = G.idMap();
+  uint64_t Pairs = 0;
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (!N.isSpill())
+      continue;
+    bool IsOut = N.Kind == NodeKind::SpillOut;
+    if (N.Id < N0) {
+      error(I, name(I) + " has an id below the first spill id n" + Twine(N0) +
+                   "; spill k is numbered n(N+2k) and n(N+2k+1) after the "
+                   "N original nodes");
+      continue;
+    }
+    if (((N.Id - N0) % 2 == 0) != IsOut) {
+      error(I, name(I) + " has the id of a " +
+                   (IsOut ? "spill_in" : "spill_out") + "; spill k is " +
+                   "spill_out n(" + Twine(N0) + "+2k) and spill_in n(" +
+                   Twine(N0) + "+2k+1)");
+      continue;
+    }
+    uint64_t PartnerId = IsOut ? N.Id + 1 : N.Id - 1;
+    auto It = Ids.find(PartnerId);
+    NodeKind Want = IsOut ? NodeKind::SpillIn : NodeKind::SpillOut;
+    if (It == Ids.end() || G[It->second].Kind != Want) {
+      error(I, name(I) + " has no matching " +
+                   (IsOut ? "spill_in" : "spill_out") + " n" +
+                   Twine(PartnerId));
+      continue;
+    }
+    const Node &P = G[It->second];
+    if (P.Buf != N.Buf) {
+      if (IsOut) {
+        error(It->second, name(It->second) + " is paired with " + name(I) +
+                              " but names another buffer");
+        note(I, name(I) + " is here");
+      }
+      continue;
+    }
+    if (IsOut) {
+      ++Pairs;
+      if (Pos[It->second] < Pos[I]) {
+        error(It->second, name(It->second) +
+                              " is scheduled before its spill_out " + name(I));
+        note(I, name(I) + " is here");
+      }
+    }
+  }
+  // Spills are numbered 0..K-1 without gaps.
+  for (uint64_t K = 0; K != Pairs; ++K)
+    if (!Ids.count(N0 + 2 * K)) {
+      error(G[G.Order.front()].Loc,
+            "spill numbering has a gap: " + Twine(Pairs) +
+                " spills, but there is no spill_out n" + Twine(N0 + 2 * K) +
+                " (spill " + Twine(K) + ")");
+      break;
+    }
+}
+
+void Verifier::checkResidency() {
+  enum State : uint8_t { NotYet, Live, Spilled, Freed };
+  struct BufState {
+    State S = NotYet;
+    NodeIdx Last = NoNode; // the node that placed or spilled it
+    bool InMap = false;
+    uint64_t Begin = 0;
+  };
+  struct Seg {
+    uint64_t End;
+    uint64_t Buf;
+    NodeIdx Placer;
+  };
+  DenseMap<uint64_t, BufState> States;
+  std::map<uint64_t, Seg> Resident[NumTiers];
+
+  auto Remove = [&](uint64_t B, BufState &St) {
+    if (!St.InMap)
+      return;
+    const Node &A = G[Sites[B].Alloc];
+    Resident[static_cast<unsigned>(A.BufTier)].erase(St.Begin);
+    St.InMap = false;
+  };
+
+  for (NodeIdx I : G.Order) {
+    if (stopped())
+      return;
+    const Node &N = G[I];
+    if (N.Kind == NodeKind::Op) {
+      for (uint64_t B : N.Bufs) {
+        auto It = States.find(B);
+        if (It != States.end() && It->second.S == Spilled) {
+          error(I, name(I) + " uses " + buf(B) + " while it is spilled out");
+          note(It->second.Last, buf(B) + " is spilled out here");
+        }
+      }
+      continue;
+    }
+    if (!hasAlloc(N.Buf))
+      continue;
+    BufState &St = States[N.Buf];
+    const Node &A = G[Sites[N.Buf].Alloc];
+    switch (N.Kind) {
+    case NodeKind::SpillOut:
+      if (St.S != Live) {
+        error(I, name(I) + " spills " + buf(N.Buf) +
+                     " while it is not resident");
+        continue;
+      }
+      Remove(N.Buf, St);
+      St.S = Spilled;
+      St.Last = I;
+      continue;
+    case NodeKind::Free:
+      if (St.S == Spilled) {
+        error(I, "free of " + buf(N.Buf) + " while it is spilled out");
+        note(St.Last, buf(N.Buf) + " is spilled out here");
+      }
+      Remove(N.Buf, St);
+      St.S = Freed;
+      continue;
+    case NodeKind::SpillIn:
+      if (St.S != Spilled) {
+        error(I, name(I) + " brings back " + buf(N.Buf) +
+                     ", which is not spilled out");
+        continue;
+      }
+      break;
+    case NodeKind::Alloc:
+      if (I != Sites[N.Buf].Alloc)
+        continue;
+      break;
+    case NodeKind::Op:
+      break;
+    }
+    // A placement: ALLOC, or SPILL_IN of a spilled buffer.
+    St.S = Live;
+    St.Last = I;
+    uint64_t Cap = T.capacity(A.BufTier);
+    if (!N.HasOffset || A.Size > Cap || N.Offset > Cap - A.Size)
+      continue; // Reported by checkPlan.
+    uint64_t Begin = N.Offset, End = N.Offset + A.Size;
+    auto &Map = Resident[static_cast<unsigned>(A.BufTier)];
+    auto It = Map.upper_bound(Begin);
+    if (It != Map.begin() && std::prev(It)->second.End > Begin)
+      --It;
+    if (It != Map.end() && It->first < End) {
+      error(I, name(I) + " places " + buf(N.Buf) + " at " +
+                   range(Begin, A.Size) + " in " + tierName(A.BufTier) +
+                   ", overlapping " + buf(It->second.Buf) + " at " +
+                   range(It->first, It->second.End - It->first) +
+                   ", which is still resident");
+      note(It->second.Placer, buf(It->second.Buf) + " is placed here");
+      continue;
+    }
+    if (A.Size == 0)
+      continue; // Takes no bytes.
+    Map.emplace(Begin, Seg{End, N.Buf, I});
+    St.InMap = true;
+    St.Begin = Begin;
+  }
+}
+
+void Verifier::checkSpillEdges() {
+  for (const RequiredEdge &E : computeSpillEdges(G)) {
+    if (stopped())
+      return;
+    if (is_contained(G[E.To].Preds, E.From))
+      continue;
+    uint64_t B = G[E.To].isBufferNode() ? G[E.To].Buf : G[E.From].Buf;
+    switch (E.Why) {
+    case RequiredEdge::AllocToOut:
+      error(E.To, name(E.To) + " lacks the edge from the alloc of " + buf(B));
+      break;
+    case RequiredEdge::OutToIn:
+      error(E.To, name(E.To) + " lacks the edge from its spill_out " +
+                      name(E.From));
+      break;
+    case RequiredEdge::InToFree:
+      error(E.To, "free of " + buf(B) + " lacks the edge from " +
+                      name(E.From) + " of the same buffer");
+      break;
+    case RequiredEdge::UserToOut:
+      error(E.To, name(E.To) + " lacks the edge from " + name(E.From) +
+                      ", which uses " + buf(B) + " before it");
+      break;
+    case RequiredEdge::InToUser:
+      error(E.To, name(E.To) + " uses " + buf(B) + " after " + name(E.From) +
+                      " but lacks the edge from it");
+      break;
+    }
+    note(E.From, name(E.From) + " is here");
+  }
+}
+
+void Verifier::checkReuseEdges() {
+  if (stopped())
+    return;
+  std::vector<EdgeList> Implied = computeReuseEdges(G);
+  for (NodeIdx I : G.Order) {
+    const auto &Have = G[I].ReusePreds;
+    const auto &Want = Implied[I];
+    for (NodeIdx P : Want)
+      if (!is_contained(Have, P)) {
+        error(I, name(I) + " lacks the reuse edge from " + name(P) +
+                     ", which last released addresses it takes");
+        note(P, name(P) + " is here");
+      }
+    for (NodeIdx P : Have)
+      if (!is_contained(Want, P)) {
+        error(I, "reuse edge from " + name(P) + " to " + name(I) +
+                     " is not implied by the memory plan");
+        note(P, name(P) + " is here");
+      }
+  }
+}
+
+/// Whether two nodes say the same thing, ignoring offsets and edges.
+static bool sameNode(const Graph &GA, const Node &A, const Graph &GB,
+                     const Node &B) {
+  if (A.Kind != B.Kind || A.Buf != B.Buf)
+    return false;
+  switch (A.Kind) {
+  case NodeKind::Alloc:
+  case NodeKind::Free:
+    return A.BufTier == B.BufTier && A.Size == B.Size;
+  case NodeKind::Op:
+    return GA.opName(A) == GB.opName(B) && A.OpPipe == B.OpPipe &&
+           A.Cycles == B.Cycles && A.Bufs == B.Bufs;
+  case NodeKind::SpillOut:
+  case NodeKind::SpillIn:
+    return true;
+  }
+  return false;
+}
+
+void Verifier::checkAgainst(const Graph &S2) {
+  DenseMap<uint64_t, NodeIdx> Here = G.idMap(), There = S2.idMap();
+  auto S2Name = [&](NodeIdx I) { return describeNode(S2, I); };
+  for (NodeIdx J : S2.Order)
+    if (!Here.count(S2[J].Id))
+      error(S2[J].Loc, S2Name(J) + " of the stage-2 file is missing here");
+  for (NodeIdx I : G.Order) {
+    if (stopped())
+      return;
+    const Node &N = G[I];
+    auto It = There.find(N.Id);
+    if (It == There.end()) {
+      error(I, name(I) + " is not in the stage-2 file");
+      continue;
+    }
+    const Node &M = S2[It->second];
+    if (!sameNode(G, N, S2, M)) {
+      error(I, name(I) + " differs from its stage-2 definition");
+      note(M.Loc, "stage-2 definition is here");
+      continue;
+    }
+    if (N.HasOffset != M.HasOffset || N.Offset != M.Offset) {
+      auto Where = [](const Node &X) {
+        return X.HasOffset ? "at " + std::to_string(X.Offset)
+                           : std::string("without an offset");
+      };
+      error(I, name(I) + " places " + buf(N.Buf) + " " + Where(N) +
+                   " but the stage-2 file places it " + Where(M) +
+                   "; stage 3 keeps every offset");
+      note(M.Loc, "stage-2 placement is here");
+    }
+    for (NodeIdx P : M.Preds) {
+      auto PIt = Here.find(S2[P].Id);
+      if (PIt != Here.end() && !is_contained(N.Preds, PIt->second)) {
+        error(I, name(I) + " lacks the edge from n" + Twine(S2[P].Id) +
+                     " that the stage-2 file has");
+        note(M.Loc, "stage-2 definition is here");
+      }
+    }
+    for (NodeIdx P : M.ReusePreds) {
+      auto PIt = Here.find(S2[P].Id);
+      if (PIt != Here.end() && !is_contained(N.ReusePreds, PIt->second)) {
+        error(I, name(I) + " lacks the reuse edge from n" + Twine(S2[P].Id) +
+                     " that the stage-2 file has; stage 3 keeps every reuse "
+                     "edge");
+        note(M.Loc, "stage-2 definition is here");
+      }
+    }
+  }
+  // The spill stream: spill nodes in schedule order.
+  std::vector<NodeIdx> Mine, Theirs;
+  for (NodeIdx I : G.Order)
+    if (G[I].isSpill())
+      Mine.push_back(I);
+  for (NodeIdx J : S2.Order)
+    if (S2[J].isSpill())
+      Theirs.push_back(J);
+  for (size_t K = 0, E = std::min(Mine.size(), Theirs.size()); K != E; ++K)
+    if (G[Mine[K]].Id != S2[Theirs[K]].Id) {
+      error(Mine[K], "the spill stream differs from the stage-2 file: " +
+                         name(Mine[K]) + " comes where the stage-2 file has " +
+                         S2Name(Theirs[K]));
+      note(S2[Theirs[K]].Loc, "stage-2 spill node is here");
+      return;
+    }
+}
+
+} // namespace
+
+unsigned verifyGraph(const Graph &G, const TargetDesc &Target,
+                     const VerifyOptions &Opts, const DiagHandler &Diag) {
+  return Verifier(G, Target, Opts, Diag).run();
+}
+
+} // namespace dan

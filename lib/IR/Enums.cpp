@@ -1,0 +1,53 @@
+//===- Enums.cpp - Tier and pipe names ------------------------------------===//
+
+#include "dan/IR/Enums.h"
+
+using namespace llvm;
+
+namespace dan {
+
+static const StringRef TierNames[] = {
+#define DAN_TIER(Name, Capacity, CountsInPeak, IsL0) #Name,
+#include "dan/Target/Davinci.def"
+};
+
+static const StringRef PipeNames[] = {
+#define DAN_PIPE(Name) #Name,
+#include "dan/Target/Davinci.def"
+};
+
+StringRef tierName(Tier T) { return TierNames[static_cast<unsigned>(T)]; }
+StringRef pipeName(Pipe P) { return PipeNames[static_cast<unsigned>(P)]; }
+ArrayRef<StringRef> allTierNames() { return TierNames; }
+ArrayRef<StringRef> allPipeNames() { return PipeNames; }
+
+std::optional<Tier> lookupTier(StringRef Name) {
+  for (unsigned I = 0; I != NumTiers; ++I)
+    if (TierNames[I] == Name)
+      return static_cast<Tier>(I);
+  return std::nullopt;
+}
+
+std::optional<Pipe> lookupPipe(StringRef Name) {
+  for (unsigned I = 0; I != NumPipes; ++I)
+    if (PipeNames[I] == Name)
+      return static_cast<Pipe>(I);
+  return std::nullopt;
+}
+
+StringRef closestName(StringRef Name, ArrayRef<StringRef> Candidates) {
+  // Case-insensitive distance; a hint further than two edits is noise.
+  StringRef Best;
+  unsigned BestDist = 3;
+  std::string Lower = Name.lower();
+  for (StringRef C : Candidates) {
+    unsigned D = StringRef(Lower).edit_distance(C.lower(), true, BestDist);
+    if (D < BestDist) {
+      BestDist = D;
+      Best = C;
+    }
+  }
+  return Best;
+}
+
+} // namespace dan

@@ -1,0 +1,85 @@
+//===- Graph.cpp - The DAN IR graph ---------------------------------------===//
+
+#include "dan/IR/Graph.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace llvm;
+
+namespace dan {
+
+NodeIdx Graph::addNode(Node N) {
+  NodeIdx I = static_cast<NodeIdx>(Nodes.size());
+  Nodes.push_back(std::move(N));
+  Order.push_back(I);
+  return I;
+}
+
+unsigned Graph::internOpName(StringRef Name) {
+  auto [It, Inserted] = OpNameIds.try_emplace(Name, OpNames.size());
+  if (Inserted)
+    OpNames.push_back(Name.str());
+  return It->second;
+}
+
+bool Graph::hasMemoryPlan() const {
+  return any_of(Nodes,
+                [](const Node &N) { return N.HasOffset || N.isSpill(); });
+}
+
+uint64_t Graph::firstSpillId() const {
+  uint64_t Next = 0;
+  for (const Node &N : Nodes)
+    if (!N.isSpill())
+      Next = std::max(Next, N.Id + 1);
+  return Next;
+}
+
+std::vector<uint32_t> Graph::positions() const {
+  std::vector<uint32_t> Pos(Nodes.size(), UINT32_MAX);
+  for (uint32_t P = 0, E = Order.size(); P != E; ++P)
+    Pos[Order[P]] = P;
+  return Pos;
+}
+
+void Graph::sortEdges() {
+  auto ById = [this](NodeIdx A, NodeIdx B) {
+    return Nodes[A].Id < Nodes[B].Id;
+  };
+  for (Node &N : Nodes) {
+    llvm::sort(N.Preds, ById);
+    llvm::sort(N.ReusePreds, ById);
+  }
+}
+
+DenseMap<uint64_t, NodeIdx> Graph::idMap() const {
+  DenseMap<uint64_t, NodeIdx> M;
+  M.reserve(Nodes.size());
+  for (NodeIdx I = 0, E = Nodes.size(); I != E; ++I)
+    M.try_emplace(Nodes[I].Id, I);
+  return M;
+}
+
+std::string describeNode(const Graph &G, NodeIdx I) {
+  const Node &N = G[I];
+  std::string S = "n" + std::to_string(N.Id) + " (";
+  switch (N.Kind) {
+  case NodeKind::Alloc:
+    S += "alloc b" + std::to_string(N.Buf);
+    break;
+  case NodeKind::Free:
+    S += "free b" + std::to_string(N.Buf);
+    break;
+  case NodeKind::SpillOut:
+    S += "spill_out b" + std::to_string(N.Buf);
+    break;
+  case NodeKind::SpillIn:
+    S += "spill_in b" + std::to_string(N.Buf);
+    break;
+  case NodeKind::Op:
+    S += G.opName(N).str();
+    break;
+  }
+  return S + ")";
+}
+
+} // namespace dan

@@ -1,0 +1,50 @@
+//===- GraphBuilder.h - Building a graph from an external format -*- C++ -*-===//
+//
+// Private to lib/Parse: the checks every importer shares (unique ids, known
+// edge ends, no duplicate edge), reported through a SourceMgr.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DAN_LIB_PARSE_GRAPHBUILDER_H
+#define DAN_LIB_PARSE_GRAPHBUILDER_H
+
+#include "dan/IR/Graph.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/SourceMgr.h"
+
+namespace dan::detail {
+
+class GraphBuilder {
+public:
+  GraphBuilder(llvm::SourceMgr &SM, Graph &G) : SM(SM), G(G) {}
+
+  bool error(llvm::SMLoc Loc, const llvm::Twine &Msg);
+  void note(llvm::SMLoc Loc, const llvm::Twine &Msg);
+
+  /// Adds \p N (its Id and Loc set); fails on a duplicate id.
+  bool addNode(Node N);
+  /// Adds the edge From -> To written at \p Loc; fails on an unknown id or a
+  /// duplicate edge.
+  bool addEdge(uint64_t From, uint64_t To, llvm::SMLoc Loc, bool Reuse);
+  /// Sorts the edge lists; call once all nodes and edges are in.
+  void finish() { G.sortEdges(); }
+
+  Graph &graph() { return G; }
+
+private:
+  llvm::SourceMgr &SM;
+  Graph &G;
+  llvm::DenseMap<uint64_t, NodeIdx> Ids;
+  llvm::DenseSet<std::pair<NodeIdx, NodeIdx>> Edges, ReuseEdges;
+};
+
+/// Checks that \p Name is a tier (or a pipe), with a "did you mean" hint.
+bool checkTierName(GraphBuilder &B, llvm::StringRef Name, llvm::SMLoc Loc,
+                   Tier &T);
+bool checkPipeName(GraphBuilder &B, llvm::StringRef Name, llvm::SMLoc Loc,
+                   Pipe &P);
+
+} // namespace dan::detail
+
+#endif // DAN_LIB_PARSE_GRAPHBUILDER_H

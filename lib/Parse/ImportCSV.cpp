@@ -1,0 +1,235 @@
+//===- ImportCSV.cpp - Reading the <name>_Nodes.csv / _Edges.csv pair -----===//
+//
+// Nodes: a header row naming the columns (any order, case-insensitive) Id,
+// Op, BufId, Size, Type, Pipe, Cycles, Bufs, and optionally Offset; a cell
+// that does not apply to a row is empty. Bufs holds ids separated by commas,
+// semicolons or spaces, optionally in brackets. Edges: rows of two node ids
+// (source, destination), with an optional header row.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GraphBuilder.h"
+#include "dan/Parse/Import.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace llvm;
+
+namespace dan {
+
+namespace {
+
+struct Cell {
+  std::string Text;
+  SMLoc Loc;
+};
+using Row = std::vector<Cell>;
+
+/// Splits RFC 4180 CSV; quoted cells may hold commas, newlines and "".
+bool splitCSV(StringRef Text, std::vector<Row> &Rows, detail::GraphBuilder &B) {
+  size_t I = 0, E = Text.size();
+  while (I < E) {
+    Row R;
+    for (;;) {
+      Cell C;
+      C.Loc = SMLoc::getFromPointer(Text.data() + I);
+      if (I < E && Text[I] == '"') {
+        ++I;
+        for (;;) {
+          if (I >= E)
+            return B.error(C.Loc, "unterminated quoted cell");
+          if (Text[I] == '"') {
+            if (I + 1 < E && Text[I + 1] == '"') {
+              C.Text += '"';
+              I += 2;
+              continue;
+            }
+            ++I;
+            break;
+          }
+          C.Text += Text[I++];
+        }
+        while (I < E && (Text[I] == ' ' || Text[I] == '\t'))
+          ++I;
+        if (I < E && Text[I] != ',' && Text[I] != '\n' && Text[I] != '\r')
+          return B.error(SMLoc::getFromPointer(Text.data() + I),
+                         "expected ',' or a line end after a quoted cell");
+      } else {
+        size_t J = I;
+        while (J < E && Text[J] != ',' && Text[J] != '\n' && Text[J] != '\r')
+          ++J;
+        C.Text = Text.slice(I, J).trim().str();
+        I = J;
+      }
+      R.push_back(std::move(C));
+      if (I < E && Text[I] == ',') {
+        ++I;
+        continue;
+      }
+      break;
+    }
+    if (I < E && Text[I] == '\r')
+      ++I;
+    if (I < E && Text[I] == '\n')
+      ++I;
+    bool Blank = R.size() == 1 && R[0].Text.empty();
+    if (!Blank)
+      Rows.push_back(std::move(R));
+  }
+  return true;
+}
+
+bool parseUInt(detail::GraphBuilder &B, const Cell &C, StringRef What,
+               uint64_t &Out) {
+  if (StringRef(C.Text).getAsInteger(10, Out) || Out > MaxValue)
+    return B.error(C.Loc, What + " must be an integer from 0 to 2^40, not '" +
+                              C.Text + "'");
+  return true;
+}
+
+class CSVImporter {
+public:
+  CSVImporter(SourceMgr &SM, Graph &G) : B(SM, G), G(G) {}
+  bool readNodes(const MemoryBuffer &Buf);
+  bool readEdges(const MemoryBuffer &Buf);
+  void finish() { B.finish(); }
+
+private:
+  detail::GraphBuilder B;
+  Graph &G;
+};
+
+bool CSVImporter::readNodes(const MemoryBuffer &Buf) {
+  std::vector<Row> Rows;
+  if (!splitCSV(Buf.getBuffer(), Rows, B))
+    return false;
+  if (Rows.empty())
+    return B.error(SMLoc::getFromPointer(Buf.getBufferStart()),
+                   "the nodes file is empty; expected a header row");
+  static const StringRef Names[] = {"Id",   "Op",     "BufId", "Size", "Type",
+                                    "Pipe", "Cycles", "Bufs",  "Offset"};
+  enum { Id, Op, BufId, Size, Type, PipeCol, Cycles, Bufs, Offset, NumCols };
+  int Col[NumCols];
+  std::fill(std::begin(Col), std::end(Col), -1);
+  const Row &Header = Rows.front();
+  for (size_t I = 0; I != Header.size(); ++I) {
+    bool Known = false;
+    for (unsigned K = 0; K != NumCols; ++K)
+      if (StringRef(Header[I].Text).equals_insensitive(Names[K])) {
+        if (Col[K] >= 0)
+          return B.error(Header[I].Loc, "duplicate column '" +
+                                            Header[I].Text + "'");
+        Col[K] = I;
+        Known = true;
+      }
+    if (!Known)
+      return B.error(Header[I].Loc, "unknown column '" + Header[I].Text +
+                                        "'; expected Id, Op, BufId, Size, "
+                                        "Type, Pipe, Cycles, Bufs, Offset");
+  }
+  for (unsigned K : {Id, Op})
+    if (Col[K] < 0)
+      return B.error(Header.front().Loc,
+                     "the header has no '" + Names[K] + "' column");
+
+  for (size_t R = 1; R < Rows.size(); ++R) {
+    const Row &Cells = Rows[R];
+    SMLoc RowLoc = Cells.front().Loc;
+    auto Get = [&](unsigned K) -> const Cell * {
+      if (Col[K] < 0 || size_t(Col[K]) >= Cells.size() ||
+          Cells[Col[K]].Text.empty()) {
+        B.error(RowLoc, "row " + Twine(R + 1) + " has no " + Names[K]);
+        return nullptr;
+      }
+      return &Cells[Col[K]];
+    };
+    if (Cells.size() > Header.size())
+      return B.error(Cells[Header.size()].Loc,
+                     "row has more cells than the header");
+    Node N;
+    N.Loc = RowLoc;
+    const Cell *C;
+    if (!(C = Get(Id)) || !parseUInt(B, *C, "Id", N.Id) || !(C = Get(Op)))
+      return false;
+    StringRef OpName = C->Text;
+    if (OpName == "ALLOC" || OpName == "FREE") {
+      N.Kind = OpName == "ALLOC" ? NodeKind::Alloc : NodeKind::Free;
+      if (!(C = Get(BufId)) || !parseUInt(B, *C, "BufId", N.Buf) ||
+          !(C = Get(Size)) || !parseUInt(B, *C, "Size", N.Size) ||
+          !(C = Get(Type)) ||
+          !detail::checkTierName(B, C->Text, C->Loc, N.BufTier))
+        return false;
+      if (N.Kind == NodeKind::Alloc && Col[Offset] >= 0 &&
+          size_t(Col[Offset]) < Cells.size() &&
+          !Cells[Col[Offset]].Text.empty()) {
+        if (!parseUInt(B, Cells[Col[Offset]], "Offset", N.Offset))
+          return false;
+        N.HasOffset = true;
+      }
+    } else {
+      N.Kind = NodeKind::Op;
+      if (!(C = Get(PipeCol)) ||
+          !detail::checkPipeName(B, C->Text, C->Loc, N.OpPipe) ||
+          !(C = Get(Cycles)) || !parseUInt(B, *C, "Cycles", N.Cycles))
+        return false;
+      if (Col[Bufs] >= 0 && size_t(Col[Bufs]) < Cells.size()) {
+        const Cell &BC = Cells[Col[Bufs]];
+        SmallVector<StringRef, 4> Parts;
+        StringRef(BC.Text).trim().trim("[]").split(Parts, ',', -1, false);
+        for (StringRef Part : Parts) {
+          SmallVector<StringRef, 2> Words;
+          SplitString(Part, Words, " \t;");
+          for (StringRef W : Words) {
+            uint64_t V;
+            if (W.getAsInteger(10, V) || V > MaxValue)
+              return B.error(BC.Loc, "Bufs must list buffer ids, not '" +
+                                         BC.Text + "'");
+            N.Bufs.push_back(V);
+          }
+        }
+      }
+      N.OpName = G.internOpName(OpName);
+    }
+    if (!B.addNode(std::move(N)))
+      return false;
+  }
+  return true;
+}
+
+bool CSVImporter::readEdges(const MemoryBuffer &Buf) {
+  std::vector<Row> Rows;
+  if (!splitCSV(Buf.getBuffer(), Rows, B))
+    return false;
+  for (size_t R = 0; R < Rows.size(); ++R) {
+    const Row &Cells = Rows[R];
+    uint64_t From, To;
+    bool Numeric = Cells.size() >= 2 &&
+                   !StringRef(Cells[0].Text).getAsInteger(10, From) &&
+                   !StringRef(Cells[1].Text).getAsInteger(10, To);
+    if (!Numeric) {
+      if (R == 0)
+        continue; // The header row.
+      return B.error(Cells.front().Loc,
+                     "expected an edge: two node ids separated by ','");
+    }
+    if (!B.addEdge(From, To, Cells.front().Loc, false))
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+std::unique_ptr<Graph> importCSV(SourceMgr &SM, unsigned NodesBufferID,
+                                 unsigned EdgesBufferID, StringRef GraphName) {
+  auto G = std::make_unique<Graph>();
+  G->Name = GraphName.str();
+  CSVImporter Imp(SM, *G);
+  if (!Imp.readNodes(*SM.getMemoryBuffer(NodesBufferID)) ||
+      !Imp.readEdges(*SM.getMemoryBuffer(EdgesBufferID)))
+    return nullptr;
+  Imp.finish();
+  return G;
+}
+
+} // namespace dan

@@ -1,0 +1,372 @@
+//===- ImportJSON.cpp - Reading contest JSON ------------------------------===//
+//
+// llvm::json parses the text; this file turns the value into a graph. JSON
+// values carry no source positions, so on an error a small scanner finds the
+// element or field in the text, for a file:line:col diagnostic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GraphBuilder.h"
+#include "dan/Parse/Import.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+
+namespace dan {
+
+std::string graphNameForFile(StringRef Path) {
+  std::string Name = sys::path::stem(Path).str();
+  for (char &C : Name)
+    if (!isAlnum(C) && C != '_' && C != '.' && C != '$' && C != '-')
+      C = '_';
+  if (Name.empty() || Name == "-")
+    Name = "graph";
+  return Name;
+}
+
+namespace {
+
+/// Tokens of JSON text, just enough to find where a value starts.
+class JSONScanner {
+public:
+  JSONScanner(StringRef Text, size_t Start = 0) : Text(Text), I(Start) {}
+
+  /// Moves to the next structural character or the start of a scalar; Pos
+  /// is its offset. Kind is the character, '"' for a string (Str holds its
+  /// raw contents) or 'v' for another scalar.
+  bool next(char &Kind, size_t &Pos, StringRef &Str) {
+    while (I < Text.size() && isSpace(Text[I]))
+      ++I;
+    if (I >= Text.size())
+      return false;
+    Pos = I;
+    char C = Text[I];
+    if (C == '"') {
+      size_t J = I + 1;
+      while (J < Text.size() && Text[J] != '"')
+        J += Text[J] == '\\' ? 2 : 1;
+      Str = Text.slice(I + 1, std::min(J, Text.size()));
+      I = J + 1;
+      Kind = '"';
+      return true;
+    }
+    if (StringRef("{}[]:,").contains(C)) {
+      ++I;
+      Kind = C;
+      return true;
+    }
+    while (I < Text.size() && !isSpace(Text[I]) &&
+           !StringRef("{}[]:,\"").contains(Text[I]))
+      ++I;
+    Kind = 'v';
+    return true;
+  }
+
+private:
+  StringRef Text;
+  size_t I;
+};
+
+/// The offsets of the elements of the array under top-level key \p Key, in
+/// one pass over the text.
+std::vector<size_t> elementStarts(StringRef Text, StringRef Key) {
+  std::vector<size_t> Starts;
+  JSONScanner S(Text);
+  char K;
+  size_t Pos;
+  StringRef Str, LastKey;
+  int Depth = 0;
+  bool InArray = false, ExpectElem = false;
+  while (S.next(K, Pos, Str)) {
+    if (InArray && ExpectElem && Depth == 2 && K != ']') {
+      Starts.push_back(Pos);
+      ExpectElem = false;
+    }
+    if (K == '{' || K == '[') {
+      ++Depth;
+    } else if (K == '}' || K == ']') {
+      if (--Depth < 2 && InArray)
+        break;
+    } else if (K == '"' && Depth == 1) {
+      LastKey = Str;
+    } else if (K == ':' && Depth == 1 && LastKey == Key) {
+      if (!S.next(K, Pos, Str) || K != '[')
+        break;
+      Depth = 2;
+      InArray = ExpectElem = true;
+    } else if (K == ',' && Depth == 2 && InArray) {
+      ExpectElem = true;
+    }
+  }
+  return Starts;
+}
+
+/// The offset of member \p Field of the object at \p Start, or of element
+/// \p Sub of the array at \p Start; \p Start when there is none.
+size_t memberOffset(StringRef Text, size_t Start, StringRef Field, int Sub) {
+  JSONScanner S(Text, Start);
+  char K;
+  size_t Pos;
+  StringRef Str, LastKey;
+  int Depth = 0, Index = 0;
+  bool Expect = true;
+  while (S.next(K, Pos, Str)) {
+    if (Depth == 1 && Sub >= 0 && Expect && K != ']' && Index == Sub)
+      return Pos;
+    Expect = false;
+    if (K == '{' || K == '[') {
+      ++Depth;
+      Expect = Depth == 1;
+    } else if (K == '}' || K == ']') {
+      if (--Depth <= 0)
+        break;
+    } else if (K == ',' && Depth == 1) {
+      ++Index;
+      Expect = true;
+    } else if (K == '"' && Depth == 1) {
+      LastKey = Str;
+    } else if (K == ':' && Depth == 1 && LastKey == Field && Sub < 0) {
+      return S.next(K, Pos, Str) ? Pos : Start;
+    }
+  }
+  return Start;
+}
+
+class JSONImporter {
+public:
+  JSONImporter(SourceMgr &SM, unsigned BufferID, Graph &G)
+      : Buf(*SM.getMemoryBuffer(BufferID)), B(SM, G), G(G) {}
+
+  bool run();
+
+private:
+  SMLoc at(size_t Offset) const {
+    return SMLoc::getFromPointer(Buf.getBufferStart() +
+                                 std::min(Offset, Buf.getBufferSize()));
+  }
+  /// Where element \p Index of array \p Key (or its \p Field) is written.
+  SMLoc at(StringRef Key, size_t Index, StringRef Field = "") {
+    auto [It, New] = Starts.try_emplace(Key);
+    if (New)
+      It->second = elementStarts(Buf.getBuffer(), Key);
+    const std::vector<size_t> &S = It->second;
+    if (Index >= S.size())
+      return at(S.empty() ? 0 : S.back());
+    if (Field.empty())
+      return at(S[Index]);
+    return at(memberOffset(Buf.getBuffer(), S[Index], Field, -1));
+  }
+  bool checkDepth();
+  bool readNode(const json::Value &V, size_t Index);
+  bool readUInt(const json::Object &O, StringRef Field, size_t Index,
+                uint64_t &Out, bool Required = true, bool *Present = nullptr);
+  bool readString(const json::Object &O, StringRef Field, size_t Index,
+                  StringRef &Out);
+  bool readEdges(const json::Object &Root, StringRef Key, bool Reuse);
+
+  const MemoryBuffer &Buf;
+  /// Element offsets of each top-level array, found on first use.
+  StringMap<std::vector<size_t>> Starts;
+  detail::GraphBuilder B;
+  Graph &G;
+};
+
+bool JSONImporter::checkDepth() {
+  // llvm::json::parse recurses once per nesting level; a contest file nests
+  // four deep, so refuse anything absurd before it can exhaust the stack.
+  constexpr int MaxDepth = 64;
+  JSONScanner S(Buf.getBuffer());
+  char K;
+  size_t Pos;
+  StringRef Str;
+  int Depth = 0;
+  while (S.next(K, Pos, Str)) {
+    if (K == '{' || K == '[') {
+      if (++Depth > MaxDepth)
+        return B.error(at(Pos), "JSON nests deeper than " + Twine(MaxDepth) +
+                                    " levels");
+    } else if (K == '}' || K == ']') {
+      --Depth;
+    }
+  }
+  return true;
+}
+
+bool JSONImporter::readUInt(const json::Object &O, StringRef Field,
+                            size_t Index, uint64_t &Out, bool Required,
+                            bool *Present) {
+  const json::Value *V = O.get(Field);
+  if (Present)
+    *Present = V != nullptr;
+  if (!V) {
+    if (!Required)
+      return true;
+    return B.error(at("Nodes", Index),
+                   "Nodes[" + Twine(Index) + "] has no '" + Field + "'");
+  }
+  std::optional<int64_t> I = V->getAsInteger();
+  if (!I || *I < 0 || uint64_t(*I) > MaxValue)
+    return B.error(at("Nodes", Index, Field),
+                   "Nodes[" + Twine(Index) + "]." + Field +
+                       " must be an integer from 0 to 2^40");
+  Out = *I;
+  return true;
+}
+
+bool JSONImporter::readString(const json::Object &O, StringRef Field,
+                              size_t Index, StringRef &Out) {
+  const json::Value *V = O.get(Field);
+  if (!V)
+    return B.error(at("Nodes", Index),
+                   "Nodes[" + Twine(Index) + "] has no '" + Field + "'");
+  std::optional<StringRef> S = V->getAsString();
+  if (!S)
+    return B.error(at("Nodes", Index, Field),
+                   "Nodes[" + Twine(Index) + "]." + Field +
+                       " must be a string");
+  Out = *S;
+  return true;
+}
+
+bool JSONImporter::readNode(const json::Value &V, size_t Index) {
+  const json::Object *O = V.getAsObject();
+  if (!O)
+    return B.error(at("Nodes", Index),
+                   "Nodes[" + Twine(Index) + "] must be an object");
+  Node N;
+  N.Loc = at("Nodes", Index);
+  StringRef Op;
+  if (!readUInt(*O, "Id", Index, N.Id) || !readString(*O, "Op", Index, Op))
+    return false;
+  if (Op == "ALLOC" || Op == "FREE") {
+    N.Kind = Op == "ALLOC" ? NodeKind::Alloc : NodeKind::Free;
+    StringRef Type;
+    if (!readUInt(*O, "BufId", Index, N.Buf) ||
+        !readUInt(*O, "Size", Index, N.Size) ||
+        !readString(*O, "Type", Index, Type) ||
+        !detail::checkTierName(B, Type, at("Nodes", Index, "Type"), N.BufTier))
+      return false;
+    if (N.Kind == NodeKind::Alloc &&
+        !readUInt(*O, "Offset", Index, N.Offset, false, &N.HasOffset))
+      return false;
+  } else if (Op == "SPILL_OUT" || Op == "SPILL_IN") {
+    // Pipe and Cycles of a spill node follow from the target; not read.
+    N.Kind = Op == "SPILL_OUT" ? NodeKind::SpillOut : NodeKind::SpillIn;
+    if (!readUInt(*O, "BufId", Index, N.Buf))
+      return false;
+    if (N.Kind == NodeKind::SpillIn &&
+        !readUInt(*O, "Offset", Index, N.Offset, false, &N.HasOffset))
+      return false;
+  } else {
+    N.Kind = NodeKind::Op;
+    if (Op.empty())
+      return B.error(at("Nodes", Index, "Op"),
+                     "Nodes[" + Twine(Index) + "].Op is empty");
+    StringRef PipeName;
+    if (!readString(*O, "Pipe", Index, PipeName) ||
+        !detail::checkPipeName(B, PipeName, at("Nodes", Index, "Pipe"),
+                               N.OpPipe) ||
+        !readUInt(*O, "Cycles", Index, N.Cycles))
+      return false;
+    const json::Value *Bufs = O->get("Bufs");
+    if (!Bufs)
+      return B.error(N.Loc, "Nodes[" + Twine(Index) + "] has no 'Bufs'");
+    const json::Array *Arr = Bufs->getAsArray();
+    if (!Arr)
+      return B.error(at("Nodes", Index, "Bufs"),
+                     "Nodes[" + Twine(Index) +
+                         "].Bufs must be an array of buffer ids");
+    for (const json::Value &E : *Arr) {
+      std::optional<int64_t> I = E.getAsInteger();
+      if (!I || *I < 0 || uint64_t(*I) > MaxValue)
+        return B.error(at("Nodes", Index, "Bufs"),
+                       "Nodes[" + Twine(Index) +
+                           "].Bufs must hold integers from 0 to 2^40");
+      N.Bufs.push_back(*I);
+    }
+    N.OpName = G.internOpName(Op);
+  }
+  return B.addNode(std::move(N));
+}
+
+bool JSONImporter::readEdges(const json::Object &Root, StringRef Key,
+                             bool Reuse) {
+  const json::Value *V = Root.get(Key);
+  if (!V) {
+    if (Reuse)
+      return true;
+    return B.error(at(0), "the top-level object has no '" + Key + "' array");
+  }
+  const json::Array *Arr = V->getAsArray();
+  if (!Arr)
+    return B.error(at(0),
+                   "'" + Key + "' must be an array of [src, dst] pairs");
+  for (size_t I = 0, E = Arr->size(); I != E; ++I) {
+    const json::Array *Pair = (*Arr)[I].getAsArray();
+    std::optional<int64_t> From, To;
+    if (Pair && Pair->size() == 2) {
+      From = (*Pair)[0].getAsInteger();
+      To = (*Pair)[1].getAsInteger();
+    }
+    SMLoc Loc = at(Key, I);
+    if (!From || !To || *From < 0 || *To < 0)
+      return B.error(Loc, Key + "[" + Twine(I) +
+                              "] must be a pair [src, dst] of node ids");
+    if (!B.addEdge(*From, *To, Loc, Reuse))
+      return false;
+  }
+  return true;
+}
+
+bool JSONImporter::run() {
+  if (!checkDepth())
+    return false;
+  Expected<json::Value> Root = json::parse(Buf.getBuffer());
+  if (!Root) {
+    std::string Msg = toString(Root.takeError());
+    // The message reads "[line:col, byte=N]: what went wrong".
+    size_t Offset = 0;
+    StringRef Rest(Msg);
+    size_t BytePos = Rest.find("byte=");
+    if (BytePos != StringRef::npos)
+      Rest.substr(BytePos + 5).take_while(isDigit).getAsInteger(10, Offset);
+    size_t Colon = Rest.find("]: ");
+    StringRef What = Colon == StringRef::npos ? Rest : Rest.substr(Colon + 3);
+    return B.error(at(Offset), "invalid JSON: " + What);
+  }
+  const json::Object *Top = Root->getAsObject();
+  if (!Top)
+    return B.error(at(0), "expected a JSON object with \"Nodes\" and "
+                          "\"Edges\"");
+  const json::Value *NodesV = Top->get("Nodes");
+  if (!NodesV)
+    return B.error(at(0), "the top-level object has no 'Nodes' array");
+  const json::Array *Nodes = NodesV->getAsArray();
+  if (!Nodes)
+    return B.error(at(0),
+                   "'Nodes' must be an array of node objects");
+  G.Nodes.reserve(Nodes->size());
+  for (size_t I = 0, E = Nodes->size(); I != E; ++I)
+    if (!readNode((*Nodes)[I], I))
+      return false;
+  if (!readEdges(*Top, "Edges", false) || !readEdges(*Top, "ReuseEdges", true))
+    return false;
+  B.finish();
+  return true;
+}
+
+} // namespace
+
+std::unique_ptr<Graph> importJSON(SourceMgr &SM, unsigned BufferID,
+                                  StringRef GraphName) {
+  auto G = std::make_unique<Graph>();
+  G->Name = GraphName.str();
+  if (!JSONImporter(SM, BufferID, *G).run())
+    return nullptr;
+  return G;
+}
+
+} // namespace dan

@@ -1,0 +1,116 @@
+//===- Lexer.re - The DAN IR lexer (re2c source) --------------------------===//
+//
+// re2c turns this file into Lexer.cpp at build time. The buffer ends in a NUL
+// byte, so the lexer needs no refill; a NUL before the end is an error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lexer.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace llvm;
+
+namespace dan::detail {
+
+IRParser::symbol_type Lexer::error(const char *Start, const Twine &Msg) {
+  PS.error(SMLoc::getFromPointer(Start), Msg);
+  return IRParser::make_YYerror(range(Start));
+}
+
+bool Lexer::parseInt(const char *Start, const char *Digits, uint64_t &Value) {
+  StringRef Text(Digits, Cur - Digits);
+  if (Text.getAsInteger(10, Value) || Value > MaxValue) {
+    PS.error(SMLoc::getFromPointer(Start),
+             "number '" + StringRef(Start, Cur - Start) +
+                 "' is too large; the limit is 2^40 (" + Twine(MaxValue) +
+                 ")");
+    return false;
+  }
+  return true;
+}
+
+IRParser::symbol_type Lexer::lex() {
+  for (;;) {
+    const char *Start = Cur;
+    /*!re2c
+      re2c:define:YYCTYPE = "unsigned char";
+      re2c:define:YYCURSOR = Cur;
+      re2c:define:YYMARKER = Marker;
+      re2c:yyfill:enable = 0;
+
+      digit = [0-9];
+      ident = [A-Za-z_][A-Za-z0-9_]*;
+
+      "\x00" {
+        if (Start >= End) {
+          Cur = Start;
+          return IRParser::make_YYEOF(range(Start));
+        }
+        return error(Start, "unexpected NUL byte");
+      }
+      [ \t\r\n]+ { continue; }
+      "//" [^\n\x00]* { continue; }
+
+      "target"    { return IRParser::make_KW_TARGET(range(Start)); }
+      "graph"     { return IRParser::make_KW_GRAPH(range(Start)); }
+      "alloc"     { return IRParser::make_KW_ALLOC(range(Start)); }
+      "free"      { return IRParser::make_KW_FREE(range(Start)); }
+      "spill_out" { return IRParser::make_KW_SPILL_OUT(range(Start)); }
+      "spill_in"  { return IRParser::make_KW_SPILL_IN(range(Start)); }
+      "at"        { return IRParser::make_KW_AT(range(Start)); }
+      "after"     { return IRParser::make_KW_AFTER(range(Start)); }
+      "reuse"     { return IRParser::make_KW_REUSE(range(Start)); }
+
+      "n" digit+ {
+        uint64_t V = 0;
+        if (!parseInt(Start, Start + 1, V))
+          return IRParser::make_YYerror(range(Start));
+        return IRParser::make_NODEID(V, range(Start));
+      }
+      "b" digit+ {
+        uint64_t V = 0;
+        if (!parseInt(Start, Start + 1, V))
+          return IRParser::make_YYerror(range(Start));
+        return IRParser::make_BUFID(V, range(Start));
+      }
+      digit+ {
+        uint64_t V = 0;
+        if (!parseInt(Start, Start, V))
+          return IRParser::make_YYerror(range(Start));
+        return IRParser::make_INT(V, range(Start));
+      }
+      "-" digit+ {
+        return error(Start, "negative number '" +
+                                StringRef(Start, Cur - Start) +
+                                "'; sizes, cycles, offsets and ids are "
+                                "non-negative");
+      }
+      "@" [A-Za-z0-9_.$-]+ {
+        return IRParser::make_GRAPHNAME(StringRef(Start + 1, Cur - Start - 1),
+                                        range(Start));
+      }
+      "@" { return error(Start, "expected a graph name after '@'"); }
+      ident {
+        return IRParser::make_IDENT(StringRef(Start, Cur - Start),
+                                    range(Start));
+      }
+
+      "=" { return IRParser::make_EQUAL(range(Start)); }
+      "," { return IRParser::make_COMMA(range(Start)); }
+      "(" { return IRParser::make_LPAREN(range(Start)); }
+      ")" { return IRParser::make_RPAREN(range(Start)); }
+      "{" { return IRParser::make_LBRACE(range(Start)); }
+      "}" { return IRParser::make_RBRACE(range(Start)); }
+
+      * {
+        unsigned char C = static_cast<unsigned char>(*Start);
+        if (isPrint(C))
+          return error(Start, "unexpected character '" + Twine(char(C)) +
+                                  "'");
+        return error(Start, "unexpected byte 0x" + utohexstr(C, false, 2));
+      }
+    */
+  }
+}
+
+} // namespace dan::detail

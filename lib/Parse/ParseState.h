@@ -1,0 +1,66 @@
+//===- ParseState.h - State shared by the lexer and the grammar -*- C++ -*-===//
+//
+// Private to lib/Parse.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DAN_LIB_PARSE_PARSESTATE_H
+#define DAN_LIB_PARSE_PARSESTATE_H
+
+#include "dan/IR/Graph.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/SMLoc.h"
+#include "llvm/Support/SourceMgr.h"
+#include <utility>
+#include <vector>
+
+namespace dan::detail {
+
+/// Bison's location type: a range of source characters.
+struct SrcRange {
+  llvm::SMLoc begin, end;
+};
+
+/// A node reference as written: the id and where it was written.
+using IdRef = std::pair<uint64_t, llvm::SMLoc>;
+using IdRefList = std::vector<IdRef>;
+
+class ParseState {
+public:
+  ParseState(llvm::SourceMgr &SM, Graph &G) : SM(SM), G(G) {}
+
+  void error(llvm::SMLoc Loc, const llvm::Twine &Msg);
+  void note(llvm::SMLoc Loc, const llvm::Twine &Msg);
+  bool hadError() const { return HadError; }
+
+  /// Name checks; each reports its own error and returns false on failure.
+  bool checkTarget(llvm::StringRef Name, SrcRange R);
+  bool lookupTier(llvm::StringRef Name, SrcRange R, Tier &T);
+  bool lookupPipe(llvm::StringRef Name, SrcRange R, Pipe &P);
+  bool checkOpName(llvm::StringRef Name, SrcRange R);
+
+  /// Adds a node defined at \p R with its edges; fails on a redefined id.
+  bool defineNode(uint64_t Id, SrcRange R, Node N, IdRefList After,
+                  IdRefList Reuse);
+  /// Resolves edges once every node is known.
+  bool finish();
+
+  Graph &graph() { return G; }
+
+private:
+  struct PendingRef {
+    NodeIdx User;
+    uint64_t Id;
+    llvm::SMLoc Loc;
+    bool Reuse;
+  };
+  llvm::SourceMgr &SM;
+  Graph &G;
+  llvm::DenseMap<uint64_t, NodeIdx> Ids;
+  std::vector<PendingRef> Refs;
+  bool HadError = false;
+};
+
+} // namespace dan::detail
+
+#endif // DAN_LIB_PARSE_PARSESTATE_H

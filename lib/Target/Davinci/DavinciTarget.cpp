@@ -1,0 +1,73 @@
+//===- DavinciTarget.cpp - The Davinci target description -----------------===//
+
+#include "dan/IR/Graph.h"
+#include "dan/Target/Target.h"
+
+using namespace llvm;
+
+namespace dan {
+
+TargetDesc TargetDesc::davinci() {
+  TargetDesc T;
+#define DAN_TIER(Name, Cap, Peak, L0)                                          \
+  T.Capacity[index(Tier::Name)] = Cap;                                         \
+  T.CountsInPeak[index(Tier::Name)] = Peak;                                    \
+  T.IsL0[index(Tier::Name)] = L0;
+#define DAN_SPILL_PIPES(Out, In)                                               \
+  T.SpillOutPipe = Pipe::Out;                                                  \
+  T.SpillInPipe = Pipe::In;
+#define DAN_SPILL_COST(A, B)                                                   \
+  T.Alpha = A;                                                                 \
+  T.Beta = B;
+#include "dan/Target/Davinci.def"
+  return T;
+}
+
+static Error parseNumber(StringRef Text, StringRef What, uint64_t &Value) {
+  if (Text.trim().getAsInteger(10, Value) || Value > MaxValue)
+    return createStringError(inconvertibleErrorCode(),
+                             "invalid %s '%s': expected an integer from 0 to "
+                             "2^40",
+                             What.str().c_str(), Text.str().c_str());
+  return Error::success();
+}
+
+Error TargetDesc::parseCapacity(StringRef Spec) {
+  auto [Name, Value] = Spec.split('=');
+  if (Value.empty() && !Spec.contains('='))
+    return createStringError(inconvertibleErrorCode(),
+                             "invalid --capacity '%s': expected TIER=N, "
+                             "for example UB=2048",
+                             Spec.str().c_str());
+  std::optional<Tier> T = lookupTier(Name.trim());
+  if (!T) {
+    std::string Msg = "unknown tier '" + Name.str() + "' in --capacity";
+    StringRef Hint = closestName(Name, allTierNames());
+    if (!Hint.empty())
+      Msg += "; did you mean '" + Hint.str() + "'?";
+    return createStringError(inconvertibleErrorCode(), Msg);
+  }
+  uint64_t Bytes;
+  if (Error E = parseNumber(Value, "capacity", Bytes))
+    return E;
+  setCapacity(*T, Bytes);
+  return Error::success();
+}
+
+Error TargetDesc::parseSpillCost(StringRef Spec) {
+  auto [A, B] = Spec.split(',');
+  if (!Spec.contains(','))
+    return createStringError(inconvertibleErrorCode(),
+                             "invalid --spill-cost '%s': expected ALPHA,BETA, "
+                             "for example 150,2",
+                             Spec.str().c_str());
+  uint64_t Alpha, Beta;
+  if (Error E = parseNumber(A, "spill cost alpha", Alpha))
+    return E;
+  if (Error E = parseNumber(B, "spill cost beta", Beta))
+    return E;
+  setSpillCost(Alpha, Beta);
+  return Error::success();
+}
+
+} // namespace dan

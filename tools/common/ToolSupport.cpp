@@ -1,0 +1,93 @@
+//===- ToolSupport.cpp - What every DAN tool does the same way ------------===//
+
+#include "ToolSupport.h"
+#include "dan/Parse/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+
+namespace dan::tool {
+
+cl::OptionCategory DANCategory("DAN options");
+
+static cl::list<std::string>
+    Capacities("capacity", cl::value_desc("TIER=N"),
+               cl::desc("Override the capacity of a memory tier (repeatable); "
+                        "tiers: L1, UB, L0A, L0B, L0C"),
+               cl::cat(DANCategory));
+
+static cl::opt<std::string>
+    SpillCost("spill-cost", cl::value_desc("ALPHA,BETA"),
+              cl::desc("Override the spill transfer cost alpha + beta * size "
+                       "(default 150,2)"),
+              cl::cat(DANCategory));
+
+static std::string ToolName = "dan";
+
+void parseCommandLine(int Argc, char **Argv, StringRef Overview) {
+  ToolName = sys::path::filename(Argv[0]).str();
+  cl::HideUnrelatedOptions(DANCategory);
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << "DAN (DAN-Scheduler toolkit) version 0.1.0\n";
+  });
+  if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &errs()))
+    std::exit(ExitUsage);
+}
+
+void reportError(const Twine &Msg) {
+  WithColor::error(errs(), ToolName) << Msg << '\n';
+}
+
+TargetDesc targetFromOptions() {
+  TargetDesc T = TargetDesc::davinci();
+  for (const std::string &Spec : Capacities)
+    if (Error E = T.parseCapacity(Spec)) {
+      reportError(toString(std::move(E)));
+      std::exit(ExitUsage);
+    }
+  if (!SpillCost.empty())
+    if (Error E = T.parseSpillCost(SpillCost)) {
+      reportError(toString(std::move(E)));
+      std::exit(ExitUsage);
+    }
+  return T;
+}
+
+std::optional<unsigned> readInput(SourceMgr &SM, StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/true);
+  if (!Buf) {
+    reportError("cannot read '" + Path + "': " + Buf.getError().message());
+    return std::nullopt;
+  }
+  return SM.AddNewSourceBuffer(std::move(*Buf), SMLoc());
+}
+
+bool writeOutput(StringRef Path,
+                 const std::function<void(raw_ostream &)> &Write) {
+  Error E = writeToOutput(Path, [&](raw_ostream &OS) {
+    Write(OS);
+    return Error::success();
+  });
+  if (E) {
+    reportError("cannot write '" + Path + "': " + toString(std::move(E)));
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<Graph> readIR(SourceMgr &SM, StringRef Path, int &Status) {
+  std::optional<unsigned> ID = readInput(SM, Path);
+  if (!ID) {
+    Status = ExitUsage;
+    return nullptr;
+  }
+  std::unique_ptr<Graph> G = parseGraph(SM, *ID);
+  if (!G)
+    Status = ExitInvalid;
+  return G;
+}
+
+} // namespace dan::tool

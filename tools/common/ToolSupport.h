@@ -1,0 +1,60 @@
+//===- ToolSupport.h - What every DAN tool does the same way ----*- C++ -*-===//
+//
+// Command-line parsing with usage errors as exit status 2, the target
+// options (--capacity, --spill-cost), input from a file or stdin, IR
+// parsing, and output that is written to a temporary file and renamed only
+// on success, so a failed run never leaves a partial file.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DAN_TOOLS_COMMON_TOOLSUPPORT_H
+#define DAN_TOOLS_COMMON_TOOLSUPPORT_H
+
+#include "dan/IR/Graph.h"
+#include "dan/Target/Target.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace dan::tool {
+
+/// Exit statuses shared by every tool.
+enum ExitCode : int {
+  ExitSuccess = 0,
+  ExitInvalid = 1, // invalid input or a failed check
+  ExitUsage = 2,   // bad command line or an I/O error
+};
+
+/// The category of every DAN option; --help shows only these.
+extern llvm::cl::OptionCategory DANCategory;
+
+/// Parses the command line; on a usage error prints it and exits with 2.
+void parseCommandLine(int Argc, char **Argv, llvm::StringRef Overview);
+
+/// The target with --capacity and --spill-cost applied; on a bad value
+/// prints the error and exits with 2.
+TargetDesc targetFromOptions();
+
+/// Prints "<tool>: error: <Msg>" to stderr.
+void reportError(const llvm::Twine &Msg);
+
+/// Adds the file (or stdin for "-") to \p SM. On failure prints the error
+/// and returns std::nullopt (exit status 2).
+std::optional<unsigned> readInput(llvm::SourceMgr &SM, llvm::StringRef Path);
+
+/// Writes \p Path (stdout for "-") through a temporary file renamed on
+/// success. Returns false after printing the error (exit status 2).
+bool writeOutput(llvm::StringRef Path,
+                 const std::function<void(llvm::raw_ostream &)> &Write);
+
+/// Reads and parses an IR file. Sets \p Status to 2 on an I/O error and 1
+/// on a parse error.
+std::unique_ptr<Graph> readIR(llvm::SourceMgr &SM, llvm::StringRef Path,
+                              int &Status);
+
+} // namespace dan::tool
+
+#endif // DAN_TOOLS_COMMON_TOOLSUPPORT_H

@@ -1,0 +1,240 @@
+//===- dan-translate.cpp - Convert between DAN IR and the contest formats -===//
+
+#include "ToolSupport.h"
+#include "dan/Formats/Export.h"
+#include "dan/IR/Printer.h"
+#include "dan/Parse/Import.h"
+#include "dan/Parse/Parser.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+using namespace dan;
+using namespace dan::tool;
+
+namespace {
+enum class ImportFormat { IR, JSON, CSV, Submission };
+enum class ExportFormat { IR, JSON, Submission, Dot };
+} // namespace
+
+static cl::list<std::string>
+    Inputs(cl::Positional, cl::desc("<input files>"), cl::cat(DANCategory));
+
+static cl::opt<ImportFormat> Import(
+    "import", cl::init(ImportFormat::IR), cl::desc("Input format"),
+    cl::values(
+        clEnumValN(ImportFormat::IR, "ir", "DAN IR (default)"),
+        clEnumValN(ImportFormat::JSON, "json",
+                   "contest JSON: {\"Nodes\": [...], \"Edges\": [...]}"),
+        clEnumValN(ImportFormat::CSV, "csv",
+                   "<name>_Nodes.csv and <name>_Edges.csv (give the nodes "
+                   "file, or both)"),
+        clEnumValN(ImportFormat::Submission, "submission",
+                   "a graph (IR or JSON) and a directory or _schedule.txt "
+                   "path holding <name>_schedule.txt, _memory.txt, "
+                   "_spill.txt")),
+    cl::cat(DANCategory));
+
+static cl::opt<ExportFormat> Export(
+    "export", cl::init(ExportFormat::IR), cl::desc("Output format"),
+    cl::values(clEnumValN(ExportFormat::IR, "ir", "DAN IR (default)"),
+               clEnumValN(ExportFormat::JSON, "json",
+                          "contest JSON, plus offsets, spill nodes and "
+                          "ReuseEdges when the graph has a memory plan"),
+               clEnumValN(ExportFormat::Submission, "submission",
+                          "<graph>_schedule.txt, _memory.txt, _spill.txt "
+                          "in the directory given by -o"),
+               clEnumValN(ExportFormat::Dot, "dot", "Graphviz DOT")),
+    cl::cat(DANCategory));
+
+static cl::opt<std::string>
+    OutputPath("o", cl::init("-"), cl::value_desc("path"),
+               cl::desc("Output file, or directory for --export=submission "
+                        "(default: stdout)"),
+               cl::cat(DANCategory));
+
+static bool looksLikeJSON(const MemoryBuffer &Buf) {
+  StringRef Text = Buf.getBuffer().ltrim();
+  return Text.starts_with("{");
+}
+
+/// Reads the graph named by the positional inputs in the --import format.
+static std::unique_ptr<Graph> readGraph(SourceMgr &SM, int &Status) {
+  auto Need = [&](size_t Min, size_t Max, StringRef What) {
+    if (Inputs.size() >= Min && Inputs.size() <= Max)
+      return true;
+    reportError("--import=" + What + " takes " +
+                (Min == Max ? Twine(Min) : Twine(Min) + " or " + Twine(Max)) +
+                " input file" + (Max > 1 ? "s" : "") + ", not " +
+                Twine(Inputs.size()));
+    Status = ExitUsage;
+    return false;
+  };
+  auto Read = [&](StringRef Path) {
+    std::optional<unsigned> ID = readInput(SM, Path);
+    if (!ID)
+      Status = ExitUsage;
+    return ID;
+  };
+  auto Parsed = [&](std::unique_ptr<Graph> G) {
+    if (!G && Status == ExitSuccess)
+      Status = ExitInvalid;
+    return G;
+  };
+
+  switch (Import) {
+  case ImportFormat::IR: {
+    if (!Need(0, 1, "ir"))
+      return nullptr;
+    return readIR(SM, Inputs.empty() ? "-" : StringRef(Inputs[0]), Status);
+  }
+  case ImportFormat::JSON: {
+    if (!Need(0, 1, "json"))
+      return nullptr;
+    StringRef Path = Inputs.empty() ? "-" : StringRef(Inputs[0]);
+    std::optional<unsigned> ID = Read(Path);
+    if (!ID)
+      return nullptr;
+    return Parsed(importJSON(SM, *ID, graphNameForFile(Path)));
+  }
+  case ImportFormat::CSV: {
+    if (!Need(1, 2, "csv"))
+      return nullptr;
+    std::string NodesPath = Inputs[0], EdgesPath;
+    StringRef Stem = sys::path::stem(NodesPath);
+    if (Inputs.size() == 2) {
+      EdgesPath = Inputs[1];
+    } else if (Stem.ends_with("_Nodes")) {
+      SmallString<128> P(sys::path::parent_path(NodesPath));
+      sys::path::append(P, Stem.drop_back(strlen("_Nodes")) + "_Edges.csv");
+      EdgesPath = std::string(P);
+    } else {
+      reportError("cannot find the edges file for '" + NodesPath +
+                  "': name it <name>_Nodes.csv or give both files");
+      Status = ExitUsage;
+      return nullptr;
+    }
+    std::optional<unsigned> NodesID = Read(NodesPath);
+    if (!NodesID)
+      return nullptr;
+    std::optional<unsigned> EdgesID = Read(EdgesPath);
+    if (!EdgesID)
+      return nullptr;
+    std::string Name = graphNameForFile(
+        Stem.ends_with("_Nodes") ? Stem.drop_back(strlen("_Nodes")) : Stem);
+    return Parsed(importCSV(SM, *NodesID, *EdgesID, Name));
+  }
+  case ImportFormat::Submission: {
+    if (!Need(2, 2, "submission"))
+      return nullptr;
+    StringRef GraphPath = Inputs[0];
+    std::optional<unsigned> ID = Read(GraphPath);
+    if (!ID)
+      return nullptr;
+    std::unique_ptr<Graph> G;
+    if (looksLikeJSON(*SM.getMemoryBuffer(*ID)))
+      G = importJSON(SM, *ID, graphNameForFile(GraphPath));
+    else
+      G = parseGraph(SM, *ID);
+    if (!G) {
+      Status = ExitInvalid;
+      return nullptr;
+    }
+    // The triple is named after the graph: DIR/<name>_schedule.txt, or the
+    // prefix of a given _schedule.txt path.
+    std::string Prefix;
+    StringRef Where = Inputs[1];
+    if (Where.ends_with("_schedule.txt"))
+      Prefix = Where.drop_back(strlen("schedule.txt")).str();
+    else {
+      SmallString<128> P(Where);
+      sys::path::append(P, G->Name + "_");
+      Prefix = std::string(P);
+    }
+    SubmissionBuffers Files;
+    std::optional<unsigned> Sched = Read(Prefix + "schedule.txt");
+    if (!Sched)
+      return nullptr;
+    Files.Schedule = *Sched;
+    for (auto [Suffix, Slot] :
+         {std::pair{"memory.txt", &Files.Memory}, {"spill.txt", &Files.Spill}})
+      if (sys::fs::exists(Prefix + Suffix)) {
+        *Slot = Read(Prefix + Suffix);
+        if (!*Slot)
+          return nullptr;
+      }
+    if (!applySubmission(*G, SM, Files)) {
+      Status = ExitInvalid;
+      return nullptr;
+    }
+    return G;
+  }
+  }
+  return nullptr;
+}
+
+static int writeSubmission(const Graph &G) {
+  if (OutputPath == "-") {
+    reportError("--export=submission writes three files: give a directory "
+                "with -o DIR");
+    return ExitUsage;
+  }
+  if (std::error_code EC = sys::fs::create_directories(OutputPath)) {
+    reportError("cannot create directory '" + OutputPath +
+                "': " + EC.message());
+    return ExitUsage;
+  }
+  Submission S = exportSubmission(G);
+  std::pair<const char *, const std::string *> Files[] = {
+      {"_schedule.txt", &S.Schedule},
+      {"_memory.txt", &S.Memory},
+      {"_spill.txt", &S.Spill}};
+  bool HasPlan = G.hasMemoryPlan();
+  for (auto [Suffix, Text] : Files) {
+    // Without a plan there is only a schedule to write.
+    if (!HasPlan && Text != &S.Schedule)
+      continue;
+    SmallString<128> Path(OutputPath.getValue());
+    sys::path::append(Path, G.Name + Suffix);
+    if (!writeOutput(Path, [&](raw_ostream &OS) { OS << *Text; }))
+      return ExitUsage;
+  }
+  return ExitSuccess;
+}
+
+int main(int Argc, char **Argv) {
+  InitLLVM X(Argc, Argv);
+  parseCommandLine(Argc, Argv,
+                   "dan-translate: convert between DAN IR and the contest's "
+                   "JSON, CSV and submission formats\n");
+  TargetDesc Target = targetFromOptions();
+
+  SourceMgr SM;
+  int Status = ExitSuccess;
+  std::unique_ptr<Graph> G = readGraph(SM, Status);
+  if (!G)
+    return Status;
+
+  switch (Export) {
+  case ExportFormat::IR:
+    return writeOutput(OutputPath,
+                       [&](raw_ostream &OS) { printGraph(*G, OS); })
+               ? ExitSuccess
+               : ExitUsage;
+  case ExportFormat::JSON:
+    return writeOutput(OutputPath,
+                       [&](raw_ostream &OS) { exportJSON(*G, Target, OS); })
+               ? ExitSuccess
+               : ExitUsage;
+  case ExportFormat::Dot:
+    return writeOutput(OutputPath,
+                       [&](raw_ostream &OS) { exportDot(*G, OS); })
+               ? ExitSuccess
+               : ExitUsage;
+  case ExportFormat::Submission:
+    return writeSubmission(*G);
+  }
+  return ExitSuccess;
+}
