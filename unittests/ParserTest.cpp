@@ -1,1 +1,123 @@
+#include "TestUtil.h"
+#include "dan/IR/Printer.h"
 #include <gtest/gtest.h>
+
+using namespace dan;
+using namespace dan::test;
+
+TEST(ParserTest, ReadsEveryStatement) {
+  llvm::SourceMgr SM;
+  std::string Diags;
+  auto G = parse(SM, R"(
+    // comment
+    target davinci
+    graph @g {
+      n0 = alloc b0 UB 64 at 128
+      n1 = COPY_IN MTE2 80 (b0) after n0
+      n3 = spill_out b0 after n0, n1
+      n4 = spill_in b0 at 0 after n3 reuse n1
+      n2 = free b0 UB 64 after n4
+    })",
+                 Diags);
+  ASSERT_TRUE(G) << Diags;
+  EXPECT_EQ(G->Name, "g");
+  ASSERT_EQ(G->size(), 5u);
+  const Node &A = (*G)[idx(*G, 0)];
+  EXPECT_EQ(A.Kind, NodeKind::Alloc);
+  EXPECT_EQ(A.BufTier, Tier::UB);
+  EXPECT_EQ(A.Size, 64u);
+  EXPECT_TRUE(A.HasOffset);
+  EXPECT_EQ(A.Offset, 128u);
+  const Node &Op = (*G)[idx(*G, 1)];
+  EXPECT_EQ(G->opName(Op), "COPY_IN");
+  EXPECT_EQ(Op.OpPipe, Pipe::MTE2);
+  EXPECT_EQ(Op.Cycles, 80u);
+  ASSERT_EQ(Op.Bufs.size(), 1u);
+  const Node &In = (*G)[idx(*G, 4)];
+  EXPECT_EQ(In.Kind, NodeKind::SpillIn);
+  ASSERT_EQ(In.ReusePreds.size(), 1u);
+  EXPECT_EQ((*G)[In.ReusePreds[0]].Id, 1u);
+  // The schedule is the textual order, ids need not be sorted.
+  std::vector<uint64_t> Order;
+  for (NodeIdx I : G->Order)
+    Order.push_back((*G)[I].Id);
+  EXPECT_EQ(Order, (std::vector<uint64_t>{0, 1, 3, 4, 2}));
+}
+
+TEST(ParserTest, ForwardReferencesAndSortedEdges) {
+  llvm::SourceMgr SM;
+  std::string Diags;
+  auto G = parse(SM, "graph @g { n5 = X VECTOR 1 () after n9, n2\n"
+                     "n9 = Y VECTOR 1 ()\n n2 = Z VECTOR 1 () }",
+                 Diags);
+  ASSERT_TRUE(G) << Diags;
+  const Node &N = (*G)[idx(*G, 5)];
+  ASSERT_EQ(N.Preds.size(), 2u);
+  EXPECT_EQ((*G)[N.Preds[0]].Id, 2u);
+  EXPECT_EQ((*G)[N.Preds[1]].Id, 9u);
+}
+
+TEST(ParserTest, PrintIsAFixedPoint) {
+  llvm::SourceMgr SM;
+  std::string Diags;
+  auto G = parse(SM, "graph @g{n1=EXP VECTOR 7(b0,b1)after n0 n0=alloc b0 "
+                     "L1 4 at 0}",
+                 Diags);
+  ASSERT_TRUE(G) << Diags;
+  std::string First;
+  llvm::raw_string_ostream OS(First);
+  printGraph(*G, OS);
+  EXPECT_EQ(First, "target davinci\n\ngraph @g {\n"
+                   "  n1 = EXP VECTOR 7 (b0, b1) after n0\n"
+                   "  n0 = alloc b0 L1 4 at 0\n}\n");
+  llvm::SourceMgr SM2;
+  auto G2 = parse(SM2, First, Diags);
+  ASSERT_TRUE(G2) << Diags;
+  std::string Second;
+  llvm::raw_string_ostream OS2(Second);
+  printGraph(*G2, OS2);
+  EXPECT_EQ(First, Second);
+}
+
+TEST(ParserTest, ErrorsAreLocated) {
+  struct Case {
+    const char *Text;
+    const char *Expected;
+  } Cases[] = {
+      {"graph @g { n0 = alloc b0 UBB 4 }",
+       "test.dan:1:26: error: unknown tier 'UBB'; did you mean 'UB'?"},
+      {"graph @g { n0 = X VECTR 1 () }",
+       "test.dan:1:19: error: unknown pipe 'VECTR'; did you mean 'VECTOR'?"},
+      {"graph @g { n0 = X VECTOR 1 () after n7 }",
+       "test.dan:1:37: error: use of undefined node n7"},
+      {"graph @g { n0 = X VECTOR 1 ()\n n0 = X VECTOR 1 () }",
+       "test.dan:2:2: error: redefinition of node n0"},
+      {"graph @g { n0 = X VECTOR -1 () }",
+       "test.dan:1:26: error: negative number '-1'"},
+      {"graph @g { n0 = X VECTOR 1099511627777 () }",
+       "test.dan:1:26: error: number '1099511627777' is too large"},
+      {"graph @g { n0 = X VECTOR 1 (",
+       "error: syntax error, unexpected end of file"},
+      {"", "test.dan:1:1: error: syntax error, unexpected end of file"},
+      {"target tpu graph @g {}",
+       "test.dan:1:8: error: unknown target 'tpu'"},
+      {"graph @g { n0 = ALLOC VECTOR 1 () }",
+       "test.dan:1:17: error: 'ALLOC' is not an operation"},
+  };
+  for (const Case &C : Cases) {
+    llvm::SourceMgr SM;
+    std::string Diags;
+    EXPECT_FALSE(parse(SM, C.Text, Diags)) << C.Text;
+    EXPECT_NE(Diags.find(C.Expected), std::string::npos)
+        << "input: " << C.Text << "\ndiagnostics:\n"
+        << Diags;
+  }
+}
+
+TEST(ParserTest, EmbeddedNulIsAnError) {
+  llvm::SourceMgr SM;
+  std::string Diags;
+  std::string Text("graph @g {\0}", 12);
+  EXPECT_FALSE(parse(SM, Text, Diags));
+  EXPECT_NE(Diags.find("unexpected NUL byte"), std::string::npos) << Diags;
+}

@@ -1,1 +1,51 @@
+#include "dan/Target/Target.h"
 #include <gtest/gtest.h>
+
+using namespace dan;
+
+/// Whether \p E is a failure; consumes it either way.
+static bool fails(llvm::Error E) {
+  bool Failed = bool(E);
+  llvm::consumeError(std::move(E));
+  return Failed;
+}
+
+TEST(TargetTest, DavinciDefaults) {
+  TargetDesc T = TargetDesc::davinci();
+  EXPECT_EQ(T.capacity(Tier::L1), 4096u);
+  EXPECT_EQ(T.capacity(Tier::UB), 1024u);
+  EXPECT_EQ(T.capacity(Tier::L0A), 256u);
+  EXPECT_EQ(T.capacity(Tier::L0B), 256u);
+  EXPECT_EQ(T.capacity(Tier::L0C), 512u);
+  EXPECT_TRUE(T.countsInPeak(Tier::L1));
+  EXPECT_TRUE(T.countsInPeak(Tier::UB));
+  EXPECT_FALSE(T.countsInPeak(Tier::L0A));
+  EXPECT_TRUE(T.isL0(Tier::L0C));
+  EXPECT_FALSE(T.isL0(Tier::UB));
+  EXPECT_EQ(T.spillOutPipe(), Pipe::MTE3);
+  EXPECT_EQ(T.spillInPipe(), Pipe::MTE2);
+  EXPECT_EQ(T.transferCycles(100), 350u);
+  EXPECT_EQ(T.spillOutCycles(100, /*DDRBacked=*/true), 0u);
+  EXPECT_EQ(T.spillInCycles(100), 350u);
+}
+
+TEST(TargetTest, Overrides) {
+  TargetDesc T = TargetDesc::davinci();
+  ASSERT_FALSE(fails(T.parseCapacity("UB=2048")));
+  EXPECT_EQ(T.capacity(Tier::UB), 2048u);
+  ASSERT_FALSE(fails(T.parseSpillCost("0,4")));
+  EXPECT_EQ(T.transferCycles(10), 40u);
+}
+
+TEST(TargetTest, BadOverrides) {
+  TargetDesc T = TargetDesc::davinci();
+  llvm::Error E = T.parseCapacity("U=10");
+  ASSERT_TRUE(bool(E));
+  EXPECT_NE(llvm::toString(std::move(E)).find("did you mean 'UB'?"),
+            std::string::npos);
+  EXPECT_TRUE(fails(T.parseCapacity("UB")));
+  EXPECT_TRUE(fails(T.parseCapacity("UB=-1")));
+  EXPECT_TRUE(fails(T.parseSpillCost("150")));
+  EXPECT_TRUE(fails(T.parseSpillCost("a,b")));
+  EXPECT_EQ(T.capacity(Tier::UB), 1024u);
+}

@@ -236,6 +236,13 @@ bool Verifier::checkAcyclic() {
   // Path[Seen[Cur]..] walks the cycle backwards; print it forwards.
   std::vector<NodeIdx> Cycle(Path.begin() + Seen[Cur], Path.end());
   std::reverse(Cycle.begin(), Cycle.end());
+  // Start the cycle at its earliest node in the schedule.
+  std::rotate(Cycle.begin(),
+              llvm::min_element(Cycle,
+                                [&](NodeIdx A, NodeIdx B) {
+                                  return Pos[A] < Pos[B];
+                                }),
+              Cycle.end());
   std::string Text;
   for (NodeIdx I : Cycle)
     Text += "n" + std::to_string(G[I].Id) + " -> ";

@@ -1,0 +1,26 @@
+# lit configuration of the DAN tool tests.
+import os
+
+import lit.formats
+
+config.name = "DAN"
+# RUN lines loop over examples and workloads, so they run in bash.
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".dan", ".test"]
+config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.dan_obj_root, "test")
+
+# The DAN tools first, then FileCheck and not from LLVM.
+config.environment["PATH"] = os.pathsep.join(
+    [config.dan_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")]
+)
+config.substitutions.append(("%examples", os.path.join(config.dan_src_root, "examples")))
+config.substitutions.append(("%workloads", config.dan_workloads_dir))
+config.substitutions.append(("%python", "python3"))
+config.substitutions.append(("%utils", os.path.join(config.dan_src_root, "utils")))
+
+# Tests on the real traces need ../shared/workloads; without it they are
+# reported UNSUPPORTED.
+if os.path.isdir(config.dan_workloads_dir):
+    config.available_features.add("workloads")
