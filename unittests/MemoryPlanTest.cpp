@@ -92,3 +92,28 @@ TEST(MemoryPlanTest, DDRBackedBuffers) {
   EXPECT_TRUE(Backed.count(1));
   EXPECT_FALSE(Backed.count(2));
 }
+
+TEST(MemoryPlanTest, StripLeavesTheInputGraph) {
+  llvm::SourceMgr SM;
+  std::string Diags;
+  auto G = parse(SM, R"(graph @g {
+    n0 = alloc b0 UB 64 at 0
+    n1 = COPY_IN MTE2 80 (b0) after n0
+    n4 = spill_out b0 after n0, n1
+    n5 = spill_in b0 at 64 after n4
+    n2 = X VECTOR 1 (b0) after n1, n5
+    n3 = free b0 UB 64 after n2, n5
+  })",
+                 Diags);
+  ASSERT_TRUE(G) << Diags;
+  stripMemoryPlan(*G);
+  EXPECT_FALSE(G->hasMemoryPlan());
+  ASSERT_EQ(G->size(), 4u);
+  std::vector<uint64_t> Order;
+  for (NodeIdx I : G->Order)
+    Order.push_back((*G)[I].Id);
+  EXPECT_EQ(Order, (std::vector<uint64_t>{0, 1, 2, 3}));
+  const Node &Free = (*G)[idx(*G, 3)];
+  ASSERT_EQ(Free.Preds.size(), 1u);
+  EXPECT_EQ((*G)[Free.Preds[0]].Id, 2u);
+}

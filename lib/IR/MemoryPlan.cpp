@@ -213,6 +213,32 @@ void setReuseEdges(Graph &G) {
     G[I].ReusePreds = std::move(Reuse[I]);
 }
 
+void stripMemoryPlan(Graph &G) {
+  std::vector<NodeIdx> NewIndex(G.size(), UINT32_MAX);
+  std::vector<Node> Kept;
+  for (NodeIdx I = 0, E = G.size(); I != E; ++I)
+    if (!G[I].isSpill()) {
+      NewIndex[I] = Kept.size();
+      Kept.push_back(std::move(G[I]));
+    }
+  for (Node &N : Kept) {
+    N.HasOffset = false;
+    N.Offset = 0;
+    N.ReusePreds.clear();
+    EdgeList Preds;
+    for (NodeIdx P : N.Preds)
+      if (NewIndex[P] != UINT32_MAX)
+        Preds.push_back(NewIndex[P]);
+    N.Preds = std::move(Preds);
+  }
+  std::vector<NodeIdx> Order;
+  for (NodeIdx I : G.Order)
+    if (NewIndex[I] != UINT32_MAX)
+      Order.push_back(NewIndex[I]);
+  G.Nodes = std::move(Kept);
+  G.Order = std::move(Order);
+}
+
 DenseSet<uint64_t> ddrBackedBuffers(const Graph &G) {
   DenseSet<uint64_t> Backed;
   for (const Node &N : G.Nodes)

@@ -50,8 +50,8 @@ bool parsePair(detail::GraphBuilder &B, const Line &L, StringRef What,
 
 bool applySubmission(Graph &G, SourceMgr &SM, const SubmissionBuffers &Files) {
   detail::GraphBuilder B(SM, G);
-  if (G.hasMemoryPlan())
-    return B.error(SMLoc(), "the graph already has a memory plan");
+  // The submission replaces any plan the graph has.
+  stripMemoryPlan(G);
   uint64_t N0 = G.firstSpillId();
   DenseMap<uint64_t, NodeIdx> Ids = G.idMap();
   DenseMap<uint64_t, NodeIdx> Allocs;
@@ -139,8 +139,11 @@ bool applySubmission(Graph &G, SourceMgr &SM, const SubmissionBuffers &Files) {
                            SM.getMemoryBuffer(*Files.Memory)->getBufferEnd()),
                        "no offset for b" + Twine(G[I].Buf));
   }
-  if (G.hasMemoryPlan() && !Files.Memory)
-    return B.error(SMLoc(), "a spill file needs a memory file");
+  if (Files.Spill && !Files.Memory && G.hasMemoryPlan())
+    return B.error(SMLoc::getFromPointer(
+                       SM.getMemoryBuffer(*Files.Spill)->getBufferStart()),
+                   "spills without a memory file: give <name>_memory.txt "
+                   "with the offset of every buffer");
 
   addSpillEdges(G);
   setReuseEdges(G);

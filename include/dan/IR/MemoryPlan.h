@@ -55,6 +55,11 @@ std::vector<EdgeList> computeReuseEdges(const Graph &G);
 /// Replaces the reuse edges of \p G with those its plan implies.
 void setReuseEdges(Graph &G);
 
+/// Removes the memory plan of \p G: spill nodes and every edge touching
+/// them, offsets and reuse edges. What is left is the input graph in the
+/// same order.
+void stripMemoryPlan(Graph &G);
+
 /// The buffers some COPY_IN operation uses: their data still lives in DDR,
 /// so spilling one writes nothing back ("clean" spills).
 llvm::DenseSet<uint64_t> ddrBackedBuffers(const Graph &G);

@@ -40,7 +40,7 @@ struct SubmissionBuffers {
   std::optional<unsigned> Spill;
 };
 
-/// Applies a submission to \p G, a graph without a memory plan: sets the
+/// Applies a submission to \p G, replacing any memory plan it has: sets the
 /// schedule, the offsets, creates the spill nodes (spill k is SPILL_OUT
 /// N + 2k and SPILL_IN N + 2k + 1) and the edges the plan implies.
 bool applySubmission(Graph &G, llvm::SourceMgr &SM,
