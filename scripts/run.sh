@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The main job: set up, build, then run the tools end to end on the bundled
+# examples and, when ../shared/workloads exists, on the contest workloads.
+# For each graph it prints its size and its verification result.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${DAN_BUILD_DIR:-$ROOT/build}"
+WORKLOADS="${DAN_WORKLOADS_DIR:-$ROOT/../shared/workloads}"
+BIN="$BUILD_DIR/bin"
+OUT="$BUILD_DIR/run"
+
+"$ROOT/scripts/setup.sh"
+rm -rf "$OUT" && mkdir -p "$OUT"
+
+# Round trip of one IR file through the printer, the JSON exporter and
+# importer, and the submission exporter and importer; then verification.
+check_graph() {
+  local ir="$1" name="$2" base="$OUT/$2"
+  "$BIN/dan-translate" "$ir" -o "$base.1.dan"
+  "$BIN/dan-translate" "$base.1.dan" -o "$base.2.dan"
+  cmp -s "$base.1.dan" "$base.2.dan" || { echo "$name: print is not a fixed point"; return 1; }
+  "$BIN/dan-translate" "$base.1.dan" --export=json -o "$base.json"
+  "$BIN/dan-translate" --import=json "$base.json" -o "$base.3.dan"
+  "$BIN/dan-translate" "$base.3.dan" -o "$base.4.dan"
+  # JSON export and import keep everything but the graph name (the file stem).
+  sed 1,3d "$base.2.dan" | cmp -s - <(sed 1,3d "$base.4.dan") || { echo "$name: JSON round trip differs"; return 1; }
+  "$BIN/dan-translate" "$base.1.dan" --export=submission -o "$OUT/submission"
+  "$BIN/dan-translate" --import=submission "$base.1.dan" "$OUT/submission" -o "$base.5.dan"
+  cmp -s "$base.1.dan" "$base.5.dan" || { echo "$name: submission round trip differs"; return 1; }
+  "$BIN/dan-verify" --summary "$base.1.dan"
+}
+
+echo "== bundled examples"
+for f in "$ROOT"/examples/*.dan; do
+  check_graph "$f" "$(basename "$f" .dan)"
+done
+
+if [[ -d "$WORKLOADS" ]]; then
+  echo "== contest workloads ($WORKLOADS)"
+  for f in "$WORKLOADS"/*.json; do
+    name="$(basename "$f" .json)"
+    "$BIN/dan-translate" --import=json "$f" -o "$OUT/$name.dan"
+    check_graph "$OUT/$name.dan" "$name"
+  done
+else
+  echo "== contest workloads: $WORKLOADS not found, skipped"
+fi
+echo "run: all graphs round-trip and verify"
