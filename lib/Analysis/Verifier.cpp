@@ -61,7 +61,9 @@ private:
     return Opts.ErrorLimit && Errors >= Opts.ErrorLimit;
   }
   void error(SMLoc Loc, const Twine &Msg) {
-    // Notes follow the error they explain, so a dropped error drops them.
+    // Past the limit the checks still run, so that the final note is given
+    // exactly when an error was dropped. Notes follow the error they explain,
+    // so a dropped error drops them.
     DropNotes = stopped();
     if (DropNotes) {
       Dropped = true;
@@ -438,8 +440,6 @@ void Verifier::checkResidency() {
   };
 
   for (NodeIdx I : G.Order) {
-    if (stopped())
-      return;
     const Node &N = G[I];
     if (N.Kind == NodeKind::Op) {
       for (uint64_t B : N.Bufs) {
@@ -518,8 +518,6 @@ void Verifier::checkResidency() {
 
 void Verifier::checkSpillEdges() {
   for (const RequiredEdge &E : computeSpillEdges(G)) {
-    if (stopped())
-      return;
     if (is_contained(G[E.To].Preds, E.From))
       continue;
     uint64_t B = G[E.To].isBufferNode() ? G[E.To].Buf : G[E.From].Buf;
@@ -549,8 +547,6 @@ void Verifier::checkSpillEdges() {
 }
 
 void Verifier::checkReuseEdges() {
-  if (stopped())
-    return;
   std::vector<EdgeList> Implied = computeReuseEdges(G);
   for (NodeIdx I : G.Order) {
     const auto &Have = G[I].ReusePreds;
@@ -596,8 +592,6 @@ void Verifier::checkAgainst(const Graph &S2) {
     if (!Here.count(S2[J].Id))
       error(S2[J].Loc, S2Name(J) + " of the stage-2 file is missing here");
   for (NodeIdx I : G.Order) {
-    if (stopped())
-      return;
     const Node &N = G[I];
     auto It = There.find(N.Id);
     if (It == There.end()) {
