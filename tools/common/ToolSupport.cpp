@@ -47,7 +47,8 @@ TargetDesc targetFromOptions() {
       reportError(toString(std::move(E)));
       std::exit(ExitUsage);
     }
-  if (!SpillCost.empty())
+  // An empty --spill-cost= is a bad value too, not an absent option.
+  if (SpillCost.getNumOccurrences())
     if (Error E = T.parseSpillCost(SpillCost)) {
       reportError(toString(std::move(E)));
       std::exit(ExitUsage);

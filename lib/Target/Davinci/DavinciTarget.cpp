@@ -2,6 +2,7 @@
 
 #include "dan/IR/Graph.h"
 #include "dan/Target/Target.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
 
@@ -45,6 +46,8 @@ Error TargetDesc::parseCapacity(StringRef Spec) {
     StringRef Hint = closestName(Name, allTierNames());
     if (!Hint.empty())
       Msg += "; did you mean '" + Hint.str() + "'?";
+    else
+      Msg += "; expected one of " + join(allTierNames(), ", ");
     return createStringError(inconvertibleErrorCode(), Msg);
   }
   uint64_t Bytes;
