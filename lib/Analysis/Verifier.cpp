@@ -52,7 +52,8 @@ public:
       checkAgainst(*Opts.Against);
     if (Dropped)
       Diag(SMLoc(), SourceMgr::DK_Note,
-           "too many errors; stopping (--error-limit=0 shows them all)");
+           "too many errors: " + Twine(Dropped) +
+               " more not shown (--error-limit=0 shows them all)");
     return Errors;
   }
 
@@ -66,7 +67,7 @@ private:
     // so a dropped error drops them.
     DropNotes = stopped();
     if (DropNotes) {
-      Dropped = true;
+      ++Dropped;
       return;
     }
     ++Errors;
@@ -111,7 +112,7 @@ private:
   std::vector<uint64_t> BufOrder;
   unsigned Errors = 0;
   bool DropNotes = false;
-  bool Dropped = false;
+  unsigned Dropped = 0;
 };
 
 void Verifier::checkBuffers() {
@@ -300,26 +301,29 @@ void Verifier::checkLifetimes() {
 }
 
 void Verifier::checkL0Single() {
-  NodeIdx Live[NumTiers];
-  std::fill(std::begin(Live), std::end(Live), NoNode);
+  // The allocs live in each L0 tier, oldest first.
+  SmallVector<NodeIdx, 2> Live[NumTiers];
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
     if ((N.Kind != NodeKind::Alloc && N.Kind != NodeKind::Free) ||
         !T.isL0(N.BufTier))
       continue;
-    NodeIdx &Slot = Live[static_cast<unsigned>(N.BufTier)];
+    auto &Tier = Live[static_cast<unsigned>(N.BufTier)];
     if (N.Kind == NodeKind::Free) {
-      if (Slot != NoNode && G[Slot].Buf == N.Buf)
-        Slot = NoNode;
+      auto It = find_if(Tier, [&](NodeIdx A) { return G[A].Buf == N.Buf; });
+      if (It != Tier.end())
+        Tier.erase(It);
       continue;
     }
-    if (Slot != NoNode) {
-      error(I, "alloc of " + buf(N.Buf) + " makes two buffers live in " +
-                   tierName(N.BufTier) + " (" + buf(G[Slot].Buf) +
-                   " is not yet freed); --l0-single allows one");
-      note(Slot, "alloc of " + buf(G[Slot].Buf) + " is here");
+    if (!Tier.empty()) {
+      NodeIdx Other = Tier.front();
+      error(I, "alloc of " + buf(N.Buf) + " makes " + Twine(Tier.size() + 1) +
+                   " buffers live in " + tierName(N.BufTier) + " (" +
+                   buf(G[Other].Buf) + " is not yet freed); --l0-single "
+                   "allows one");
+      note(Other, "alloc of " + buf(G[Other].Buf) + " is here");
     }
-    Slot = I;
+    Tier.push_back(I);
   }
 }
 
@@ -404,15 +408,36 @@ void Verifier::checkSpillIds() {
       }
     }
   }
-  // Spills are numbered 0..K-1 without gaps.
-  for (uint64_t K = 0; K != Pairs; ++K)
-    if (!Ids.count(N0 + 2 * K)) {
-      error(G[G.Order.front()].Loc,
-            "spill numbering has a gap: " + Twine(Pairs) +
-                " spills, but there is no spill_out n" + Twine(N0 + 2 * K) +
-                " (spill " + Twine(K) + ")");
-      break;
+  // Spills are numbered 0..K-1 without gaps; the error goes to the first
+  // spill_out numbered past the gap.
+  for (uint64_t K = 0; K != Pairs; ++K) {
+    if (Ids.count(N0 + 2 * K))
+      continue;
+    NodeIdx After = NoNode;
+    for (NodeIdx I : G.Order)
+      if (G[I].Kind == NodeKind::SpillOut && G[I].Id > N0 + 2 * K &&
+          (After == NoNode || G[I].Id < G[After].Id))
+        After = I;
+    if (After != NoNode)
+      error(After, "spill numbering has a gap: there is no spill_out n" +
+                       Twine(N0 + 2 * K) + " (spill " + Twine(K) +
+                       "), but " + Twine(Pairs) + " spills");
+    break;
+  }
+  // Spill k + 1 comes after spill k: the spill stream is numbered in
+  // schedule order.
+  NodeIdx Prev = NoNode;
+  for (NodeIdx I : G.Order) {
+    if (G[I].Kind != NodeKind::SpillOut || G[I].Id < N0)
+      continue;
+    if (Prev != NoNode && G[I].Id < G[Prev].Id) {
+      error(I, name(I) + " is scheduled after " + name(Prev) +
+                   ", a later spill; spills are numbered in schedule order");
+      note(Prev, name(Prev) + " is here");
     }
+    if (Prev == NoNode || G[I].Id > G[Prev].Id)
+      Prev = I;
+  }
 }
 
 void Verifier::checkResidency() {
@@ -494,6 +519,8 @@ void Verifier::checkResidency() {
     uint64_t Cap = T.capacity(A.BufTier);
     if (!N.HasOffset || A.Size > Cap || N.Offset > Cap - A.Size)
       continue; // Reported by checkPlan.
+    if (A.Size == 0)
+      continue; // Takes no bytes, so it overlaps nothing.
     uint64_t Begin = N.Offset, End = N.Offset + A.Size;
     auto &Map = Resident[static_cast<unsigned>(A.BufTier)];
     auto It = Map.upper_bound(Begin);
@@ -508,8 +535,6 @@ void Verifier::checkResidency() {
       note(It->second.Placer, buf(It->second.Buf) + " is placed here");
       continue;
     }
-    if (A.Size == 0)
-      continue; // Takes no bytes.
     Map.emplace(Begin, Seg{End, N.Buf, I});
     St.InMap = true;
     St.Begin = Begin;

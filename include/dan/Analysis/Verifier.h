@@ -32,7 +32,8 @@ using DiagHandler =
                        const llvm::Twine &)>;
 
 /// Verifies \p G and returns the number of errors reported. Runs in
-/// O((V + E) log V) plus the spill and reuse edges it checks.
+/// O((V + E) log V) plus the cost of comparing the spill and reuse edges the
+/// plan implies with the node's edge lists (docs/Verifier.md has the terms).
 unsigned verifyGraph(const Graph &G, const TargetDesc &Target,
                      const VerifyOptions &Opts, const DiagHandler &Diag);
 

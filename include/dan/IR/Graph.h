@@ -44,7 +44,7 @@ struct Node {
   Tier BufTier = Tier::L1;
   /// Op: the pipe it runs on.
   Pipe OpPipe = Pipe::MTE1;
-  /// Alloc, Free, SpillIn: whether Offset is set.
+  /// Alloc, SpillIn: whether Offset is set.
   bool HasOffset = false;
   /// Op: index into Graph::OpNames.
   uint32_t OpName = 0;

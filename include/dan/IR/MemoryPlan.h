@@ -38,8 +38,9 @@ struct RequiredEdge {
   Reason Why;
 };
 
-/// The spill edges of every spill node in \p G, in schedule order of the
-/// spill nodes. Buffers without an alloc or free get no alloc or free edge.
+/// The spill edges of every spill node in \p G, grouped by buffer (buffers
+/// in order of their first spill node, spills of one buffer in schedule
+/// order). Buffers without an alloc or free get no alloc or free edge.
 /// O(V + E_spill).
 std::vector<RequiredEdge> computeSpillEdges(const Graph &G);
 
