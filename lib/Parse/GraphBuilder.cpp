@@ -1,6 +1,7 @@
 //===- GraphBuilder.cpp - Building a graph from an external format --------===//
 
 #include "GraphBuilder.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
 
@@ -69,6 +70,33 @@ bool checkPipeName(GraphBuilder &B, StringRef Name, SMLoc Loc, Pipe &P) {
     return true;
   }
   return unknown(B, "pipe", Name, Loc, allPipeNames());
+}
+
+bool checkOpName(GraphBuilder &B, StringRef Name, SMLoc Loc,
+                 const Twine &What) {
+  std::string Upper = Name.upper();
+  if (Upper == "ALLOC" || Upper == "FREE" || Upper == "SPILL_OUT" ||
+      Upper == "SPILL_IN")
+    return B.error(Loc, What + " '" + Name + "' names a buffer node, " +
+                            (Name == Upper
+                                 ? "which this format does not hold"
+                                 : "not an operation; write '" + Upper + "'"));
+  bool Ident = !Name.empty() && (isAlpha(Name[0]) || Name[0] == '_') &&
+               all_of(Name, [](char C) { return isAlnum(C) || C == '_'; });
+  if (!Ident)
+    return B.error(Loc, What + " '" + Name +
+                            "' cannot name an operation in DAN IR: write a "
+                            "letter or '_' followed by letters, digits or "
+                            "'_'");
+  if (is_contained({"target", "graph", "at", "after", "reuse"}, Name))
+    return B.error(Loc, What + " '" + Name +
+                            "' is a keyword of DAN IR, not an operation name");
+  if ((Name[0] == 'n' || Name[0] == 'b') && Name.size() > 1 &&
+      all_of(Name.drop_front(), isDigit))
+    return B.error(Loc, What + " '" + Name +
+                            "' reads as a node or buffer id in DAN IR, not "
+                            "an operation name");
+  return true;
 }
 
 } // namespace dan::detail

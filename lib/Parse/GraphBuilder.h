@@ -44,6 +44,12 @@ bool checkTierName(GraphBuilder &B, llvm::StringRef Name, llvm::SMLoc Loc,
                    Tier &T);
 bool checkPipeName(GraphBuilder &B, llvm::StringRef Name, llvm::SMLoc Loc,
                    Pipe &P);
+/// Checks that \p Name (the field \p What) can name an operation in DAN IR,
+/// so that the imported graph prints as IR that parses back: an identifier,
+/// not a keyword, not shaped like a node or buffer id, and not a buffer
+/// node's name (ALLOC, FREE, SPILL_OUT, SPILL_IN) in any case.
+bool checkOpName(GraphBuilder &B, llvm::StringRef Name, llvm::SMLoc Loc,
+                 const llvm::Twine &What);
 
 } // namespace dan::detail
 

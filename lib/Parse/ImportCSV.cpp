@@ -136,9 +136,11 @@ bool CSVImporter::readNodes(const MemoryBuffer &Buf) {
     const Row &Cells = Rows[R];
     SMLoc RowLoc = Cells.front().Loc;
     auto Get = [&](unsigned K) -> const Cell * {
-      if (Col[K] < 0 || size_t(Col[K]) >= Cells.size() ||
-          Cells[Col[K]].Text.empty()) {
-        B.error(RowLoc, "row " + Twine(R + 1) + " has no " + Names[K]);
+      bool Short = Col[K] < 0 || size_t(Col[K]) >= Cells.size();
+      if (Short || Cells[Col[K]].Text.empty()) {
+        // At the empty cell when there is one, else at the row.
+        B.error(Short ? RowLoc : Cells[Col[K]].Loc,
+                "row " + Twine(R + 1) + " has no " + Names[K]);
         return nullptr;
       }
       return &Cells[Col[K]];
@@ -168,6 +170,8 @@ bool CSVImporter::readNodes(const MemoryBuffer &Buf) {
       }
     } else {
       N.Kind = NodeKind::Op;
+      if (!detail::checkOpName(B, OpName, Cells[Col[Op]].Loc, "Op"))
+        return false;
       if (!(C = Get(PipeCol)) ||
           !detail::checkPipeName(B, C->Text, C->Loc, N.OpPipe) ||
           !(C = Get(Cycles)) || !parseUInt(B, *C, "Cycles", N.Cycles))

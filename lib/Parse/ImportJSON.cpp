@@ -265,6 +265,9 @@ bool JSONImporter::readNode(const json::Value &V, size_t Index) {
     if (Op.empty())
       return B.error(at("Nodes", Index, "Op"),
                      "Nodes[" + Twine(Index) + "].Op is empty");
+    if (!detail::checkOpName(B, Op, at("Nodes", Index, "Op"),
+                             "Nodes[" + Twine(Index) + "].Op"))
+      return false;
     StringRef PipeName;
     if (!readString(*O, "Pipe", Index, PipeName) ||
         !detail::checkPipeName(B, PipeName, at("Nodes", Index, "Pipe"),
@@ -302,7 +305,7 @@ bool JSONImporter::readEdges(const json::Object &Root, StringRef Key,
   }
   const json::Array *Arr = V->getAsArray();
   if (!Arr)
-    return B.error(at(0),
+    return B.error(at(memberOffset(Buf.getBuffer(), 0, Key, -1)),
                    "'" + Key + "' must be an array of [src, dst] pairs");
   for (size_t I = 0, E = Arr->size(); I != E; ++I) {
     const json::Array *Pair = (*Arr)[I].getAsArray();
@@ -346,7 +349,7 @@ bool JSONImporter::run() {
     return B.error(at(0), "the top-level object has no 'Nodes' array");
   const json::Array *Nodes = NodesV->getAsArray();
   if (!Nodes)
-    return B.error(at(0),
+    return B.error(at(memberOffset(Buf.getBuffer(), 0, "Nodes", -1)),
                    "'Nodes' must be an array of node objects");
   G.Nodes.reserve(Nodes->size());
   for (size_t I = 0, E = Nodes->size(); I != E; ++I)
