@@ -73,7 +73,9 @@ bool writeOutput(StringRef Path,
     return Error::success();
   });
   if (E) {
-    reportError("cannot write '" + Path + "': " + toString(std::move(E)));
+    // The error often names the file already; say it once, as readInput does.
+    reportError("cannot write '" + Path +
+                "': " + errorToErrorCode(std::move(E)).message());
     return false;
   }
   return true;

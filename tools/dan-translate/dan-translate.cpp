@@ -122,8 +122,11 @@ static std::unique_ptr<Graph> readGraph(SourceMgr &SM, int &Status) {
     std::optional<unsigned> EdgesID = Read(EdgesPath);
     if (!EdgesID)
       return nullptr;
-    std::string Name = graphNameForFile(
-        Stem.ends_with("_Nodes") ? Stem.drop_back(strlen("_Nodes")) : Stem);
+    StringRef Base =
+        Stem.ends_with("_Nodes") ? Stem.drop_back(strlen("_Nodes")) : Stem;
+    // graphNameForFile drops an extension: give Base one, so that a dot in
+    // it ('conv.v2_Nodes.csv') is kept.
+    std::string Name = graphNameForFile((Base + ".csv").str());
     return Parsed(importCSV(SM, *NodesID, *EdgesID, Name));
   }
   case ImportFormat::Submission: {
