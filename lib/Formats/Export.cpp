@@ -77,13 +77,14 @@ void exportJSON(const Graph &G, const TargetDesc &T, raw_ostream &OS) {
     });
   };
   EmitEdges("Edges", false);
-  if (G.hasMemoryPlan())
+  if (G.hasMemoryPlan() ||
+      any_of(G.Nodes, [](const Node &N) { return !N.ReusePreds.empty(); }))
     EmitEdges("ReuseEdges", true);
   J.objectEnd();
   OS << '\n';
 }
 
-Submission exportSubmission(const Graph &G) {
+Expected<Submission> exportSubmission(const Graph &G) {
   Submission S;
   raw_string_ostream Sched(S.Schedule), Mem(S.Memory), Spill(S.Spill);
   for (NodeIdx I : G.Order)
@@ -92,6 +93,12 @@ Submission exportSubmission(const Graph &G) {
     return S;
   std::vector<std::pair<uint64_t, uint64_t>> Offsets, Spills;
   for (const Node &N : G.Nodes) {
+    if (N.isPlacement() && !N.HasOffset)
+      return createStringError(
+          inconvertibleErrorCode(),
+          "cannot export the memory plan: %s has no offset (dan-verify "
+          "explains what the plan lacks)",
+          describeNode(G, &N - G.Nodes.data()).c_str());
     if (N.Kind == NodeKind::Alloc)
       Offsets.emplace_back(N.Buf, N.Offset);
     else if (N.Kind == NodeKind::SpillIn)

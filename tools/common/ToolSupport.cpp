@@ -2,6 +2,7 @@
 
 #include "ToolSupport.h"
 #include "dan/Parse/Parser.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
@@ -78,6 +79,39 @@ bool writeOutput(StringRef Path,
                 "': " + errorToErrorCode(std::move(E)).message());
     return false;
   }
+  return true;
+}
+
+bool writeOutputs(ArrayRef<std::pair<std::string, std::string>> Files,
+                  ArrayRef<std::string> Stale) {
+  std::vector<sys::fs::TempFile> Temps;
+  auto Fail = [&](const Twine &Path, Error E) {
+    reportError("cannot write '" + Path + "': " + toString(std::move(E)));
+    for (sys::fs::TempFile &T : Temps)
+      consumeError(T.discard());
+    return false;
+  };
+  for (const auto &[Path, Text] : Files) {
+    Expected<sys::fs::TempFile> Temp =
+        sys::fs::TempFile::create(Path + ".tmp%%%%%%");
+    if (!Temp)
+      return Fail(Path, Temp.takeError());
+    Temps.push_back(std::move(*Temp));
+    raw_fd_ostream OS(Temps.back().FD, /*shouldClose=*/false);
+    OS << Text;
+    OS.flush();
+    if (std::error_code EC = OS.error()) {
+      OS.clear_error();
+      return Fail(Path, errorCodeToError(EC));
+    }
+  }
+  for (size_t I = 0; I != Temps.size(); ++I)
+    if (Error E = Temps[I].keep(Files[I].first)) {
+      Temps.erase(Temps.begin(), Temps.begin() + I + 1);
+      return Fail(Files[I].first, std::move(E));
+    }
+  for (const std::string &Path : Stale)
+    sys::fs::remove(Path);
   return true;
 }
 

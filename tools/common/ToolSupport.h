@@ -50,6 +50,12 @@ std::optional<unsigned> readInput(llvm::SourceMgr &SM, llvm::StringRef Path);
 bool writeOutput(llvm::StringRef Path,
                  const std::function<void(llvm::raw_ostream &)> &Write);
 
+/// Writes several files as one: each goes to a temporary file first, and
+/// only when all are written are they renamed into place and the \p Stale
+/// paths removed. Returns false after printing the error (exit status 2).
+bool writeOutputs(llvm::ArrayRef<std::pair<std::string, std::string>> Files,
+                  llvm::ArrayRef<std::string> Stale);
+
 /// Reads and parses an IR file. Sets \p Status to 2 on an I/O error and 1
 /// on a parse error.
 std::unique_ptr<Graph> readIR(llvm::SourceMgr &SM, llvm::StringRef Path,

@@ -189,21 +189,30 @@ static int writeSubmission(const Graph &G) {
                 "': " + EC.message());
     return ExitUsage;
   }
-  Submission S = exportSubmission(G);
-  std::pair<const char *, const std::string *> Files[] = {
-      {"_schedule.txt", &S.Schedule},
-      {"_memory.txt", &S.Memory},
-      {"_spill.txt", &S.Spill}};
-  bool HasPlan = G.hasMemoryPlan();
-  for (auto [Suffix, Text] : Files) {
-    // Without a plan there is only a schedule to write.
-    if (!HasPlan && Text != &S.Schedule)
-      continue;
+  Expected<Submission> S = exportSubmission(G);
+  if (!S) {
+    reportError(toString(S.takeError()));
+    return ExitInvalid;
+  }
+  auto PathOf = [&](StringRef Suffix) {
     SmallString<128> Path(OutputPath.getValue());
     sys::path::append(Path, G.Name + Suffix);
-    if (!writeOutput(Path, [&](raw_ostream &OS) { OS << *Text; }))
-      return ExitUsage;
+    return std::string(Path);
+  };
+  std::vector<std::pair<std::string, std::string>> Files = {
+      {PathOf("_schedule.txt"), S->Schedule}};
+  std::vector<std::string> Stale;
+  // Without a plan there is only a schedule; memory and spill files left by
+  // an earlier export of this graph would no longer belong to it.
+  for (auto [Suffix, Text] : {std::pair{"_memory.txt", &S->Memory},
+                              std::pair{"_spill.txt", &S->Spill}}) {
+    if (G.hasMemoryPlan())
+      Files.emplace_back(PathOf(Suffix), *Text);
+    else
+      Stale.push_back(PathOf(Suffix));
   }
+  if (!writeOutputs(Files, Stale))
+    return ExitUsage;
   return ExitSuccess;
 }
 

@@ -5,6 +5,7 @@
 
 #include "dan/IR/Graph.h"
 #include "dan/Target/Target.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace dan {
@@ -19,7 +20,8 @@ void exportJSON(const Graph &G, const TargetDesc &T, llvm::raw_ostream &OS);
 struct Submission {
   std::string Schedule, Memory, Spill;
 };
-Submission exportSubmission(const Graph &G);
+/// Fails when the plan is incomplete (an alloc or spill_in without offset).
+llvm::Expected<Submission> exportSubmission(const Graph &G);
 
 /// Graphviz: input edges solid, spill nodes and their edges orange, reuse
 /// edges dashed.

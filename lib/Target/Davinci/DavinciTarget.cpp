@@ -35,7 +35,7 @@ static Error parseNumber(StringRef Text, StringRef What, uint64_t &Value) {
 
 Error TargetDesc::parseCapacity(StringRef Spec) {
   auto [Name, Value] = Spec.split('=');
-  if (Value.empty() && !Spec.contains('='))
+  if (Name.trim().empty() || !Spec.contains('='))
     return createStringError(inconvertibleErrorCode(),
                              "invalid --capacity '%s': expected TIER=N, "
                              "for example UB=2048",
