@@ -1,6 +1,7 @@
 //===- Enums.cpp - Tier and pipe names ------------------------------------===//
 
 #include "dan/IR/Enums.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
 
@@ -48,6 +49,15 @@ StringRef closestName(StringRef Name, ArrayRef<StringRef> Candidates) {
     }
   }
   return Best;
+}
+
+std::string unknownNameMessage(StringRef What, StringRef Name,
+                               ArrayRef<StringRef> Candidates) {
+  std::string Msg = "unknown " + What.str() + " '" + Name.str() + "'; ";
+  StringRef Hint = closestName(Name, Candidates);
+  if (!Hint.empty())
+    return Msg + "did you mean '" + Hint.str() + "'?";
+  return Msg + "expected one of " + join(Candidates, ", ");
 }
 
 } // namespace dan

@@ -43,25 +43,12 @@ bool GraphBuilder::addEdge(uint64_t From, uint64_t To, SMLoc Loc, bool Reuse) {
   return true;
 }
 
-static bool unknown(GraphBuilder &B, StringRef What, StringRef Name,
-                    SMLoc Loc, ArrayRef<StringRef> Valid) {
-  StringRef Hint = closestName(Name, Valid);
-  if (!Hint.empty())
-    return B.error(Loc, "unknown " + What + " '" + Name + "'; did you mean '" +
-                            Hint + "'?");
-  std::string List;
-  for (StringRef V : Valid)
-    List += (List.empty() ? "" : ", ") + V.str();
-  return B.error(Loc, "unknown " + What + " '" + Name + "'; expected one of " +
-                          List);
-}
-
 bool checkTierName(GraphBuilder &B, StringRef Name, SMLoc Loc, Tier &T) {
   if (auto Found = lookupTier(Name)) {
     T = *Found;
     return true;
   }
-  return unknown(B, "tier", Name, Loc, allTierNames());
+  return B.error(Loc, unknownNameMessage("tier", Name, allTierNames()));
 }
 
 bool checkPipeName(GraphBuilder &B, StringRef Name, SMLoc Loc, Pipe &P) {
@@ -69,7 +56,7 @@ bool checkPipeName(GraphBuilder &B, StringRef Name, SMLoc Loc, Pipe &P) {
     P = *Found;
     return true;
   }
-  return unknown(B, "pipe", Name, Loc, allPipeNames());
+  return B.error(Loc, unknownNameMessage("pipe", Name, allPipeNames()));
 }
 
 bool checkOpName(GraphBuilder &B, StringRef Name, SMLoc Loc,

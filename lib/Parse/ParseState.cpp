@@ -19,16 +19,6 @@ void ParseState::note(SMLoc Loc, const Twine &Msg) {
   SM.PrintMessage(Loc, SourceMgr::DK_Note, Msg);
 }
 
-static std::string joinNames(ArrayRef<StringRef> Names) {
-  std::string S;
-  for (StringRef N : Names) {
-    if (!S.empty())
-      S += ", ";
-    S += N.str();
-  }
-  return S;
-}
-
 bool ParseState::checkTarget(StringRef Name, SrcRange R) {
   if (Name == "davinci")
     return true;
@@ -36,24 +26,12 @@ bool ParseState::checkTarget(StringRef Name, SrcRange R) {
   return false;
 }
 
-/// Reports an unknown member of a closed set, with a hint when one is close.
-static void unknownName(ParseState &PS, StringRef What, StringRef Name,
-                        SMLoc Loc, ArrayRef<StringRef> Valid) {
-  StringRef Hint = closestName(Name, Valid);
-  if (!Hint.empty())
-    PS.error(Loc, "unknown " + What + " '" + Name + "'; did you mean '" +
-                      Hint + "'?");
-  else
-    PS.error(Loc, "unknown " + What + " '" + Name + "'; expected one of " +
-                      joinNames(Valid));
-}
-
 bool ParseState::lookupTier(StringRef Name, SrcRange R, Tier &T) {
   if (auto Found = dan::lookupTier(Name)) {
     T = *Found;
     return true;
   }
-  unknownName(*this, "tier", Name, R.begin, allTierNames());
+  error(R.begin, unknownNameMessage("tier", Name, allTierNames()));
   return false;
 }
 
@@ -62,7 +40,7 @@ bool ParseState::lookupPipe(StringRef Name, SrcRange R, Pipe &P) {
     P = *Found;
     return true;
   }
-  unknownName(*this, "pipe", Name, R.begin, allPipeNames());
+  error(R.begin, unknownNameMessage("pipe", Name, allPipeNames()));
   return false;
 }
 

@@ -229,22 +229,16 @@ int main(int Argc, char **Argv) {
   if (!G)
     return Status;
 
+  auto Write = [&](const std::function<void(raw_ostream &)> &Print) {
+    return writeOutput(OutputPath, Print) ? ExitSuccess : ExitUsage;
+  };
   switch (Export) {
   case ExportFormat::IR:
-    return writeOutput(OutputPath,
-                       [&](raw_ostream &OS) { printGraph(*G, OS); })
-               ? ExitSuccess
-               : ExitUsage;
+    return Write([&](raw_ostream &OS) { printGraph(*G, OS); });
   case ExportFormat::JSON:
-    return writeOutput(OutputPath,
-                       [&](raw_ostream &OS) { exportJSON(*G, Target, OS); })
-               ? ExitSuccess
-               : ExitUsage;
+    return Write([&](raw_ostream &OS) { exportJSON(*G, Target, OS); });
   case ExportFormat::Dot:
-    return writeOutput(OutputPath,
-                       [&](raw_ostream &OS) { exportDot(*G, OS); })
-               ? ExitSuccess
-               : ExitUsage;
+    return Write([&](raw_ostream &OS) { exportDot(*G, OS); });
   case ExportFormat::Submission:
     return writeSubmission(*G);
   }

@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace dan {
 
@@ -46,6 +47,11 @@ llvm::ArrayRef<llvm::StringRef> allPipeNames();
 /// or an empty string; used for "did you mean" hints.
 llvm::StringRef closestName(llvm::StringRef Name,
                             llvm::ArrayRef<llvm::StringRef> Candidates);
+
+/// "unknown <What> '<Name>'; did you mean '<hint>'?", or "...; expected one
+/// of <Candidates>" when no candidate is close.
+std::string unknownNameMessage(llvm::StringRef What, llvm::StringRef Name,
+                               llvm::ArrayRef<llvm::StringRef> Candidates);
 
 } // namespace dan
 

@@ -41,15 +41,11 @@ Error TargetDesc::parseCapacity(StringRef Spec) {
                              "for example UB=2048",
                              Spec.str().c_str());
   std::optional<Tier> T = lookupTier(Name.trim());
-  if (!T) {
-    std::string Msg = "unknown tier '" + Name.str() + "' in --capacity";
-    StringRef Hint = closestName(Name, allTierNames());
-    if (!Hint.empty())
-      Msg += "; did you mean '" + Hint.str() + "'?";
-    else
-      Msg += "; expected one of " + join(allTierNames(), ", ");
-    return createStringError(inconvertibleErrorCode(), Msg);
-  }
+  if (!T)
+    return createStringError(inconvertibleErrorCode(),
+                             "--capacity: " + unknownNameMessage(
+                                                  "tier", Name.trim(),
+                                                  allTierNames()));
   uint64_t Bytes;
   if (Error E = parseNumber(Value, "capacity", Bytes))
     return E;
