@@ -1,5 +1,5 @@
-#include "TestUtil.h"
 #include "dan/IR/MemoryPlan.h"
+#include "TestUtil.h"
 #include <gtest/gtest.h>
 
 using namespace dan;

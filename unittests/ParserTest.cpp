@@ -47,8 +47,9 @@ TEST(ParserTest, ReadsEveryStatement) {
 TEST(ParserTest, ForwardReferencesAndSortedEdges) {
   llvm::SourceMgr SM;
   std::string Diags;
-  auto G = parse(SM, "graph @g { n5 = X VECTOR 1 () after n9, n2\n"
-                     "n9 = Y VECTOR 1 ()\n n2 = Z VECTOR 1 () }",
+  auto G = parse(SM,
+                 "graph @g { n5 = X VECTOR 1 () after n9, n2\n"
+                 "n9 = Y VECTOR 1 ()\n n2 = Z VECTOR 1 () }",
                  Diags);
   ASSERT_TRUE(G) << Diags;
   const Node &N = (*G)[idx(*G, 5)];
@@ -60,8 +61,9 @@ TEST(ParserTest, ForwardReferencesAndSortedEdges) {
 TEST(ParserTest, PrintIsAFixedPoint) {
   llvm::SourceMgr SM;
   std::string Diags;
-  auto G = parse(SM, "graph @g{n1=EXP VECTOR 7(b0,b1)after n0 n0=alloc b0 "
-                     "L1 4 at 0}",
+  auto G = parse(SM,
+                 "graph @g{n1=EXP VECTOR 7(b0,b1)after n0 n0=alloc b0 "
+                 "L1 4 at 0}",
                  Diags);
   ASSERT_TRUE(G) << Diags;
   std::string First;
@@ -99,8 +101,7 @@ TEST(ParserTest, ErrorsAreLocated) {
       {"graph @g { n0 = X VECTOR 1 (",
        "error: syntax error, unexpected end of file"},
       {"", "test.dan:1:1: error: syntax error, unexpected end of file"},
-      {"target tpu graph @g {}",
-       "test.dan:1:8: error: unknown target 'tpu'"},
+      {"target tpu graph @g {}", "test.dan:1:8: error: unknown target 'tpu'"},
       {"graph @g { n0 = ALLOC VECTOR 1 () }",
        "test.dan:1:17: error: 'ALLOC' is not an operation"},
   };

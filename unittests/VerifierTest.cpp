@@ -1,5 +1,5 @@
-#include "TestUtil.h"
 #include "dan/Analysis/Verifier.h"
+#include "TestUtil.h"
 #include <gtest/gtest.h>
 
 using namespace dan;
@@ -19,12 +19,12 @@ Result verify(const char *Text, VerifyOptions Opts = {}) {
   Result R;
   if (!G)
     return R;
-  R.Errors = verifyGraph(*G, TargetDesc::davinci(), Opts,
-                         [&](llvm::SMLoc, llvm::SourceMgr::DiagKind Kind,
-                             const llvm::Twine &Msg) {
-                           if (Kind == llvm::SourceMgr::DK_Error)
-                             R.Messages.push_back(Msg.str());
-                         });
+  R.Errors = verifyGraph(
+      *G, TargetDesc::davinci(), Opts,
+      [&](llvm::SMLoc, llvm::SourceMgr::DiagKind Kind, const llvm::Twine &Msg) {
+        if (Kind == llvm::SourceMgr::DK_Error)
+          R.Messages.push_back(Msg.str());
+      });
   return R;
 }
 } // namespace

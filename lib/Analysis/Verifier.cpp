@@ -58,9 +58,7 @@ public:
   }
 
 private:
-  bool stopped() const {
-    return Opts.ErrorLimit && Errors >= Opts.ErrorLimit;
-  }
+  bool stopped() const { return Opts.ErrorLimit && Errors >= Opts.ErrorLimit; }
   void error(SMLoc Loc, const Twine &Msg) {
     // Past the limit the checks still run, so that the final note is given
     // exactly when an error was dropped. Notes follow the error they explain,
@@ -123,8 +121,8 @@ void Verifier::checkBuffers() {
     auto [It, New] = Sites.try_emplace(N.Buf);
     if (New)
       BufOrder.push_back(N.Buf);
-    NodeIdx &Slot = N.Kind == NodeKind::Alloc ? It->second.Alloc
-                                              : It->second.Free;
+    NodeIdx &Slot =
+        N.Kind == NodeKind::Alloc ? It->second.Alloc : It->second.Free;
     StringRef What = N.Kind == NodeKind::Alloc ? "alloc" : "free";
     if (Slot != NoNode) {
       error(I, "second " + What + " of " + buf(N.Buf) +
@@ -146,9 +144,8 @@ void Verifier::checkBuffers() {
     }
     const Node &A = G[S.Alloc], &F = G[S.Free];
     if (A.BufTier != F.BufTier) {
-      error(S.Free, "free of " + buf(B) + " names tier " +
-                        tierName(F.BufTier) + " but its alloc names " +
-                        tierName(A.BufTier));
+      error(S.Free, "free of " + buf(B) + " names tier " + tierName(F.BufTier) +
+                        " but its alloc names " + tierName(A.BufTier));
       note(S.Alloc, "alloc of " + buf(B) + " is here");
     }
     if (A.Size != F.Size) {
@@ -162,11 +159,9 @@ void Verifier::checkBuffers() {
     if (N.Kind == NodeKind::Op) {
       for (uint64_t B : N.Bufs)
         if (!hasAlloc(B))
-          error(I, name(I) + " uses " + buf(B) +
-                       ", which is never allocated");
+          error(I, name(I) + " uses " + buf(B) + ", which is never allocated");
     } else if (N.isSpill() && !hasAlloc(N.Buf)) {
-      error(I, name(I) + " names " + buf(N.Buf) +
-                   ", which is never allocated");
+      error(I, name(I) + " names " + buf(N.Buf) + ", which is never allocated");
     }
   }
 }
@@ -241,10 +236,8 @@ bool Verifier::checkAcyclic() {
   std::reverse(Cycle.begin(), Cycle.end());
   // Start the cycle at its earliest node in the schedule.
   std::rotate(Cycle.begin(),
-              llvm::min_element(Cycle,
-                                [&](NodeIdx A, NodeIdx B) {
-                                  return Pos[A] < Pos[B];
-                                }),
+              llvm::min_element(
+                  Cycle, [&](NodeIdx A, NodeIdx B) { return Pos[A] < Pos[B]; }),
               Cycle.end());
   std::string Text;
   for (NodeIdx I : Cycle)
@@ -319,7 +312,8 @@ void Verifier::checkL0Single() {
       NodeIdx Other = Tier.front();
       error(I, "alloc of " + buf(N.Buf) + " makes " + Twine(Tier.size() + 1) +
                    " buffers live in " + tierName(N.BufTier) + " (" +
-                   buf(G[Other].Buf) + " is not yet freed); --l0-single "
+                   buf(G[Other].Buf) +
+                   " is not yet freed); --l0-single "
                    "allows one");
       note(Other, "alloc of " + buf(G[Other].Buf) + " is here");
     }
@@ -420,8 +414,8 @@ void Verifier::checkSpillIds() {
         After = I;
     if (After != NoNode)
       error(After, "spill numbering has a gap: there is no spill_out n" +
-                       Twine(N0 + 2 * K) + " (spill " + Twine(K) +
-                       "), but " + Twine(Pairs) + " spills");
+                       Twine(N0 + 2 * K) + " (spill " + Twine(K) + "), but " +
+                       Twine(Pairs) + " spills");
     break;
   }
   // Spill k + 1 comes after spill k: the spill stream is numbered in
@@ -483,8 +477,8 @@ void Verifier::checkResidency() {
     switch (N.Kind) {
     case NodeKind::SpillOut:
       if (St.S != Live) {
-        error(I, name(I) + " spills " + buf(N.Buf) +
-                     " while it is not resident");
+        error(I,
+              name(I) + " spills " + buf(N.Buf) + " while it is not resident");
         continue;
       }
       Remove(N.Buf, St);
@@ -551,12 +545,12 @@ void Verifier::checkSpillEdges() {
       error(E.To, name(E.To) + " lacks the edge from the alloc of " + buf(B));
       break;
     case RequiredEdge::OutToIn:
-      error(E.To, name(E.To) + " lacks the edge from its spill_out " +
-                      name(E.From));
+      error(E.To,
+            name(E.To) + " lacks the edge from its spill_out " + name(E.From));
       break;
     case RequiredEdge::InToFree:
-      error(E.To, "free of " + buf(B) + " lacks the edge from " +
-                      name(E.From) + " of the same buffer");
+      error(E.To, "free of " + buf(B) + " lacks the edge from " + name(E.From) +
+                      " of the same buffer");
       break;
     case RequiredEdge::UserToOut:
       error(E.To, name(E.To) + " lacks the edge from " + name(E.From) +
@@ -667,9 +661,9 @@ void Verifier::checkAgainst(const Graph &S2) {
       Theirs.push_back(J);
   for (size_t K = 0, E = std::min(Mine.size(), Theirs.size()); K != E; ++K)
     if (G[Mine[K]].Id != S2[Theirs[K]].Id) {
-      error(Mine[K], "the spill stream differs from the stage-2 file: " +
-                         name(Mine[K]) + " comes where the stage-2 file has " +
-                         S2Name(Theirs[K]));
+      error(Mine[K],
+            "the spill stream differs from the stage-2 file: " + name(Mine[K]) +
+                " comes where the stage-2 file has " + S2Name(Theirs[K]));
       note(S2[Theirs[K]].Loc, "stage-2 spill node is here");
       return;
     }

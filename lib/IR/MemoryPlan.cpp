@@ -129,8 +129,8 @@ public:
     Segs.erase(Segs.lower_bound(Begin), Segs.lower_bound(End));
     Segs.emplace(Begin, Seg{End, By});
   }
-  template <typename Fn> void forEachOverlap(uint64_t Begin, uint64_t End,
-                                             Fn F) const {
+  template <typename Fn>
+  void forEachOverlap(uint64_t Begin, uint64_t End, Fn F) const {
     auto It = Segs.upper_bound(Begin);
     if (It != Segs.begin())
       --It;
@@ -197,7 +197,7 @@ std::vector<EdgeList> computeReuseEdges(const Graph &G) {
       if (It == Where.end() || !It->second.Valid)
         continue;
       Released[static_cast<unsigned>(T)].release(It->second.Begin,
-                                                  It->second.End, I);
+                                                 It->second.End, I);
       It->second.Valid = false;
     }
   }

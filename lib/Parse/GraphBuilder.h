@@ -1,4 +1,5 @@
-//===- GraphBuilder.h - Building a graph from an external format -*- C++ -*-===//
+//===- GraphBuilder.h - Building a graph from an external format -*- C++
+//-*-===//
 //
 // Private to lib/Parse: the checks every importer shares (unique ids, known
 // edge ends, no duplicate edge), reported through a SourceMgr.

@@ -106,7 +106,7 @@ bool CSVImporter::readNodes(const MemoryBuffer &Buf) {
   if (Rows.empty())
     return B.error(SMLoc::getFromPointer(Buf.getBufferStart()),
                    "the nodes file is empty; expected a header row");
-  static const StringRef Names[] = {"Id",   "Op",     "BufId", "Size", "Type",
+  static const StringRef Names[] = {"Id",   "Op",     "BufId", "Size",  "Type",
                                     "Pipe", "Cycles", "Bufs",  "Offset"};
   enum { Id, Op, BufId, Size, Type, PipeCol, Cycles, Bufs, Offset, NumCols };
   int Col[NumCols];
@@ -117,8 +117,8 @@ bool CSVImporter::readNodes(const MemoryBuffer &Buf) {
     for (unsigned K = 0; K != NumCols; ++K)
       if (StringRef(Header[I].Text).equals_insensitive(Names[K])) {
         if (Col[K] >= 0)
-          return B.error(Header[I].Loc, "duplicate column '" +
-                                            Header[I].Text + "'");
+          return B.error(Header[I].Loc,
+                         "duplicate column '" + Header[I].Text + "'");
         Col[K] = I;
         Known = true;
       }

@@ -186,8 +186,8 @@ bool JSONImporter::checkDepth() {
   while (S.next(K, Pos, Str)) {
     if (K == '{' || K == '[') {
       if (++Depth > MaxDepth)
-        return B.error(at(Pos), "JSON nests deeper than " + Twine(MaxDepth) +
-                                    " levels");
+        return B.error(at(Pos),
+                       "JSON nests deeper than " + Twine(MaxDepth) + " levels");
     } else if (K == '}' || K == ']') {
       --Depth;
     }
@@ -224,9 +224,8 @@ bool JSONImporter::readString(const json::Object &O, StringRef Field,
                    "Nodes[" + Twine(Index) + "] has no '" + Field + "'");
   std::optional<StringRef> S = V->getAsString();
   if (!S)
-    return B.error(at("Nodes", Index, Field),
-                   "Nodes[" + Twine(Index) + "]." + Field +
-                       " must be a string");
+    return B.error(at("Nodes", Index, Field), "Nodes[" + Twine(Index) + "]." +
+                                                  Field + " must be a string");
   Out = *S;
   return true;
 }

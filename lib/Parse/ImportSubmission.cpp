@@ -106,8 +106,9 @@ bool applySubmission(Graph &G, SourceMgr &SM, const SubmissionBuffers &Files) {
   for (NodeIdx I = 0, E = G.size(); I != E; ++I)
     if (!SeenAt[I].isValid())
       return B.error(SMLoc::getFromPointer(Sched.getBufferEnd()),
-                     "node " + Twine(G[I].Id) + " is missing from the "
-                     "schedule");
+                     "node " + Twine(G[I].Id) +
+                         " is missing from the "
+                         "schedule");
   G.Order = std::move(Order);
   // Spill nodes keep the schedule file's positions for messages.
   for (NodeIdx I = 0, E = G.size(); I != E; ++I)

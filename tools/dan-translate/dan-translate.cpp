@@ -19,8 +19,8 @@ enum class ImportFormat { IR, JSON, CSV, Submission };
 enum class ExportFormat { IR, JSON, Submission, Dot };
 } // namespace
 
-static cl::list<std::string>
-    Inputs(cl::Positional, cl::desc("<input files>"), cl::cat(DANCategory));
+static cl::list<std::string> Inputs(cl::Positional, cl::desc("<input files>"),
+                                    cl::cat(DANCategory));
 
 static cl::opt<ImportFormat> Import(
     "import", cl::init(ImportFormat::IR), cl::desc("Input format"),

@@ -1,4 +1,5 @@
-//===- Verifier.h - Judging a DAN graph --------------------------*- C++ -*-===//
+//===- Verifier.h - Judging a DAN graph --------------------------*- C++
+//-*-===//
 //
 // The verifier decides whether a graph, its schedule and its memory plan are
 // legal under the execution model, independently of the tools that made
@@ -27,9 +28,8 @@ struct VerifyOptions {
 };
 
 /// Receives each diagnostic: an error or a note at a source location.
-using DiagHandler =
-    std::function<void(llvm::SMLoc, llvm::SourceMgr::DiagKind,
-                       const llvm::Twine &)>;
+using DiagHandler = std::function<void(llvm::SMLoc, llvm::SourceMgr::DiagKind,
+                                       const llvm::Twine &)>;
 
 /// Verifies \p G and returns the number of errors reported. Runs in
 /// O((V + E) log V) plus the cost of comparing the spill and reuse edges the

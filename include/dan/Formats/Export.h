@@ -1,4 +1,5 @@
-//===- Export.h - Writing the contest's formats and DOT ----------*- C++ -*-===//
+//===- Export.h - Writing the contest's formats and DOT ----------*- C++
+//-*-===//
 
 #ifndef DAN_FORMATS_EXPORT_H
 #define DAN_FORMATS_EXPORT_H

@@ -1,4 +1,5 @@
-//===- Enums.h - Tier and pipe names of the target ---------------*- C++ -*-===//
+//===- Enums.h - Tier and pipe names of the target ---------------*- C++
+//-*-===//
 //
 // The closed sets of memory tiers and pipes. Only the names come from the
 // target table here; the IR holds no target numbers.

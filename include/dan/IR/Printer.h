@@ -1,4 +1,5 @@
-//===- Printer.h - Canonical text form of the DAN IR -------------*- C++ -*-===//
+//===- Printer.h - Canonical text form of the DAN IR -------------*- C++
+//-*-===//
 
 #ifndef DAN_IR_PRINTER_H
 #define DAN_IR_PRINTER_H

@@ -1,4 +1,5 @@
-//===- Import.h - Reading the contest's trace and result formats -*- C++ -*-===//
+//===- Import.h - Reading the contest's trace and result formats -*- C++
+//-*-===//
 //
 // Importers of the contest formats. Each reads buffers already added to a
 // SourceMgr and reports errors through it at file:line:col; none of them

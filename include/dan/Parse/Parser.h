@@ -1,4 +1,5 @@
-//===- Parser.h - Reading the DAN IR text form -------------------*- C++ -*-===//
+//===- Parser.h - Reading the DAN IR text form -------------------*- C++
+//-*-===//
 //
 // The whole public parsing API. The lexer, the grammar and the token kinds
 // are private to lib/Parse. Parsing checks syntax and names (unknown tiers,
@@ -21,9 +22,9 @@ namespace dan {
 std::unique_ptr<Graph> parseGraph(llvm::SourceMgr &SM, unsigned BufferID);
 
 /// Parses \p Text (named \p BufferName in messages); for tests.
-std::unique_ptr<Graph> parseGraphString(llvm::StringRef Text,
-                                        llvm::SourceMgr &SM,
-                                        llvm::StringRef BufferName = "<string>");
+std::unique_ptr<Graph>
+parseGraphString(llvm::StringRef Text, llvm::SourceMgr &SM,
+                 llvm::StringRef BufferName = "<string>");
 
 } // namespace dan
 

@@ -1,4 +1,5 @@
-//===- Target.h - The target description -------------------------*- C++ -*-===//
+//===- Target.h - The target description -------------------------*- C++
+//-*-===//
 //
 // Tier capacities, which tiers count toward peak residency, which tiers are
 // L0, which pipes run the spill nodes and the spill cost model. The defaults

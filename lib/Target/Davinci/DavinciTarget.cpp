@@ -42,10 +42,10 @@ Error TargetDesc::parseCapacity(StringRef Spec) {
                              Spec.str().c_str());
   std::optional<Tier> T = lookupTier(Name.trim());
   if (!T)
-    return createStringError(inconvertibleErrorCode(),
-                             "--capacity: " + unknownNameMessage(
-                                                  "tier", Name.trim(),
-                                                  allTierNames()));
+    return createStringError(
+        inconvertibleErrorCode(),
+        "--capacity: " +
+            unknownNameMessage("tier", Name.trim(), allTierNames()));
   uint64_t Bytes;
   if (Error E = parseNumber(Value, "capacity", Bytes))
     return E;
