@@ -1,6 +1,7 @@
 //===- ToolSupport.cpp - What every DAN tool does the same way ------------===//
 
 #include "ToolSupport.h"
+#include "dan/IR/Printer.h"
 #include "dan/Parse/Parser.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -125,6 +126,39 @@ std::unique_ptr<Graph> readIR(SourceMgr &SM, StringRef Path, int &Status) {
   if (!G)
     Status = ExitInvalid;
   return G;
+}
+
+} // namespace dan::tool
+
+namespace dan::tool {
+
+int runStageTool(int Argc, char **Argv, StringRef Overview,
+                 const StagePass &Pass) {
+  // Options of the stage tools only, so they live here, not at file scope.
+  cl::opt<std::string> Input(cl::Positional, cl::init("-"),
+                             cl::desc("<input .dan file>"),
+                             cl::cat(DANCategory));
+  cl::opt<std::string> Output("o", cl::init("-"), cl::value_desc("path"),
+                              cl::desc("Output file (default: stdout)"),
+                              cl::cat(DANCategory));
+  cl::opt<bool> Stats("stats",
+                      cl::desc("Print what the stage did to stderr"),
+                      cl::cat(DANCategory));
+  parseCommandLine(Argc, Argv, Overview);
+  TargetDesc Target = targetFromOptions();
+
+  SourceMgr SM;
+  int Status = ExitSuccess;
+  std::unique_ptr<Graph> G = readIR(SM, Input, Status);
+  if (!G)
+    return Status;
+  if (Error E = Pass(*G, Target, Stats ? &errs() : nullptr)) {
+    reportError(toString(std::move(E)));
+    return ExitInvalid;
+  }
+  return writeOutput(Output, [&](raw_ostream &OS) { printGraph(*G, OS); })
+             ? ExitSuccess
+             : ExitUsage;
 }
 
 } // namespace dan::tool

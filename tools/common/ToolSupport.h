@@ -56,6 +56,17 @@ bool writeOutput(llvm::StringRef Path,
 bool writeOutputs(llvm::ArrayRef<std::pair<std::string, std::string>> Files,
                   llvm::ArrayRef<std::string> Stale);
 
+/// The body of a stage tool (dan-mpas, dan-dlr, dan-cpe): rewrites \p G in
+/// place, printing statistics to \p Stats when --stats is given. A failure
+/// is an invalid input (exit status 1).
+using StagePass = std::function<llvm::Error(Graph &G, const TargetDesc &T,
+                                            llvm::raw_ostream *Stats)>;
+
+/// The whole of a stage tool: options, reading the IR (a file or stdin),
+/// running \p Pass, and writing the IR (stdout or -o) only on success.
+int runStageTool(int Argc, char **Argv, llvm::StringRef Overview,
+                 const StagePass &Pass);
+
 /// Reads and parses an IR file. Sets \p Status to 2 on an I/O error and 1
 /// on a parse error.
 std::unique_ptr<Graph> readIR(llvm::SourceMgr &SM, llvm::StringRef Path,

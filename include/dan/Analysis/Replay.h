@@ -1,0 +1,62 @@
+//===- Replay.h - The ruler: timing and the four metrics ---------*- C++ -*-===//
+//
+// Replays a graph under the execution model of docs/LangRef.md ("Metrics and
+// timing"): peak L1+UB residency, extra DDR traffic, spill count and
+// makespan, with per-tier peaks, the L0 single-residency status, two
+// makespan lower bounds and each pipe's busy time. Every DAN tool and every
+// baseline is measured by this one function.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DAN_ANALYSIS_REPLAY_H
+#define DAN_ANALYSIS_REPLAY_H
+
+#include "dan/IR/Graph.h"
+#include "dan/Target/Target.h"
+#include "llvm/ADT/DenseSet.h"
+#include <array>
+#include <vector>
+
+namespace dan {
+
+/// The cycles node \p I takes: its own for an operation, the target's
+/// transfer cost for a spill node (0 for a SPILL_OUT of a buffer in
+/// \p DDRBacked), 0 for ALLOC and FREE. \p Sizes maps buffer ids to sizes.
+uint64_t nodeCycles(const Graph &G, NodeIdx I, const TargetDesc &T,
+                    const llvm::DenseSet<uint64_t> &DDRBacked,
+                    const llvm::DenseMap<uint64_t, uint64_t> &Sizes);
+
+/// The pipe a node occupies, or std::nullopt for ALLOC and FREE.
+std::optional<Pipe> nodePipe(const Node &N, const TargetDesc &T);
+
+struct ReplayResult {
+  /// Metric 1: the peak of live L1 + UB bytes (tiers that count in peak).
+  uint64_t PeakL1UB = 0;
+  /// The peak of live bytes in each tier.
+  std::array<uint64_t, NumTiers> TierPeak{};
+  /// Whether no L0 tier ever holds two live buffers.
+  bool L0Single = true;
+  /// Metric 2: bytes moved to and from DDR by spills.
+  uint64_t ExtraTraffic = 0;
+  /// Metric 3: the number of spills (SPILL_OUT nodes).
+  uint64_t SpillCount = 0;
+  /// Metric 4: the largest finish time.
+  uint64_t Makespan = 0;
+  /// Lower bounds on the makespan: the longest path (node cycles along
+  /// edges, reuse edges included) and the busiest pipe's total cycles.
+  uint64_t CriticalPathLB = 0;
+  uint64_t PipeLB = 0;
+  /// Total cycles each pipe is busy.
+  std::array<uint64_t, NumPipes> PipeBusy{};
+  /// Start and finish time of every node, indexed by NodeIdx.
+  std::vector<uint64_t> Start, Finish;
+};
+
+/// Replays \p G in its schedule order. Each node starts at the latest finish
+/// of its predecessors (input, spill and reuse edges) and of the previous
+/// node on its pipe. O(V + E).
+ReplayResult replay(const Graph &G, const TargetDesc &T);
+
+} // namespace dan
+
+#endif // DAN_ANALYSIS_REPLAY_H

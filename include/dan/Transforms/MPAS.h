@@ -1,0 +1,47 @@
+//===- MPAS.h - Stage 1: memory-pressure-aware ordering ---------*- C++ -*-===//
+
+#ifndef DAN_TRANSFORMS_MPAS_H
+#define DAN_TRANSFORMS_MPAS_H
+
+#include "dan/IR/Graph.h"
+#include "dan/Target/Target.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace dan {
+
+/// How MPAS treats the L0 tiers.
+enum class L0Mode {
+  Capacity, ///< live L0 bytes never exceed the tier (the default)
+  Single,   ///< at most one live buffer per L0 tier (the contest's stage 1)
+  Ignore,   ///< the paper as written: L0 plays no part
+};
+
+/// The priority variants of the paper's figure 7.
+enum class MPASWeights {
+  Balanced,         ///< FREE first, pressure delta, criticality, input order
+  MemoryFirst,      ///< pressure delta before the FREE-first level
+  CriticalityFirst, ///< criticality before pressure
+};
+
+struct MPASOptions {
+  L0Mode L0 = L0Mode::Capacity;
+  MPASWeights Weights = MPASWeights::Balanced;
+  /// Keep the input order (the "Base" schedule); only checks legality.
+  bool KeepInputOrder = false;
+};
+
+struct MPASStats {
+  /// Steps where no ready node could run under the L0 rule and the
+  /// documented fallback took one anyway.
+  uint64_t Fallbacks = 0;
+  uint64_t PeakL1UB = 0;
+};
+
+/// Reorders \p G (which must have no memory plan) into a legal schedule.
+llvm::Expected<MPASStats> runMPAS(Graph &G, const TargetDesc &T,
+                                  const MPASOptions &Opts);
+
+} // namespace dan
+
+#endif // DAN_TRANSFORMS_MPAS_H

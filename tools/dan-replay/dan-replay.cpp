@@ -1,0 +1,7 @@
+#include <cstdio>
+
+// Placeholder until the stage lands: refuses to run rather than pretend.
+int main() {
+  std::fputs("dan-replay: not implemented yet\n", stderr);
+  return 2;
+}
