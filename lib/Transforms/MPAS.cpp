@@ -1,3 +1,433 @@
-//===- MPAS.cpp ----------------------------------------------------------===//
+//===- MPAS.cpp - Stage 1: memory-pressure-aware ordering -----------------===//
+//
+// A ready-set list scheduler (paper eqs. 17-21). The priority of a node is
+// static, so one ordered set serves as the ready queue: (lambda, delta_pk,
+// -h, ord) for the balanced weights, where lambda is 0 for FREE, 1 for an
+// operation and 2 for ALLOC; delta_pk is the node's change of live L1+UB
+// bytes; h is the longest cycle path from the node to a sink; ord is the
+// input position.
+//
+// L0 awareness (not in the paper). Left alone, the greedy takes ALLOCs of L0
+// buffers whenever nothing better is ready and piles them up. Here an L0
+// ALLOC is held back until the operation that consumes the buffer can be
+// "opened": that operation's other predecessors are done, except the
+// allocs and writers of its own L0 buffers (its group), and the whole group
+// fits in the L0 tiers next to what is live and reserved (--l0=capacity:
+// bytes within capacity; --l0=single: one buffer per tier). Opening reserves
+// the space; the group's ALLOCs then compete in the ready queue as usual.
+// Because a consumer opens only when nothing outside its group can block
+// it, the reservations never wait on each other. Should the ready queue
+// still run dry, the fallback admits the best held-back work regardless of
+// the L0 rule and counts it (--stats).
+//
+//===----------------------------------------------------------------------===//
 
 #include "dan/Transforms/MPAS.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include <array>
+#include <set>
+
+using namespace llvm;
+
+namespace dan {
+
+namespace {
+
+constexpr uint32_t None = UINT32_MAX;
+
+using Key = std::array<int64_t, 4>;
+
+class Scheduler {
+public:
+  Scheduler(Graph &G, const TargetDesc &T, const MPASOptions &Opts)
+      : G(G), T(T), Opts(Opts) {}
+  Expected<MPASStats> run();
+
+private:
+  Error buildEdges();
+  void computeCriticality();
+  void buildBuffers();
+  void buildGroups();
+  Key key(NodeIdx V) const;
+  bool gated(NodeIdx V) const { return GatedAlloc[V] && !Admitted[V]; }
+  void makeReady(NodeIdx V);
+  bool fits(uint32_t Consumer) const;
+  void open(uint32_t Consumer);
+  void tryOpen();
+  void schedule(NodeIdx V);
+  bool fallback();
+
+  Graph &G;
+  const TargetDesc &T;
+  const MPASOptions &Opts;
+  MPASStats Stats;
+
+  size_t V = 0;
+  std::vector<uint32_t> Ord;            // input position
+  std::vector<uint32_t> SuccBegin;      // CSR successors
+  std::vector<NodeIdx> Succs;
+  std::vector<uint32_t> InDeg;
+  std::vector<int64_t> H;               // criticality
+  std::vector<int64_t> Delta;           // change of live L1+UB bytes
+  std::vector<uint8_t> Lambda;
+
+  // Buffers.
+  struct BufInfo {
+    NodeIdx Alloc = None, Free = None;
+    Tier BufTier = Tier::L1;
+    uint64_t Size = 0;
+    SmallVector<NodeIdx, 4> Users; // operations, in input order
+  };
+  DenseMap<uint64_t, BufInfo> Bufs;
+
+  // L0 gating.
+  std::vector<uint8_t> GatedAlloc, Admitted, Done;
+  struct Consumer {
+    NodeIdx Op;
+    SmallVector<NodeIdx, 3> Allocs; // the group's ALLOCs
+    std::array<uint64_t, NumTiers> Bytes{};
+    std::array<uint32_t, NumTiers> Count{};
+    uint32_t External = 0; // predecessors outside the group not yet done
+    bool Opened = false;
+  };
+  std::vector<Consumer> Consumers;
+  std::vector<SmallVector<uint32_t, 1>> WaitersOf; // node -> consumers
+  std::set<std::pair<Key, uint32_t>> Openable;
+  std::array<uint64_t, NumTiers> LiveBytes{}, ReservedBytes{};
+  std::array<uint32_t, NumTiers> LiveCount{}, ReservedCount{};
+  std::set<std::pair<Key, NodeIdx>> Pending; // ready but gated L0 allocs
+
+  std::set<std::pair<Key, NodeIdx>> Ready;
+  std::vector<NodeIdx> Order;
+  uint64_t LiveL1UB = 0;
+};
+
+Error Scheduler::buildEdges() {
+  V = G.size();
+  Ord.assign(V, 0);
+  for (uint32_t P = 0; P != G.Order.size(); ++P)
+    Ord[G.Order[P]] = P;
+  SuccBegin.assign(V + 1, 0);
+  InDeg.assign(V, 0);
+  for (NodeIdx I = 0; I != V; ++I) {
+    InDeg[I] = G[I].Preds.size();
+    for (NodeIdx P : G[I].Preds)
+      ++SuccBegin[P + 1];
+  }
+  for (size_t I = 0; I != V; ++I)
+    SuccBegin[I + 1] += SuccBegin[I];
+  Succs.assign(SuccBegin[V], 0);
+  std::vector<uint32_t> Fill(SuccBegin.begin(), SuccBegin.end() - 1);
+  // Successors in input order keep everything below deterministic.
+  for (NodeIdx I : G.Order)
+    for (NodeIdx P : G[I].Preds)
+      Succs[Fill[P]++] = I;
+  return Error::success();
+}
+
+void Scheduler::computeCriticality() {
+  // h(v) = c_v + max over successors; a reverse topological order comes
+  // from Kahn's algorithm on the predecessors.
+  std::vector<uint32_t> Deg = InDeg;
+  std::vector<NodeIdx> Topo;
+  Topo.reserve(V);
+  for (NodeIdx I : G.Order)
+    if (Deg[I] == 0)
+      Topo.push_back(I);
+  for (size_t K = 0; K != Topo.size(); ++K)
+    for (uint32_t S = SuccBegin[Topo[K]]; S != SuccBegin[Topo[K] + 1]; ++S)
+      if (--Deg[Succs[S]] == 0)
+        Topo.push_back(Succs[S]);
+  H.assign(V, 0);
+  for (size_t K = Topo.size(); K-- > 0;) {
+    NodeIdx I = Topo[K];
+    int64_t Best = 0;
+    for (uint32_t S = SuccBegin[I]; S != SuccBegin[I + 1]; ++S)
+      Best = std::max(Best, H[Succs[S]]);
+    H[I] = Best + (G[I].Kind == NodeKind::Op ? int64_t(G[I].Cycles) : 0);
+  }
+}
+
+void Scheduler::buildBuffers() {
+  Delta.assign(V, 0);
+  Lambda.assign(V, 1);
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    switch (N.Kind) {
+    case NodeKind::Alloc: {
+      BufInfo &B = Bufs[N.Buf];
+      B.Alloc = I;
+      B.BufTier = N.BufTier;
+      B.Size = N.Size;
+      Lambda[I] = 2;
+      if (T.countsInPeak(N.BufTier))
+        Delta[I] = int64_t(N.Size);
+      break;
+    }
+    case NodeKind::Free:
+      Bufs[N.Buf].Free = I;
+      Lambda[I] = 0;
+      if (T.countsInPeak(N.BufTier))
+        Delta[I] = -int64_t(N.Size);
+      break;
+    case NodeKind::Op:
+      for (uint64_t B : N.Bufs) {
+        auto &Users = Bufs[B].Users;
+        if (Users.empty() || Users.back() != I)
+          Users.push_back(I);
+      }
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+void Scheduler::buildGroups() {
+  GatedAlloc.assign(V, 0);
+  Admitted.assign(V, 0);
+  WaitersOf.assign(V, {});
+  if (Opts.L0 == L0Mode::Ignore)
+    return;
+  auto IsL0Buf = [&](uint64_t B) {
+    auto It = Bufs.find(B);
+    return It != Bufs.end() && It->second.Alloc != None &&
+           T.isL0(It->second.BufTier);
+  };
+  // The consumer of an L0 buffer: its first user that also uses another L0
+  // buffer (a MATMUL for its operands), else its last user.
+  DenseMap<NodeIdx, uint32_t> ConsumerOf;
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (N.Kind != NodeKind::Alloc || !T.isL0(N.BufTier))
+      continue;
+    const BufInfo &B = Bufs[N.Buf];
+    if (B.Users.empty())
+      continue;
+    NodeIdx Cons = B.Users.back();
+    for (NodeIdx U : B.Users)
+      if (any_of(G[U].Bufs,
+                 [&](uint64_t O) { return O != N.Buf && IsL0Buf(O); })) {
+        Cons = U;
+        break;
+      }
+    auto [It, New] = ConsumerOf.try_emplace(Cons, Consumers.size());
+    if (New)
+      Consumers.push_back({Cons, {}, {}, {}, 0, false});
+    Consumer &C = Consumers[It->second];
+    C.Allocs.push_back(I);
+    C.Bytes[static_cast<unsigned>(N.BufTier)] += N.Size;
+    C.Count[static_cast<unsigned>(N.BufTier)] += 1;
+    GatedAlloc[I] = 1;
+  }
+  // A consumer waits for its predecessors and those of its group's writers
+  // (users of a group buffer that come before it), except the group itself.
+  for (uint32_t CI = 0; CI != Consumers.size(); ++CI) {
+    Consumer &C = Consumers[CI];
+    SmallVector<NodeIdx, 8> Inside(C.Allocs.begin(), C.Allocs.end());
+    Inside.push_back(C.Op);
+    SmallVector<NodeIdx, 8> Writers;
+    for (NodeIdx A : C.Allocs)
+      for (NodeIdx U : Bufs[G[A].Buf].Users)
+        if (Ord[U] < Ord[C.Op] && !is_contained(Inside, U)) {
+          Inside.push_back(U);
+          Writers.push_back(U);
+        }
+    SmallVector<NodeIdx, 16> External;
+    auto AddPreds = [&](NodeIdx W) {
+      for (NodeIdx P : G[W].Preds)
+        if (!is_contained(Inside, P) && !is_contained(External, P))
+          External.push_back(P);
+    };
+    AddPreds(C.Op);
+    for (NodeIdx W : Writers)
+      AddPreds(W);
+    for (NodeIdx A : C.Allocs)
+      AddPreds(A);
+    C.External = External.size();
+    for (NodeIdx P : External)
+      WaitersOf[P].push_back(CI);
+    if (C.External == 0)
+      Openable.insert({key(C.Op), CI});
+  }
+}
+
+Key Scheduler::key(NodeIdx I) const {
+  int64_t L = Lambda[I], D = Delta[I], NegH = -H[I], O = Ord[I];
+  switch (Opts.Weights) {
+  case MPASWeights::Balanced:
+    return {L, D, NegH, O};
+  case MPASWeights::MemoryFirst:
+    return {D, L, O, 0};
+  case MPASWeights::CriticalityFirst:
+    return {NegH, L, D, O};
+  }
+  return {L, D, NegH, O};
+}
+
+void Scheduler::makeReady(NodeIdx I) {
+  if (gated(I))
+    Pending.insert({key(I), I});
+  else
+    Ready.insert({key(I), I});
+}
+
+bool Scheduler::fits(uint32_t CI) const {
+  const Consumer &C = Consumers[CI];
+  for (unsigned K = 0; K != NumTiers; ++K) {
+    if (!C.Count[K])
+      continue;
+    if (Opts.L0 == L0Mode::Single) {
+      if (LiveCount[K] + ReservedCount[K] + C.Count[K] > 1)
+        return false;
+    } else if (LiveBytes[K] + ReservedBytes[K] + C.Bytes[K] >
+               T.capacity(static_cast<Tier>(K))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void Scheduler::open(uint32_t CI) {
+  Consumer &C = Consumers[CI];
+  C.Opened = true;
+  for (unsigned K = 0; K != NumTiers; ++K) {
+    ReservedBytes[K] += C.Bytes[K];
+    ReservedCount[K] += C.Count[K];
+  }
+  for (NodeIdx A : C.Allocs) {
+    Admitted[A] = 1;
+    auto It = Pending.find({key(A), A});
+    if (It != Pending.end()) {
+      Pending.erase(It);
+      Ready.insert({key(A), A});
+    }
+  }
+}
+
+void Scheduler::tryOpen() {
+  // In priority order, every consumer whose group fits now; one that does
+  // not fit waits without blocking those behind it.
+  for (auto It = Openable.begin(); It != Openable.end();) {
+    if (!fits(It->second)) {
+      ++It;
+      continue;
+    }
+    uint32_t CI = It->second;
+    It = Openable.erase(It);
+    open(CI);
+  }
+}
+
+void Scheduler::schedule(NodeIdx I) {
+  Order.push_back(I);
+  const Node &N = G[I];
+  if (N.Kind == NodeKind::Alloc || N.Kind == NodeKind::Free) {
+    unsigned K = static_cast<unsigned>(N.BufTier);
+    bool IsAlloc = N.Kind == NodeKind::Alloc;
+    if (T.countsInPeak(N.BufTier)) {
+      LiveL1UB = IsAlloc ? LiveL1UB + N.Size : LiveL1UB - N.Size;
+      Stats.PeakL1UB = std::max(Stats.PeakL1UB, LiveL1UB);
+    }
+    if (T.isL0(N.BufTier)) {
+      if (IsAlloc) {
+        LiveBytes[K] += N.Size;
+        ++LiveCount[K];
+        if (GatedAlloc[I]) {
+          ReservedBytes[K] -= N.Size;
+          --ReservedCount[K];
+        }
+      } else {
+        LiveBytes[K] -= std::min(LiveBytes[K], N.Size);
+        LiveCount[K] -= LiveCount[K] ? 1 : 0;
+      }
+    }
+  }
+  for (uint32_t S = SuccBegin[I]; S != SuccBegin[I + 1]; ++S)
+    if (--InDeg[Succs[S]] == 0)
+      makeReady(Succs[S]);
+  for (uint32_t CI : WaitersOf[I])
+    if (--Consumers[CI].External == 0 && !Consumers[CI].Opened)
+      Openable.insert({key(Consumers[CI].Op), CI});
+}
+
+bool Scheduler::fallback() {
+  // Nothing may run under the L0 rule: open the best consumer that waits
+  // only for room, else admit the best held-back ALLOC on its own.
+  ++Stats.Fallbacks;
+  if (!Openable.empty()) {
+    uint32_t CI = Openable.begin()->second;
+    Openable.erase(Openable.begin());
+    open(CI);
+    return true;
+  }
+  if (!Pending.empty()) {
+    NodeIdx A = Pending.begin()->second;
+    Pending.erase(Pending.begin());
+    Admitted[A] = 1;
+    Ready.insert({key(A), A});
+    return true;
+  }
+  return false;
+}
+
+Expected<MPASStats> Scheduler::run() {
+  if (G.hasMemoryPlan())
+    return createStringError(inconvertibleErrorCode(),
+                             "graph @%s has a memory plan; MPAS orders graphs "
+                             "before memory planning",
+                             G.Name.c_str());
+  if (Error E = buildEdges())
+    return std::move(E);
+  buildBuffers();
+  if (Opts.KeepInputOrder) {
+    // Base: the input order as it is, if it is legal.
+    std::vector<uint32_t> Pos = G.positions();
+    for (NodeIdx I = 0; I != V; ++I)
+      for (NodeIdx P : G[I].Preds)
+        if (Pos[P] > Pos[I])
+          return createStringError(
+              inconvertibleErrorCode(),
+              "the input order is not a schedule: %s runs before its "
+              "predecessor %s",
+              describeNode(G, I).c_str(), describeNode(G, P).c_str());
+    int64_t Live = 0;
+    for (NodeIdx I : G.Order) {
+      Live += Delta[I];
+      Stats.PeakL1UB = std::max<int64_t>(Stats.PeakL1UB, Live);
+    }
+    return Stats;
+  }
+  computeCriticality();
+  buildGroups();
+  Done.assign(V, 0);
+  for (NodeIdx I : G.Order)
+    if (InDeg[I] == 0)
+      makeReady(I);
+  Order.reserve(V);
+  while (Order.size() != V) {
+    tryOpen();
+    if (Ready.empty() && !fallback())
+      return createStringError(inconvertibleErrorCode(),
+                               "the edges of graph @%s form a cycle; "
+                               "dan-verify shows it",
+                               G.Name.c_str());
+    if (Ready.empty())
+      continue;
+    NodeIdx I = Ready.begin()->second;
+    Ready.erase(Ready.begin());
+    schedule(I);
+  }
+  G.Order = std::move(Order);
+  return Stats;
+}
+
+} // namespace
+
+Expected<MPASStats> runMPAS(Graph &G, const TargetDesc &T,
+                            const MPASOptions &Opts) {
+  return Scheduler(G, T, Opts).run();
+}
+
+} // namespace dan

@@ -1,6 +1,7 @@
 //===- ToolSupport.cpp - What every DAN tool does the same way ------------===//
 
 #include "ToolSupport.h"
+#include "dan/IR/Diagnostic.h"
 #include "dan/IR/Printer.h"
 #include "dan/Parse/Parser.h"
 #include "llvm/Support/FileSystem.h"
@@ -134,6 +135,10 @@ namespace dan::tool {
 
 int runStageTool(int Argc, char **Argv, StringRef Overview,
                  const StagePass &Pass) {
+  // LLVM registers its own -stats (for Statistic counters, empty in a
+  // release build); a stage's --stats means its own report instead.
+  if (cl::Option *LLVMStats = cl::getRegisteredOptions().lookup("stats"))
+    LLVMStats->removeArgument();
   // Options of the stage tools only, so they live here, not at file scope.
   cl::opt<std::string> Input(cl::Positional, cl::init("-"),
                              cl::desc("<input .dan file>"),
@@ -153,7 +158,20 @@ int runStageTool(int Argc, char **Argv, StringRef Overview,
   if (!G)
     return Status;
   if (Error E = Pass(*G, Target, Stats ? &errs() : nullptr)) {
-    reportError(toString(std::move(E)));
+    // Located diagnostics print as file:line:col with the source line.
+    handleAllErrors(
+        std::move(E),
+        [&](const DiagError &D) {
+          for (const Diagnostic &Diag : D.diags()) {
+            if (Diag.Loc.isValid())
+              SM.PrintMessage(Diag.Loc, Diag.Kind, Diag.Msg);
+            else if (Diag.Kind == SourceMgr::DK_Note)
+              WithColor::note(errs(), ToolName) << Diag.Msg << '\n';
+            else
+              reportError(Diag.Msg);
+          }
+        },
+        [&](const ErrorInfoBase &EI) { reportError(EI.message()); });
     return ExitInvalid;
   }
   return writeOutput(Output, [&](raw_ostream &OS) { printGraph(*G, OS); })

@@ -58,7 +58,8 @@ bool writeOutputs(llvm::ArrayRef<std::pair<std::string, std::string>> Files,
 
 /// The body of a stage tool (dan-mpas, dan-dlr, dan-cpe): rewrites \p G in
 /// place, printing statistics to \p Stats when --stats is given. A failure
-/// is an invalid input (exit status 1).
+/// is an invalid input (exit status 1); a dan::DiagError prints each of its
+/// diagnostics at its source location.
 using StagePass = std::function<llvm::Error(Graph &G, const TargetDesc &T,
                                             llvm::raw_ostream *Stats)>;
 
