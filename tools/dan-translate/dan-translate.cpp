@@ -42,7 +42,8 @@ static cl::opt<ExportFormat> Export(
     cl::values(clEnumValN(ExportFormat::IR, "ir", "DAN IR (default)"),
                clEnumValN(ExportFormat::JSON, "json",
                           "contest JSON, plus offsets, spill nodes and "
-                          "ReuseEdges when the graph has a memory plan"),
+                          "ReuseEdges when the graph has a memory plan "
+                          "(ReuseEdges also when it has reuse edges)"),
                clEnumValN(ExportFormat::Submission, "submission",
                           "<graph>_schedule.txt, _memory.txt, _spill.txt "
                           "in the directory given by -o"),
@@ -184,15 +185,15 @@ static int writeSubmission(const Graph &G) {
                 "with -o DIR");
     return ExitUsage;
   }
-  if (std::error_code EC = sys::fs::create_directories(OutputPath)) {
-    reportError("cannot create directory '" + OutputPath +
-                "': " + EC.message());
-    return ExitUsage;
-  }
   Expected<Submission> S = exportSubmission(G);
   if (!S) {
     reportError(toString(S.takeError()));
     return ExitInvalid;
+  }
+  if (std::error_code EC = sys::fs::create_directories(OutputPath)) {
+    reportError("cannot create directory '" + OutputPath +
+                "': " + EC.message());
+    return ExitUsage;
   }
   auto PathOf = [&](StringRef Suffix) {
     SmallString<128> Path(OutputPath.getValue());
