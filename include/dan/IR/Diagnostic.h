@@ -1,0 +1,73 @@
+//===- Diagnostic.h - Errors located at nodes of a graph ---------*- C++
+//-*-===//
+//
+// A pass that rejects its input says where. DiagError carries one or more
+// diagnostics, each an error or a note at the source location of the node it
+// is about (invalid when the node did not come from text). The stage tools
+// print them through their SourceMgr as "file:line:col: error: ..." with the
+// source line, like the parser's and the verifier's messages; without a
+// SourceMgr, the error's text is its messages, one per line.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DAN_IR_DIAGNOSTIC_H
+#define DAN_IR_DIAGNOSTIC_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/SMLoc.h"
+#include "llvm/Support/SourceMgr.h"
+#include <string>
+#include <vector>
+
+namespace dan {
+
+/// One message at one place.
+struct Diagnostic {
+  llvm::SMLoc Loc;
+  llvm::SourceMgr::DiagKind Kind = llvm::SourceMgr::DK_Error;
+  std::string Msg;
+};
+
+/// An llvm::Error holding located diagnostics (at least one error).
+class DiagError : public llvm::ErrorInfo<DiagError> {
+public:
+  static char ID;
+  explicit DiagError(std::vector<Diagnostic> Diags) : Diags(std::move(Diags)) {}
+
+  llvm::ArrayRef<Diagnostic> diags() const { return Diags; }
+  /// The messages without locations, one per line, notes prefixed "note: ".
+  void log(llvm::raw_ostream &OS) const override;
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  std::vector<Diagnostic> Diags;
+};
+
+/// Collects diagnostics and turns them into one DiagError.
+class DiagList {
+public:
+  void error(llvm::SMLoc Loc, const llvm::Twine &Msg) {
+    Diags.push_back({Loc, llvm::SourceMgr::DK_Error, Msg.str()});
+  }
+  void note(llvm::SMLoc Loc, const llvm::Twine &Msg) {
+    Diags.push_back({Loc, llvm::SourceMgr::DK_Note, Msg.str()});
+  }
+  bool empty() const { return Diags.empty(); }
+  /// The collected diagnostics as an error, or success when there are none.
+  llvm::Error takeError() {
+    if (Diags.empty())
+      return llvm::Error::success();
+    return llvm::make_error<DiagError>(std::move(Diags));
+  }
+
+private:
+  std::vector<Diagnostic> Diags;
+};
+
+} // namespace dan
+
+#endif // DAN_IR_DIAGNOSTIC_H
