@@ -20,6 +20,16 @@
 // still run dry, the fallback admits the best held-back work regardless of
 // the L0 rule and counts it (--stats).
 //
+// Demand-driven allocs (--allocs=demand, not in the paper). When only
+// ALLOCs are ready, the paper takes the one with the smallest key, i.e. the
+// smallest buffer, whatever it unlocks. Instead MPAS looks at the
+// operations whose other predecessors are all done and whose missing
+// predecessors are ready ALLOCs, and takes the allocs of the one with the
+// smallest net change of live L1+UB bytes: the bytes it must allocate minus
+// the bytes of the FREEs it makes ready (ties: the fewest bytes allocated,
+// then the key). Its allocs are then taken back to back, so the operation
+// runs next.
+//
 //===----------------------------------------------------------------------===//
 
 #include "dan/Transforms/MPAS.h"
@@ -57,6 +67,8 @@ private:
   void tryOpen();
   void schedule(NodeIdx V);
   bool fallback();
+  void buildDemand();
+  NodeIdx demandAlloc();
 
   Graph &G;
   const TargetDesc &T;
@@ -100,6 +112,13 @@ private:
 
   std::set<std::pair<Key, NodeIdx>> Ready;
   std::vector<NodeIdx> Order;
+
+  // Demand-driven allocs: for each operation, its predecessors that are
+  // ALLOCs without predecessors, and how many other predecessors remain.
+  std::vector<SmallVector<NodeIdx, 2>> NeedAllocs;
+  std::vector<uint32_t> HardLeft, NeedLeft;
+  std::set<std::pair<Key, NodeIdx>> Candidates;
+  NodeIdx Committed = None;
   uint64_t LiveL1UB = 0;
 };
 
@@ -234,10 +253,13 @@ void Scheduler::buildGroups() {
           Inside.push_back(U);
           Writers.push_back(U);
         }
+    // An ALLOC without predecessors can be taken at any time, so it never
+    // keeps a consumer from opening.
     SmallVector<NodeIdx, 16> External;
     auto AddPreds = [&](NodeIdx W) {
       for (NodeIdx P : G[W].Preds)
-        if (!is_contained(Inside, P) && !is_contained(External, P))
+        if (!is_contained(Inside, P) && !is_contained(External, P) &&
+            !(G[P].Kind == NodeKind::Alloc && G[P].Preds.empty()))
           External.push_back(P);
     };
     AddPreds(C.Op);
@@ -256,6 +278,7 @@ void Scheduler::buildGroups() {
 Key Scheduler::key(NodeIdx I) const {
   int64_t L = Lambda[I], D = Delta[I], NegH = -H[I], O = Ord[I];
   switch (Opts.Weights) {
+  case MPASWeights::Auto:
   case MPASWeights::Balanced:
     return {L, D, NegH, O};
   case MPASWeights::MemoryFirst:
@@ -344,9 +367,23 @@ void Scheduler::schedule(NodeIdx I) {
       }
     }
   }
-  for (uint32_t S = SuccBegin[I]; S != SuccBegin[I + 1]; ++S)
-    if (--InDeg[Succs[S]] == 0)
-      makeReady(Succs[S]);
+  Done[I] = 1;
+  bool IsNeededAlloc = N.Kind == NodeKind::Alloc && N.Preds.empty();
+  for (uint32_t S = SuccBegin[I]; S != SuccBegin[I + 1]; ++S) {
+    NodeIdx Succ = Succs[S];
+    if (--InDeg[Succ] == 0)
+      makeReady(Succ);
+    if (G[Succ].Kind != NodeKind::Op || Opts.Allocs != AllocChoice::Demand)
+      continue;
+    if (IsNeededAlloc) {
+      if (--NeedLeft[Succ] == 0)
+        Candidates.erase({key(Succ), Succ});
+    } else if (--HardLeft[Succ] == 0 && NeedLeft[Succ] != 0) {
+      Candidates.insert({key(Succ), Succ});
+    }
+  }
+  if (N.Kind == NodeKind::Op)
+    Candidates.erase({key(I), I});
   for (uint32_t CI : WaitersOf[I])
     if (--Consumers[CI].External == 0 && !Consumers[CI].Opened)
       Openable.insert({key(Consumers[CI].Op), CI});
@@ -370,6 +407,70 @@ bool Scheduler::fallback() {
     return true;
   }
   return false;
+}
+
+void Scheduler::buildDemand() {
+  NeedAllocs.assign(V, {});
+  HardLeft.assign(V, 0);
+  NeedLeft.assign(V, 0);
+  for (NodeIdx I = 0; I != V; ++I) {
+    if (G[I].Kind != NodeKind::Op)
+      continue;
+    for (NodeIdx P : G[I].Preds) {
+      if (G[P].Kind == NodeKind::Alloc && G[P].Preds.empty())
+        NeedAllocs[I].push_back(P);
+      else
+        ++HardLeft[I];
+    }
+    NeedLeft[I] = NeedAllocs[I].size();
+    if (HardLeft[I] == 0 && NeedLeft[I] != 0)
+      Candidates.insert({key(I), I});
+  }
+}
+
+NodeIdx Scheduler::demandAlloc() {
+  // Keep feeding the operation chosen last time while it still needs allocs.
+  auto NextNeeded = [&](NodeIdx Op) -> NodeIdx {
+    for (NodeIdx A : NeedAllocs[Op])
+      if (!Done[A] && Ready.count({key(A), A}))
+        return A;
+    return None;
+  };
+  if (Committed != None && !Done[Committed] && NeedLeft[Committed]) {
+    NodeIdx A = NextNeeded(Committed);
+    if (A != None)
+      return A;
+  }
+  Committed = None;
+  std::pair<int64_t, int64_t> Best = {INT64_MAX, INT64_MAX};
+  for (const auto &[K, Op] : Candidates) {
+    // Every missing alloc must be ready now (not held back by the L0 rule).
+    int64_t Net = 0, Cost = 0;
+    bool Available = true;
+    for (NodeIdx A : NeedAllocs[Op]) {
+      if (Done[A])
+        continue;
+      if (!Ready.count({key(A), A})) {
+        Available = false;
+        break;
+      }
+      Net += Delta[A];
+      Cost += Delta[A];
+    }
+    if (!Available)
+      continue;
+    for (uint32_t S = SuccBegin[Op]; S != SuccBegin[Op + 1]; ++S)
+      if (G[Succs[S]].Kind == NodeKind::Free && InDeg[Succs[S]] == 1)
+        Net += Delta[Succs[S]];
+    // The smallest net change, then the fewest bytes allocated (the
+    // paper's smallest delta); strictly smaller wins, so remaining ties
+    // keep the key order of Candidates.
+    if (std::make_pair(Net, Cost) < Best) {
+      Best = {Net, Cost};
+      Committed = Op;
+    }
+  }
+  return Committed == None ? None : NextNeeded(Committed);
 }
 
 Expected<MPASStats> Scheduler::run() {
@@ -402,6 +503,8 @@ Expected<MPASStats> Scheduler::run() {
   computeCriticality();
   buildGroups();
   Done.assign(V, 0);
+  if (Opts.Allocs == AllocChoice::Demand)
+    buildDemand();
   for (NodeIdx I : G.Order)
     if (InDeg[I] == 0)
       makeReady(I);
@@ -416,7 +519,12 @@ Expected<MPASStats> Scheduler::run() {
     if (Ready.empty())
       continue;
     NodeIdx I = Ready.begin()->second;
-    Ready.erase(Ready.begin());
+    if (G[I].Kind == NodeKind::Alloc && Opts.Allocs == AllocChoice::Demand) {
+      NodeIdx A = demandAlloc();
+      if (A != None)
+        I = A;
+    }
+    Ready.erase({key(I), I});
     schedule(I);
   }
   G.Order = std::move(Order);
@@ -425,9 +533,52 @@ Expected<MPASStats> Scheduler::run() {
 
 } // namespace
 
+StringRef weightsName(MPASWeights W) {
+  switch (W) {
+  case MPASWeights::Auto:
+    return "auto";
+  case MPASWeights::Balanced:
+    return "balanced";
+  case MPASWeights::MemoryFirst:
+    return "memory-first";
+  case MPASWeights::CriticalityFirst:
+    return "criticality-first";
+  }
+  return "";
+}
+
 Expected<MPASStats> runMPAS(Graph &G, const TargetDesc &T,
                             const MPASOptions &Opts) {
-  return Scheduler(G, T, Opts).run();
+  if (Opts.Weights != MPASWeights::Auto || Opts.KeepInputOrder) {
+    Expected<MPASStats> S = Scheduler(G, T, Opts).run();
+    if (S)
+      S->Chosen = Opts.Weights;
+    return S;
+  }
+  // A bounded candidate selection: each variant orders its own copy of the
+  // schedule; the lowest peak wins, ties to the earlier variant (the
+  // paper's balanced weights first).
+  MPASStats Best;
+  std::vector<NodeIdx> BestOrder;
+  for (MPASWeights W : {MPASWeights::Balanced, MPASWeights::MemoryFirst,
+                        MPASWeights::CriticalityFirst}) {
+    MPASOptions Variant = Opts;
+    Variant.Weights = W;
+    std::vector<NodeIdx> Input = G.Order;
+    Expected<MPASStats> S = Scheduler(G, T, Variant).run();
+    if (!S)
+      return S.takeError();
+    Best.Tried.push_back({W, S->PeakL1UB});
+    if (BestOrder.empty() || S->PeakL1UB < Best.PeakL1UB) {
+      Best.PeakL1UB = S->PeakL1UB;
+      Best.Fallbacks = S->Fallbacks;
+      Best.Chosen = W;
+      BestOrder = G.Order;
+    }
+    G.Order = std::move(Input);
+  }
+  G.Order = std::move(BestOrder);
+  return Best;
 }
 
 } // namespace dan

@@ -20,17 +20,31 @@ static cl::opt<L0Mode> L0(
     cl::cat(DANCategory));
 
 static cl::opt<MPASWeights> Weights(
-    "weights", cl::init(MPASWeights::Balanced),
+    "weights", cl::init(MPASWeights::Auto),
     cl::desc("Priority of the ready nodes (the paper's figure 7)"),
-    cl::values(clEnumValN(MPASWeights::Balanced, "balanced",
+    cl::values(clEnumValN(MPASWeights::Auto, "auto",
+                          "order with each of the three below and keep the "
+                          "lowest peak L1+UB, ties to the first (default)"),
+               clEnumValN(MPASWeights::Balanced, "balanced",
                           "FREE first, then the smallest L1+UB pressure "
                           "delta, the largest criticality, input order "
-                          "(default; eq. 21)"),
+                          "(the paper's eq. 21)"),
                clEnumValN(MPASWeights::MemoryFirst, "memory-first",
                           "pressure delta, then FREE first, input order"),
                clEnumValN(MPASWeights::CriticalityFirst, "criticality-first",
                           "criticality, then FREE first, pressure delta, "
                           "input order")),
+    cl::cat(DANCategory));
+
+static cl::opt<AllocChoice> Allocs(
+    "allocs", cl::init(AllocChoice::Demand),
+    cl::desc("Which ALLOC to take when no FREE or operation is ready"),
+    cl::values(clEnumValN(AllocChoice::Demand, "demand",
+                          "the allocs of the operation with the smallest net "
+                          "change of live L1+UB bytes (default)"),
+               clEnumValN(AllocChoice::Priority, "priority",
+                          "the ALLOC with the best priority (the paper as "
+                          "written)")),
     cl::cat(DANCategory));
 
 namespace {
@@ -52,13 +66,19 @@ int main(int Argc, char **Argv) {
         MPASOptions Opts;
         Opts.L0 = L0;
         Opts.Weights = Weights;
+        Opts.Allocs = Allocs;
         Opts.KeepInputOrder = Strat == Strategy::Input;
         Expected<MPASStats> S = runMPAS(G, T, Opts);
         if (!S)
           return S.takeError();
-        if (Stats)
+        if (Stats) {
           *Stats << "dan-mpas: @" << G.Name << ": peak L1+UB " << S->PeakL1UB
-                 << ", L0 fallbacks " << S->Fallbacks << '\n';
+                 << ", L0 fallbacks " << S->Fallbacks << ", weights "
+                 << weightsName(S->Chosen) << '\n';
+          for (auto [W, Peak] : S->Tried)
+            *Stats << "dan-mpas:   tried " << weightsName(W) << ": peak L1+UB "
+                   << Peak << (W == S->Chosen ? " (kept)" : "") << '\n';
+        }
         return Error::success();
       });
 }

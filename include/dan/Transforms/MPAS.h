@@ -5,6 +5,7 @@
 
 #include "dan/IR/Graph.h"
 #include "dan/Target/Target.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -19,14 +20,22 @@ enum class L0Mode {
 
 /// The priority variants of the paper's figure 7.
 enum class MPASWeights {
+  Auto,             ///< run the three below, keep the lowest peak
   Balanced,         ///< FREE first, pressure delta, criticality, input order
   MemoryFirst,      ///< pressure delta before the FREE-first level
   CriticalityFirst, ///< criticality before pressure
 };
 
+/// How MPAS picks an ALLOC when no FREE or operation is ready.
+enum class AllocChoice {
+  Demand,   ///< the allocs of the operation with the best net memory effect
+  Priority, ///< the ALLOC with the best key (the paper as written)
+};
+
 struct MPASOptions {
   L0Mode L0 = L0Mode::Capacity;
-  MPASWeights Weights = MPASWeights::Balanced;
+  MPASWeights Weights = MPASWeights::Auto;
+  AllocChoice Allocs = AllocChoice::Demand;
   /// Keep the input order (the "Base" schedule); only checks legality.
   bool KeepInputOrder = false;
 };
@@ -36,7 +45,14 @@ struct MPASStats {
   /// documented fallback took one anyway.
   uint64_t Fallbacks = 0;
   uint64_t PeakL1UB = 0;
+  /// The weights that produced the order (with Auto: the one kept).
+  MPASWeights Chosen = MPASWeights::Balanced;
+  /// With Auto: the peak of each variant tried, in the order tried.
+  llvm::SmallVector<std::pair<MPASWeights, uint64_t>, 3> Tried;
 };
+
+/// The name of a weights variant as --weights spells it.
+llvm::StringRef weightsName(MPASWeights W);
 
 /// Reorders \p G (which must have no memory plan) into a legal schedule.
 llvm::Expected<MPASStats> runMPAS(Graph &G, const TargetDesc &T,
