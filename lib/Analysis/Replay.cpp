@@ -1,14 +1,212 @@
 //===- Replay.cpp - The ruler: timing and the four metrics ----------------===//
+//
+// One walk over the schedule computes every metric. Each node's start and
+// finish come from its predecessors' finishes and its pipe's last finish,
+// the longest path from the predecessors' path lengths, and the residency
+// from a small state machine per buffer. docs/Replay.md states the rules.
+//
+//===----------------------------------------------------------------------===//
 
 #include "dan/Analysis/Replay.h"
+#include "dan/IR/MemoryPlan.h"
+#include "llvm/Support/MathExtras.h"
+#include <algorithm>
 
 using namespace llvm;
 
 namespace dan {
 
+/// The cycles of one transfer of \p Size bytes, alpha + beta * size, as
+/// TargetDesc::transferCycles computes it but saturating instead of wrapping
+/// (alpha, beta and size may each be up to 2^40).
+static uint64_t transferCycles(const TargetDesc &T, uint64_t Size) {
+  return SaturatingMultiplyAdd(T.spillBeta(), Size, T.spillAlpha());
+}
+
+uint64_t nodeCycles(const Graph &G, NodeIdx I, const TargetDesc &T,
+                    const DenseSet<uint64_t> &DDRBacked,
+                    const DenseMap<uint64_t, uint64_t> &Sizes) {
+  const Node &N = G[I];
+  switch (N.Kind) {
+  case NodeKind::Op:
+    return N.Cycles;
+  case NodeKind::SpillOut:
+    // T.spillOutCycles: nothing moves when DDR still holds the data.
+    return DDRBacked.count(N.Buf) ? 0 : transferCycles(T, Sizes.lookup(N.Buf));
+  case NodeKind::SpillIn:
+    return transferCycles(T, Sizes.lookup(N.Buf));
+  case NodeKind::Alloc:
+  case NodeKind::Free:
+    return 0;
+  }
+  return 0;
+}
+
+std::optional<Pipe> nodePipe(const Node &N, const TargetDesc &T) {
+  switch (N.Kind) {
+  case NodeKind::Op:
+    return N.OpPipe;
+  case NodeKind::SpillOut:
+    return T.spillOutPipe();
+  case NodeKind::SpillIn:
+    return T.spillInPipe();
+  case NodeKind::Alloc:
+  case NodeKind::Free:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+DenseMap<uint64_t, uint64_t> bufferSizes(const Graph &G) {
+  DenseMap<uint64_t, uint64_t> Sizes;
+  for (NodeIdx I : G.Order)
+    if (I < G.size() && G[I].Kind == NodeKind::Alloc)
+      Sizes.try_emplace(G[I].Buf, G[I].Size);
+  return Sizes;
+}
+
+namespace {
+/// Where a buffer is. Only a node that changes the state changes residency,
+/// so a graph the verifier would reject (a FREE without an ALLOC, a second
+/// ALLOC, a SPILL_IN of a resident buffer) never drives a sum below zero.
+enum class BufState : uint8_t { Unplaced, Resident, SpilledOut, Freed };
+
+struct BufInfo {
+  Tier BufTier;
+  uint64_t Size;
+  BufState State = BufState::Unplaced;
+};
+
+/// Live bytes and live buffers per tier, and their peaks.
+class Residency {
+public:
+  Residency(const TargetDesc &T, ReplayResult &R) : T(T), R(R) {}
+
+  /// The buffer takes its bytes (ALLOC, SPILL_IN) at node \p I.
+  void place(BufInfo &B, NodeIdx I) {
+    unsigned Ti = static_cast<unsigned>(B.BufTier);
+    B.State = BufState::Resident;
+    Bytes[Ti] = SaturatingAdd(Bytes[Ti], B.Size);
+    R.TierPeak[Ti] = std::max(R.TierPeak[Ti], Bytes[Ti]);
+    if (T.countsInPeak(B.BufTier)) {
+      PeakBytes = SaturatingAdd(PeakBytes, B.Size);
+      R.PeakL1UB = std::max(R.PeakL1UB, PeakBytes);
+    }
+    if (T.isL0(B.BufTier) && ++Buffers[Ti] > 1 && R.L0Single) {
+      R.L0Single = false;
+      R.L0Violation = I;
+    }
+  }
+
+  /// The buffer gives its bytes back (FREE, SPILL_OUT).
+  void release(BufInfo &B, BufState To) {
+    unsigned Ti = static_cast<unsigned>(B.BufTier);
+    B.State = To;
+    Bytes[Ti] -= std::min(Bytes[Ti], B.Size);
+    if (T.countsInPeak(B.BufTier))
+      PeakBytes -= std::min(PeakBytes, B.Size);
+    if (T.isL0(B.BufTier))
+      --Buffers[Ti];
+  }
+
+private:
+  const TargetDesc &T;
+  ReplayResult &R;
+  std::array<uint64_t, NumTiers> Bytes{};
+  std::array<uint64_t, NumTiers> Buffers{};
+  uint64_t PeakBytes = 0;
+};
+} // namespace
+
 ReplayResult replay(const Graph &G, const TargetDesc &T) {
   ReplayResult R;
-  // Placeholder: filled in with the replay; no tool uses it yet.
+  const size_t V = G.size();
+  R.Start.assign(V, 0);
+  R.Finish.assign(V, 0);
+
+  DenseSet<uint64_t> Backed = ddrBackedBuffers(G);
+  DenseMap<uint64_t, uint64_t> Sizes = bufferSizes(G);
+  DenseMap<uint64_t, BufInfo> Buffers;
+  for (NodeIdx I : G.Order)
+    if (I < V && G[I].Kind == NodeKind::Alloc)
+      Buffers.try_emplace(G[I].Buf, BufInfo{G[I].BufTier, G[I].Size});
+
+  // Done[I]: node I has run. Path[I]: the longest path ending at I, in
+  // cycles (the finish time with every pipe unlimited).
+  std::vector<uint8_t> Done(V, 0);
+  std::vector<uint64_t> Path(V, 0);
+  std::array<uint64_t, NumPipes> PipeFree{};
+  Residency Live(T, R);
+
+  for (NodeIdx I : G.Order) {
+    if (I >= V || Done[I])
+      continue;
+    const Node &N = G[I];
+
+    uint64_t Ready = 0, PathReady = 0;
+    auto Wait = [&](const EdgeList &Preds) {
+      for (NodeIdx P : Preds)
+        if (P < V && Done[P]) {
+          Ready = std::max(Ready, R.Finish[P]);
+          PathReady = std::max(PathReady, Path[P]);
+        }
+    };
+    Wait(N.Preds);
+    Wait(N.ReusePreds);
+
+    uint64_t Cycles = nodeCycles(G, I, T, Backed, Sizes);
+    uint64_t Start = Ready;
+    if (std::optional<Pipe> P = nodePipe(N, T)) {
+      unsigned Pi = static_cast<unsigned>(*P);
+      Start = std::max(Start, PipeFree[Pi]);
+      PipeFree[Pi] = SaturatingAdd(Start, Cycles);
+      R.PipeBusy[Pi] = SaturatingAdd(R.PipeBusy[Pi], Cycles);
+    }
+    R.Start[I] = Start;
+    R.Finish[I] = SaturatingAdd(Start, Cycles);
+    Path[I] = SaturatingAdd(PathReady, Cycles);
+    Done[I] = 1;
+    R.Makespan = std::max(R.Makespan, R.Finish[I]);
+    R.CriticalPathLB = std::max(R.CriticalPathLB, Path[I]);
+
+    if (!N.isBufferNode())
+      continue;
+    if (N.Kind == NodeKind::SpillOut) {
+      uint64_t Size = Sizes.lookup(N.Buf);
+      ++R.SpillCount;
+      R.ExtraTraffic =
+          SaturatingAdd(R.ExtraTraffic,
+                        Backed.count(N.Buf) ? Size : SaturatingAdd(Size, Size));
+    }
+    auto It = Buffers.find(N.Buf);
+    if (It == Buffers.end())
+      continue;
+    BufInfo &B = It->second;
+    switch (N.Kind) {
+    case NodeKind::Alloc:
+      if (B.State == BufState::Unplaced)
+        Live.place(B, I);
+      break;
+    case NodeKind::SpillIn:
+      if (B.State == BufState::SpilledOut)
+        Live.place(B, I);
+      break;
+    case NodeKind::SpillOut:
+      if (B.State == BufState::Resident)
+        Live.release(B, BufState::SpilledOut);
+      break;
+    case NodeKind::Free:
+      if (B.State == BufState::Resident)
+        Live.release(B, BufState::Freed);
+      else if (B.State == BufState::SpilledOut)
+        B.State = BufState::Freed;
+      break;
+    case NodeKind::Op:
+      break;
+    }
+  }
+
+  R.PipeLB = *std::max_element(R.PipeBusy.begin(), R.PipeBusy.end());
   return R;
 }
 

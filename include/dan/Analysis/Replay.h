@@ -1,10 +1,11 @@
-//===- Replay.h - The ruler: timing and the four metrics ---------*- C++ -*-===//
+//===- Replay.h - The ruler: timing and the four metrics ---------*- C++
+//-*-===//
 //
-// Replays a graph under the execution model of docs/LangRef.md ("Metrics and
-// timing"): peak L1+UB residency, extra DDR traffic, spill count and
-// makespan, with per-tier peaks, the L0 single-residency status, two
-// makespan lower bounds and each pipe's busy time. Every DAN tool and every
-// baseline is measured by this one function.
+// Replays a graph under the execution model of semantics.md (docs/Replay.md
+// states the exact rules): peak L1+UB residency, extra DDR traffic, spill
+// count and makespan, with per-tier peaks, the L0 single-residency status,
+// two makespan lower bounds and each pipe's busy time. Every DAN tool and
+// every baseline is measured by this one function.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,15 +14,19 @@
 
 #include "dan/IR/Graph.h"
 #include "dan/Target/Target.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <array>
+#include <optional>
 #include <vector>
 
 namespace dan {
 
 /// The cycles node \p I takes: its own for an operation, the target's
 /// transfer cost for a spill node (0 for a SPILL_OUT of a buffer in
-/// \p DDRBacked), 0 for ALLOC and FREE. \p Sizes maps buffer ids to sizes.
+/// \p DDRBacked), 0 for ALLOC and FREE. \p Sizes maps buffer ids to sizes;
+/// a buffer missing from it has size 0. A transfer cost above 2^64 - 1
+/// saturates instead of wrapping.
 uint64_t nodeCycles(const Graph &G, NodeIdx I, const TargetDesc &T,
                     const llvm::DenseSet<uint64_t> &DDRBacked,
                     const llvm::DenseMap<uint64_t, uint64_t> &Sizes);
@@ -29,13 +34,21 @@ uint64_t nodeCycles(const Graph &G, NodeIdx I, const TargetDesc &T,
 /// The pipe a node occupies, or std::nullopt for ALLOC and FREE.
 std::optional<Pipe> nodePipe(const Node &N, const TargetDesc &T);
 
+/// The size of every allocated buffer, taken from its first ALLOC in
+/// schedule order: the Sizes argument of nodeCycles.
+llvm::DenseMap<uint64_t, uint64_t> bufferSizes(const Graph &G);
+
 struct ReplayResult {
   /// Metric 1: the peak of live L1 + UB bytes (tiers that count in peak).
   uint64_t PeakL1UB = 0;
   /// The peak of live bytes in each tier.
   std::array<uint64_t, NumTiers> TierPeak{};
-  /// Whether no L0 tier ever holds two live buffers.
+  /// Whether no L0 tier ever holds two live buffers. A spilled-out buffer
+  /// does not hold its tier, so it is not live here.
   bool L0Single = true;
+  /// The first node (in schedule order) that made an L0 tier hold two live
+  /// buffers; set exactly when L0Single is false.
+  std::optional<NodeIdx> L0Violation;
   /// Metric 2: bytes moved to and from DDR by spills.
   uint64_t ExtraTraffic = 0;
   /// Metric 3: the number of spills (SPILL_OUT nodes).
@@ -55,6 +68,12 @@ struct ReplayResult {
 /// Replays \p G in its schedule order. Each node starts at the latest finish
 /// of its predecessors (input, spill and reuse edges) and of the previous
 /// node on its pipe. O(V + E).
+///
+/// Meaningful on graphs that verify, but safe on anything the parser
+/// accepts: an edge from a node scheduled later (or from the node itself)
+/// is ignored, a buffer node changes residency only when it changes the
+/// buffer's state (a FREE without an ALLOC releases nothing), and sums
+/// saturate at 2^64 - 1.
 ReplayResult replay(const Graph &G, const TargetDesc &T);
 
 } // namespace dan
