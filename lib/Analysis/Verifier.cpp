@@ -294,30 +294,40 @@ void Verifier::checkLifetimes() {
 }
 
 void Verifier::checkL0Single() {
-  // The allocs live in each L0 tier, oldest first.
+  // The placements (ALLOC or SPILL_IN) live in each L0 tier, oldest first.
+  // A spilled-out buffer holds none of the tier's bytes, so SPILL_OUT ends
+  // its stay like FREE does, and SPILL_IN starts a new one like ALLOC.
   SmallVector<NodeIdx, 2> Live[NumTiers];
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
-    if ((N.Kind != NodeKind::Alloc && N.Kind != NodeKind::Free) ||
-        !T.isL0(N.BufTier))
+    if (!N.isBufferNode())
       continue;
-    auto &Tier = Live[static_cast<unsigned>(N.BufTier)];
-    if (N.Kind == NodeKind::Free) {
-      auto It = find_if(Tier, [&](NodeIdx A) { return G[A].Buf == N.Buf; });
-      if (It != Tier.end())
-        Tier.erase(It);
+    const BufferSite *S = site(N.Buf);
+    if (!S || S->Alloc == NoNode)
+      continue;
+    Tier BufTier = G[S->Alloc].BufTier;
+    if (!T.isL0(BufTier))
+      continue;
+    auto &InTier = Live[static_cast<unsigned>(BufTier)];
+    if (N.Kind == NodeKind::Free || N.Kind == NodeKind::SpillOut) {
+      auto It =
+          find_if(InTier, [&](NodeIdx A) { return G[A].Buf == N.Buf; });
+      if (It != InTier.end())
+        InTier.erase(It);
       continue;
     }
-    if (!Tier.empty()) {
-      NodeIdx Other = Tier.front();
-      error(I, "alloc of " + buf(N.Buf) + " makes " + Twine(Tier.size() + 1) +
-                   " buffers live in " + tierName(N.BufTier) + " (" +
-                   buf(G[Other].Buf) +
-                   " is not yet freed); --l0-single "
-                   "allows one");
-      note(Other, "alloc of " + buf(G[Other].Buf) + " is here");
+    if (N.Kind == NodeKind::Alloc && I != S->Alloc)
+      continue; // A second alloc; reported by checkBuffers.
+    if (!InTier.empty()) {
+      NodeIdx Other = InTier.front();
+      StringRef What = N.Kind == NodeKind::Alloc ? "alloc" : "spill_in";
+      error(I, What + " of " + buf(N.Buf) + " makes " +
+                   Twine(InTier.size() + 1) + " buffers live in " +
+                   tierName(BufTier) + " (" + buf(G[Other].Buf) +
+                   " is not yet freed); --l0-single allows one");
+      note(Other, buf(G[Other].Buf) + " is placed here");
     }
-    Tier.push_back(I);
+    InTier.push_back(I);
   }
 }
 
