@@ -159,7 +159,8 @@ private:
 };
 } // namespace
 
-std::vector<EdgeList> computeReuseEdges(const Graph &G) {
+std::vector<EdgeList> computeReuseEdges(const Graph &G, ReuseReading Reading) {
+  bool Literal = Reading == ReuseReading::Literal;
   std::vector<EdgeList> Reuse(G.size());
   ReleaseMap Released[NumTiers];
   struct Placed {
@@ -184,15 +185,19 @@ std::vector<EdgeList> computeReuseEdges(const Graph &G) {
         continue;
       uint64_t Begin = N.Offset, End = N.Offset + Size;
       auto &List = Reuse[I];
-      Released[static_cast<unsigned>(T)].forEachOverlap(
-          Begin, End, [&](NodeIdx By) {
-            if (G[By].Buf != N.Buf && !is_contained(List, By))
-              List.push_back(By);
-          });
+      // The literal reading gives a SPILL_IN no edge.
+      if (!Literal || N.Kind == NodeKind::Alloc)
+        Released[static_cast<unsigned>(T)].forEachOverlap(
+            Begin, End, [&](NodeIdx By) {
+              if (G[By].Buf != N.Buf && !is_contained(List, By))
+                List.push_back(By);
+            });
       Where[N.Buf] = {T, Begin, End, true};
       continue;
     }
-    if (N.Kind == NodeKind::Free || N.Kind == NodeKind::SpillOut) {
+    // The literal reading releases bytes at FREE only, never at SPILL_OUT.
+    if (N.Kind == NodeKind::Free ||
+        (N.Kind == NodeKind::SpillOut && !Literal)) {
       auto It = Where.find(N.Buf);
       if (It == Where.end() || !It->second.Valid)
         continue;

@@ -52,7 +52,14 @@ void addSpillEdges(Graph &G);
 /// every node (indexed by NodeIdx). A placement never gets an edge from the
 /// release of its own buffer (the spill pair already orders them). Nodes
 /// without an offset place nothing. O(V log V + reuse edges).
-std::vector<EdgeList> computeReuseEdges(const Graph &G);
+/// How address reuse is read. Safe: every placement (ALLOC or SPILL_IN)
+/// waits for the release (FREE or SPILL_OUT) of the bytes it takes; DAN's
+/// ruler. Literal: the contest statement's own words, from ALLOC offsets
+/// and FREE nodes only; offered to compare with published figures.
+enum class ReuseReading { Safe, Literal };
+
+std::vector<EdgeList>
+computeReuseEdges(const Graph &G, ReuseReading Reading = ReuseReading::Safe);
 
 /// Replaces the reuse edges of \p G with those its plan implies.
 void setReuseEdges(Graph &G);
