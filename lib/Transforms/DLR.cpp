@@ -1,3 +1,524 @@
-//===- DLR.cpp ----------------------------------------------------------===//
+//===- DLR.cpp - Stage 2: deterministic linear repackaging ----------------===//
+//
+// One scan over the input schedule (Algorithm 2 of the paper, adapted to the
+// contest's spill rules; docs/DLR.md maps every equation to this file):
+//
+//  * ALLOC b: place b in its tier's free list (best or first fit); when no
+//    segment fits, spill victims of the same tier until one does.
+//  * operation X: every buffer X uses that is spilled out is brought back
+//    (SPILL_IN, placed like an ALLOC) before X; X's buffers are pinned.
+//  * FREE b: when b is spilled out, it is brought back first (every spill
+//    is a SPILL_OUT/SPILL_IN pair and SPILL_IN -> FREE is an edge), then
+//    its segment returns to the free list.
+//
+// A SPILL_OUT goes right before the node that needed the space, so the k-th
+// spill created is the k-th SPILL_OUT of the new schedule and gets ids
+// N + 2k and N + 2k + 1. After the scan the spill and reuse edges come from
+// lib/IR/MemoryPlan.cpp, the same code the verifier checks them with.
+//
+//===----------------------------------------------------------------------===//
 
 #include "dan/Transforms/DLR.h"
+#include "dan/Analysis/Verifier.h"
+#include "dan/IR/Diagnostic.h"
+#include "dan/IR/MemoryPlan.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include <algorithm>
+
+using namespace llvm;
+
+namespace dan {
+
+namespace {
+
+constexpr uint32_t None = UINT32_MAX;
+
+enum class BufState : uint8_t { Unborn, Resident, Out, Dead };
+
+/// What the scan knows about one buffer.
+struct Buffer {
+  uint64_t Id = 0;
+  Tier BufTier = Tier::L1;
+  uint64_t Size = 0;
+  /// T(b,k) and S(b,k) of one spill: they do not depend on k.
+  uint64_t Traffic = 0;
+  uint64_t Cycles = 0;
+  /// Input positions of the operations using the buffer, ascending, and the
+  /// first of them not yet passed (the next-use cursor of eq. 26).
+  std::vector<uint32_t> Uses;
+  uint32_t Cursor = 0;
+  /// Input position of the buffer's FREE.
+  uint32_t FreePos = None;
+  /// Input position of the last ALLOC, use or SPILL_IN (for LRU).
+  uint32_t LastUse = 0;
+  BufState State = BufState::Unborn;
+  uint64_t Offset = 0;
+  /// Index in its tier's resident list, while resident with a positive size.
+  uint32_t Slot = None;
+  /// Equal to the scan's stamp while the current node uses the buffer.
+  uint32_t PinStamp = 0;
+  /// The SPILL_IN of the buffer's open spill, while spilled out.
+  NodeIdx PendingIn = None;
+};
+
+class Repacker {
+public:
+  Repacker(Graph &G, const TargetDesc &T, const DLROptions &Opts)
+      : G(G), T(T), Opts(Opts) {}
+
+  Error run();
+  const DLRStats &stats() const { return Stats; }
+
+private:
+  Error checkInput();
+  void collectBuffers();
+  Error scan();
+
+  bool place(unsigned B);
+  bool reload(unsigned B);
+  Error reloadOperands(ArrayRef<unsigned> Operands);
+  void makeResident(unsigned B);
+  void spillOut(unsigned B);
+  unsigned pickVictim(Tier Tr);
+  uint32_t nextUse(Buffer &B);
+  bool isPinned(const Buffer &B) const { return B.PinStamp == Stamp; }
+  unsigned bufferOf(uint64_t Id) const { return BufIndex.lookup(Id); }
+  /// The distinct buffers an operation uses, in list order.
+  SmallVector<unsigned, 4> operands(const Node &N) const;
+
+  Graph &G;
+  const TargetDesc &T;
+  const DLROptions &Opts;
+  DLRStats Stats;
+
+  std::vector<Buffer> Bufs;
+  DenseMap<uint64_t, unsigned> BufIndex;
+  std::vector<FreeList> Free;
+  std::array<std::vector<unsigned>, NumTiers> Resident;
+  std::vector<NodeIdx> NewOrder;
+  uint64_t NextSpillId = 0;
+  /// The input position being processed.
+  uint32_t Pos = 0;
+  uint32_t Stamp = 0;
+};
+
+} // namespace
+
+static unsigned tierIndex(Tier T) { return static_cast<unsigned>(T); }
+
+//===----------------------------------------------------------------------===//
+// Input checks
+//===----------------------------------------------------------------------===//
+
+Error Repacker::checkInput() {
+  DiagList Diags;
+  // A plan cannot be planned again: its offsets and spills would be lost.
+  if (G.hasMemoryPlan()) {
+    for (NodeIdx I : G.Order) {
+      const Node &N = G[I];
+      if (!N.HasOffset && !N.isSpill())
+        continue;
+      Diags.error(N.Loc,
+                  describeNode(G, I) +
+                      (N.isSpill() ? " is a spill node" : " has an offset") +
+                      ": the input already has a memory plan; dan-dlr "
+                      "plans a graph without one (stage 1's output or "
+                      "an imported trace)");
+      return Diags.takeError();
+    }
+    Diags.error(SMLoc(), "the input already has a memory plan");
+    return Diags.takeError();
+  }
+
+  // The scan relies on a legal schedule: every buffer allocated once, used
+  // inside its lifetime, freed once. The verifier says where it is not.
+  VerifyOptions VOpts;
+  VOpts.ErrorLimit = 0;
+  unsigned Errors = 0;
+  constexpr unsigned Shown = 10;
+  verifyGraph(G, T, VOpts,
+              [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
+                if (Kind == SourceMgr::DK_Error)
+                  ++Errors;
+                if (Errors <= Shown)
+                  (Kind == SourceMgr::DK_Error ? Diags.error(Loc, Msg)
+                                               : Diags.note(Loc, Msg));
+              });
+  if (Errors) {
+    if (Errors > Shown)
+      Diags.note(SMLoc(), Twine(Errors - Shown) +
+                              " more errors not shown; dan-verify shows "
+                              "them all");
+    Diags.error(SMLoc(), "the input does not verify (" + Twine(Errors) +
+                             (Errors == 1 ? " error" : " errors") +
+                             "); dan-dlr needs a legal schedule");
+    return Diags.takeError();
+  }
+
+  // No placement can hold a buffer larger than its tier, and no eviction
+  // helps an operation whose own buffers of one tier exceed it.
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (N.Kind == NodeKind::Alloc && N.Size > T.capacity(N.BufTier))
+      Diags.error(N.Loc, "b" + Twine(N.Buf) + " (size " + Twine(N.Size) +
+                             ") is larger than tier " + tierName(N.BufTier) +
+                             " (capacity " + Twine(T.capacity(N.BufTier)) +
+                             ")");
+  }
+  if (!Diags.empty())
+    return Diags.takeError();
+
+  DenseMap<uint64_t, const Node *> Allocs;
+  for (const Node &N : G.Nodes)
+    if (N.Kind == NodeKind::Alloc)
+      Allocs.try_emplace(N.Buf, &N);
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (N.Kind != NodeKind::Op)
+      continue;
+    std::array<uint64_t, NumTiers> Need{};
+    std::array<std::string, NumTiers> Names;
+    SmallVector<uint64_t, 4> Seen;
+    for (uint64_t B : N.Bufs) {
+      if (is_contained(Seen, B))
+        continue;
+      Seen.push_back(B);
+      const Node &A = *Allocs.lookup(B);
+      unsigned TI = tierIndex(A.BufTier);
+      Need[TI] += A.Size;
+      Names[TI] += (Names[TI].empty() ? "" : ", ") + ("b" + Twine(B)).str() +
+                   " (" + std::to_string(A.Size) + ")";
+    }
+    for (unsigned TI = 0; TI != NumTiers; ++TI) {
+      Tier Tr = static_cast<Tier>(TI);
+      if (Need[TI] > T.capacity(Tr))
+        Diags.error(N.Loc, describeNode(G, I) + " needs " + Names[TI] +
+                               " resident together in tier " + tierName(Tr) +
+                               ": total size " + Twine(Need[TI]) +
+                               ", capacity " + Twine(T.capacity(Tr)));
+    }
+  }
+  return Diags.takeError();
+}
+
+//===----------------------------------------------------------------------===//
+// The scan
+//===----------------------------------------------------------------------===//
+
+void Repacker::collectBuffers() {
+  DenseSet<uint64_t> Backed = ddrBackedBuffers(G);
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (N.Kind != NodeKind::Alloc)
+      continue;
+    BufIndex[N.Buf] = Bufs.size();
+    Buffer &B = Bufs.emplace_back();
+    B.Id = N.Buf;
+    B.BufTier = N.BufTier;
+    B.Size = N.Size;
+    bool IsBacked = Backed.count(N.Buf);
+    B.Traffic = spillTraffic(N.Size, IsBacked);
+    B.Cycles = spillPairCycles(T, N.Size, IsBacked);
+  }
+  for (uint32_t P = 0, E = G.Order.size(); P != E; ++P) {
+    const Node &N = G[G.Order[P]];
+    if (N.Kind == NodeKind::Free)
+      Bufs[bufferOf(N.Buf)].FreePos = P;
+    else if (N.Kind == NodeKind::Op)
+      for (uint64_t Id : N.Bufs) {
+        std::vector<uint32_t> &Uses = Bufs[bufferOf(Id)].Uses;
+        if (Uses.empty() || Uses.back() != P)
+          Uses.push_back(P);
+      }
+  }
+  for (unsigned TI = 0; TI != NumTiers; ++TI)
+    Free.emplace_back(T.capacity(static_cast<Tier>(TI)));
+}
+
+SmallVector<unsigned, 4> Repacker::operands(const Node &N) const {
+  SmallVector<unsigned, 4> Out;
+  for (uint64_t Id : N.Bufs) {
+    unsigned B = bufferOf(Id);
+    if (!is_contained(Out, B))
+      Out.push_back(B);
+  }
+  return Out;
+}
+
+uint32_t Repacker::nextUse(Buffer &B) {
+  // Eq. 26. Positions only grow, so the cursor only moves forward: every
+  // query together costs O(uses).
+  while (B.Cursor < B.Uses.size() && B.Uses[B.Cursor] < Pos)
+    ++B.Cursor;
+  return B.Cursor < B.Uses.size() ? B.Uses[B.Cursor] : None;
+}
+
+void Repacker::makeResident(unsigned BI) {
+  Buffer &B = Bufs[BI];
+  B.State = BufState::Resident;
+  B.LastUse = Pos;
+  if (B.Size == 0)
+    return;
+  auto &List = Resident[tierIndex(B.BufTier)];
+  B.Slot = List.size();
+  List.push_back(BI);
+}
+
+/// Removes a buffer from its tier's resident list in O(1); the order of the
+/// list carries no meaning (victims are chosen by key, ties by buffer id).
+static void removeResident(std::vector<unsigned> &List,
+                           std::vector<Buffer> &Bufs, unsigned BI) {
+  uint32_t Slot = Bufs[BI].Slot;
+  if (Slot == None)
+    return;
+  unsigned Last = List.back();
+  List[Slot] = Last;
+  Bufs[Last].Slot = Slot;
+  List.pop_back();
+  Bufs[BI].Slot = None;
+}
+
+bool Repacker::place(unsigned BI) {
+  Buffer &B = Bufs[BI];
+  if (B.Size == 0) {
+    // Takes no bytes and overlaps nothing; offset 0 lies in every tier.
+    B.Offset = 0;
+    makeResident(BI);
+    return true;
+  }
+  FreeList &F = Free[tierIndex(B.BufTier)];
+  for (;;) {
+    // Eqs. 23-24: the candidate segments and the chosen one.
+    if (std::optional<uint64_t> Off = F.find(B.Size, Opts.Fit)) {
+      F.take(*Off, B.Size);
+      B.Offset = *Off;
+      makeResident(BI);
+      return true;
+    }
+    // Algorithm 2, lines 5-10: evict until a segment fits.
+    unsigned V = pickVictim(B.BufTier);
+    if (V == None)
+      return false;
+    spillOut(V);
+  }
+}
+
+bool Repacker::reload(unsigned BI) {
+  if (!place(BI))
+    return false;
+  Buffer &B = Bufs[BI];
+  Node &In = G[B.PendingIn];
+  In.HasOffset = true;
+  In.Offset = B.Offset;
+  NewOrder.push_back(B.PendingIn);
+  B.PendingIn = None;
+  return true;
+}
+
+void Repacker::spillOut(unsigned BI) {
+  Buffer &B = Bufs[BI];
+  Node Out, In;
+  Out.Kind = NodeKind::SpillOut;
+  In.Kind = NodeKind::SpillIn;
+  Out.Buf = In.Buf = B.Id;
+  Out.Id = NextSpillId;
+  In.Id = NextSpillId + 1;
+  NextSpillId += 2;
+  NodeIdx OutIdx = G.Nodes.size();
+  G.Nodes.push_back(std::move(Out));
+  B.PendingIn = G.Nodes.size();
+  G.Nodes.push_back(std::move(In));
+  NewOrder.push_back(OutIdx);
+
+  unsigned TI = tierIndex(B.BufTier);
+  Free[TI].release(B.Offset, B.Size);
+  removeResident(Resident[TI], Bufs, BI);
+  B.State = BufState::Out;
+  ++Stats.Spills;
+  ++Stats.Evictions[TI];
+  Stats.ExtraTraffic += B.Traffic;
+  Stats.SpillCycles += B.Cycles;
+}
+
+unsigned Repacker::pickVictim(Tier Tr) {
+  // Eq. 25: resident buffers of the same tier that the current node does
+  // not use. Every rule breaks ties by the smaller buffer id, so the result
+  // does not depend on the order of the resident list.
+  EvictPolicy Rule = T.isL0(Tr) ? EvictPolicy::Belady : Opts.Evict;
+  unsigned Best = None;
+  // Belady / eager flush: (has a next use, -next use), smallest first.
+  bool BestLive = false;
+  uint32_t BestNext = 0;
+  double BestScore = 0;
+  for (unsigned VI : Resident[tierIndex(Tr)]) {
+    Buffer &V = Bufs[VI];
+    if (isPinned(V))
+      continue;
+    bool Better = false;
+    switch (Rule) {
+    case EvictPolicy::Belady: {
+      uint32_t Next = nextUse(V);
+      bool Live = Next != None;
+      if (Best == None || (BestLive && !Live))
+        Better = true;
+      else if (Live == BestLive && (!Live || Next == BestNext))
+        Better = V.Id < Bufs[Best].Id;
+      else if (Live == BestLive)
+        Better = Next > BestNext;
+      if (Better) {
+        BestLive = Live;
+        BestNext = Next;
+      }
+      break;
+    }
+    case EvictPolicy::LRU: {
+      const Buffer *W = Best == None ? nullptr : &Bufs[Best];
+      Better = !W || V.LastUse < W->LastUse ||
+               (V.LastUse == W->LastUse && V.Id < W->Id);
+      break;
+    }
+    case EvictPolicy::Cost: {
+      // Eq. 27 with the contest's pairing: without a further use, the
+      // reload still happens, right before the FREE.
+      uint32_t Next = nextUse(V);
+      uint64_t Distance = (Next != None ? Next : V.FreePos) - Pos;
+      double Score = spillScore(Distance, V.Traffic, V.Cycles, Opts);
+      Better = Best == None || Score > BestScore ||
+               (Score == BestScore && V.Id < Bufs[Best].Id);
+      if (Better)
+        BestScore = Score;
+      break;
+    }
+    }
+    if (Better)
+      Best = VI;
+  }
+  return Best;
+}
+
+Error Repacker::reloadOperands(ArrayRef<unsigned> Operands) {
+  std::array<bool, NumTiers> Flushed{};
+  for (;;) {
+    bool Done = true;
+    for (unsigned BI : Operands) {
+      if (Bufs[BI].State != BufState::Out || reload(BI))
+        continue;
+      // Only pinned buffers are left in the tier and they split its free
+      // bytes so that none of the gaps fits. Spill them too and bring every
+      // operand back from an empty tier: placed one after another they are
+      // contiguous, and checkInput made sure that their sizes add up to at
+      // most the capacity.
+      unsigned TI = tierIndex(Bufs[BI].BufTier);
+      if (Flushed[TI])
+        return createStringError("internal error: dan-dlr could not place b" +
+                                 Twine(Bufs[BI].Id) +
+                                 " even in an otherwise empty tier");
+      Flushed[TI] = true;
+      SmallVector<unsigned, 4> Pinned(Resident[TI].begin(), Resident[TI].end());
+      llvm::sort(Pinned, [&](unsigned A, unsigned B) {
+        return Bufs[A].Id < Bufs[B].Id;
+      });
+      for (unsigned P : Pinned) {
+        spillOut(P);
+        ++Stats.PinnedSpills;
+      }
+      Done = false;
+      break;
+    }
+    if (Done)
+      return Error::success();
+  }
+}
+
+Error Repacker::scan() {
+  std::vector<NodeIdx> InOrder = G.Order;
+  NewOrder.reserve(InOrder.size() + InOrder.size() / 8);
+  for (Pos = 0; Pos != InOrder.size(); ++Pos) {
+    NodeIdx I = InOrder[Pos];
+    // G.Nodes grows as spills are made: look nodes up by index each time.
+    ++Stamp;
+    switch (G[I].Kind) {
+    case NodeKind::Alloc: {
+      unsigned BI = bufferOf(G[I].Buf);
+      Bufs[BI].PinStamp = Stamp;
+      // Alone in an emptied tier it fits: checkInput checked its size.
+      if (!place(BI))
+        return createStringError("internal error: dan-dlr could not place " +
+                                 describeNode(G, I));
+      G[I].HasOffset = true;
+      G[I].Offset = Bufs[BI].Offset;
+      NewOrder.push_back(I);
+      break;
+    }
+    case NodeKind::Op: {
+      SmallVector<unsigned, 4> Operands = operands(G[I]);
+      for (unsigned BI : Operands)
+        Bufs[BI].PinStamp = Stamp;
+      if (Error E = reloadOperands(Operands))
+        return E;
+      NewOrder.push_back(I);
+      for (unsigned BI : Operands)
+        Bufs[BI].LastUse = Pos;
+      break;
+    }
+    case NodeKind::Free: {
+      unsigned BI = bufferOf(G[I].Buf);
+      Buffer &B = Bufs[BI];
+      B.PinStamp = Stamp;
+      if (B.State == BufState::Out) {
+        // The contest pairs every SPILL_OUT with a SPILL_IN and orders the
+        // SPILL_IN before the FREE, so a buffer evicted after its last use
+        // still comes back once, here.
+        if (!reload(BI))
+          return createStringError("internal error: dan-dlr could not reload " +
+                                   describeNode(G, I));
+        ++Stats.ReloadsBeforeFree;
+      }
+      NewOrder.push_back(I);
+      Buffer &R = Bufs[BI];
+      unsigned TI = tierIndex(R.BufTier);
+      Free[TI].release(R.Offset, R.Size);
+      removeResident(Resident[TI], Bufs, BI);
+      R.State = BufState::Dead;
+      break;
+    }
+    case NodeKind::SpillOut:
+    case NodeKind::SpillIn:
+      llvm_unreachable("checkInput rejects a graph with a memory plan");
+    }
+  }
+  G.Order = std::move(NewOrder);
+  return Error::success();
+}
+
+Error Repacker::run() {
+  if (Error E = checkInput())
+    return E;
+  NextSpillId = G.firstSpillId();
+  collectBuffers();
+  if (Error E = scan())
+    return E;
+  // The IR holds ids up to 2^40; a plan whose spill ids pass it could not
+  // be read back.
+  if (NextSpillId > MaxValue + 1)
+    return createStringError("the spill nodes need ids up to n" +
+                             Twine(NextSpillId - 1) +
+                             ", above the IR's limit of 2^40; renumber the "
+                             "graph's nodes from 0");
+  // Algorithm 2, line 16: the edges the plan implies.
+  addSpillEdges(G);
+  setReuseEdges(G);
+  return Error::success();
+}
+
+Expected<DLRStats> runDLR(Graph &G, const TargetDesc &T,
+                          const DLROptions &Opts) {
+  Repacker R(G, T, Opts);
+  if (Error E = R.run())
+    return E;
+  return R.stats();
+}
+
+} // namespace dan

@@ -1,7 +1,99 @@
-#include <cstdio>
+//===- dan-dlr.cpp - Stage 2: memory plan for a scheduled graph -----------===//
+//
+// Reads a graph without a memory plan, in a legal schedule, and writes it
+// with one: offsets, spill nodes and the edges they imply (docs/DLR.md,
+// docs/CommandGuide/dan-dlr.md).
+//
+//===----------------------------------------------------------------------===//
 
-// Placeholder until the stage lands: refuses to run rather than pretend.
-int main() {
-  std::fputs("dan-dlr: not implemented yet\n", stderr);
-  return 2;
+#include "ToolSupport.h"
+#include "dan/Transforms/DLR.h"
+#include "llvm/Support/InitLLVM.h"
+#include <cmath>
+
+using namespace llvm;
+using namespace dan;
+using namespace dan::tool;
+
+namespace {
+/// A double that must be finite and at least 0; anything else is a usage
+/// error.
+struct WeightParser : public cl::parser<double> {
+  using cl::parser<double>::parser;
+  bool parse(cl::Option &O, StringRef ArgName, StringRef Arg, double &Val) {
+    if (cl::parser<double>::parse(O, ArgName, Arg, Val))
+      return true;
+    if (!std::isfinite(Val) || Val < 0)
+      return O.error("'" + Arg + "' is not a finite number >= 0");
+    return false;
+  }
+};
+} // namespace
+
+static cl::opt<FitPolicy>
+    Fit("fit", cl::desc("How a placement chooses its free segment"),
+        cl::init(FitPolicy::Best),
+        cl::values(clEnumValN(FitPolicy::Best, "best",
+                              "the smallest segment that fits, ties to the "
+                              "lowest offset (default)"),
+                   clEnumValN(FitPolicy::First, "first",
+                              "the lowest offset that fits")),
+        cl::cat(DANCategory));
+
+static cl::opt<EvictPolicy> Evict(
+    "evict",
+    cl::desc("How a victim is chosen in L1 and UB (L0 tiers always "
+             "flush eagerly)"),
+    cl::init(EvictPolicy::Cost),
+    cl::values(clEnumValN(EvictPolicy::Cost, "cost",
+                          "largest reuse distance per spill cost (default)"),
+               clEnumValN(EvictPolicy::LRU, "lru", "least recently used"),
+               clEnumValN(EvictPolicy::Belady, "belady",
+                          "no further use first, then the farthest next use")),
+    cl::cat(DANCategory));
+
+static cl::opt<double, false, WeightParser>
+    LambdaByte("lambda-byte", cl::init(1.0), cl::value_desc("X"),
+               cl::desc("Weight of a spill's extra traffic in the cost score "
+                        "(default 1)"),
+               cl::cat(DANCategory));
+
+static cl::opt<double, false, WeightParser>
+    LambdaCyc("lambda-cyc", cl::init(1.0), cl::value_desc("X"),
+              cl::desc("Weight of a spill's cycles in the cost score "
+                       "(default 1)"),
+              cl::cat(DANCategory));
+
+static void printStats(raw_ostream &OS, const Graph &G, const DLRStats &S) {
+  std::string Head = "dan-dlr: @" + G.Name + ": ";
+  OS << Head << "spills " << S.Spills << ", extra traffic " << S.ExtraTraffic
+     << ", spill cycles " << S.SpillCycles << "\n";
+  OS << Head << "evictions";
+  for (unsigned TI = 0; TI != NumTiers; ++TI)
+    OS << (TI ? ", " : " ") << tierName(static_cast<Tier>(TI)) << ' '
+       << S.Evictions[TI];
+  OS << "\n";
+  OS << Head << "reloads before free " << S.ReloadsBeforeFree
+     << ", pinned spills " << S.PinnedSpills << "\n";
+}
+
+int main(int Argc, char **Argv) {
+  InitLLVM X(Argc, Argv);
+  return runStageTool(
+      Argc, Argv,
+      "dan-dlr: stage 2, place every buffer and insert spills (deterministic "
+      "linear repackaging)\n",
+      [](Graph &G, const TargetDesc &T, raw_ostream *Stats) -> Error {
+        DLROptions Opts;
+        Opts.Fit = Fit;
+        Opts.Evict = Evict;
+        Opts.LambdaByte = LambdaByte;
+        Opts.LambdaCyc = LambdaCyc;
+        Expected<DLRStats> S = runDLR(G, T, Opts);
+        if (!S)
+          return S.takeError();
+        if (Stats)
+          printStats(*Stats, G, *S);
+        return Error::success();
+      });
 }

@@ -1,32 +1,91 @@
-//===- DLR.h - Stage 2: deterministic linear repackaging ---------*- C++ -*-===//
+//===- DLR.h - Stage 2: deterministic linear repackaging ---------*- C++
+//-*-===//
+//
+// Stage 2 of DAN-Scheduler (docs/DLR.md): one scan over a legal schedule
+// that gives every buffer an offset in its tier and, when a placement does
+// not fit, spills resident buffers of the same tier out and back in. The
+// result is a memory plan under the execution model of docs/LangRef.md:
+// offsets on every ALLOC and SPILL_IN, spill nodes numbered in scan order,
+// and the spill and reuse edges the plan implies.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef DAN_TRANSFORMS_DLR_H
 #define DAN_TRANSFORMS_DLR_H
 
 #include "dan/IR/Graph.h"
 #include "dan/Target/Target.h"
+#include "dan/Transforms/FreeList.h"
 #include "llvm/Support/Error.h"
+#include <array>
 
 namespace dan {
 
-enum class FitPolicy { Best, First };
-enum class EvictPolicy { Cost, LRU, Belady };
+/// How a victim is chosen in L1 and UB. L0 tiers always use eager flush
+/// (no future use first, then the farthest next use).
+enum class EvictPolicy {
+  Cost,   ///< the paper's score d / (lambda_byte T + lambda_cyc S + eps)
+  LRU,    ///< the least recently used buffer
+  Belady, ///< no future use first, then the farthest next use
+};
 
 struct DLROptions {
   FitPolicy Fit = FitPolicy::Best;
   EvictPolicy Evict = EvictPolicy::Cost;
+  /// Weight of the extra traffic T(b,k) in the cost score (eq. 30).
   double LambdaByte = 1.0;
+  /// Weight of the spill cycles S(b,k) in the cost score (eq. 30).
   double LambdaCyc = 1.0;
 };
 
 struct DLRStats {
+  /// Spills inserted (SPILL_OUT/SPILL_IN pairs): metric 3.
   uint64_t Spills = 0;
+  /// Their extra DDR traffic: size if DDR-backed, else 2 * size (metric 2).
   uint64_t ExtraTraffic = 0;
+  /// Cycles of the inserted spill nodes.
+  uint64_t SpillCycles = 0;
+  /// Spills per tier of the spilled buffer.
+  std::array<uint64_t, NumTiers> Evictions{};
+  /// SPILL_INs inserted only because the buffer's FREE came while it was
+  /// spilled out (the contest's rules pair every SPILL_OUT with a SPILL_IN).
+  uint64_t ReloadsBeforeFree = 0;
+  /// Spills of buffers an operation uses, made when its other buffers could
+  /// not be placed around them (fragmentation by pinned buffers).
+  uint64_t PinnedSpills = 0;
 };
 
-/// Places every buffer of \p G (which must have no memory plan) in schedule
-/// order, inserting spills where nothing fits, and adds the spill and reuse
-/// edges the plan implies.
+/// The epsilon of the cost score's denominator (eq. 31).
+constexpr double DLRScoreEpsilon = 1e-9;
+
+/// T(b,k), eq. 28: the extra DDR traffic of one spill of a buffer of
+/// \p Size: the reload only when DDR still holds the data, else the
+/// write-back too.
+inline uint64_t spillTraffic(uint64_t Size, bool DDRBacked) {
+  return DDRBacked ? Size : 2 * Size;
+}
+
+/// S(b,k), eq. 29: the cycles of the SPILL_OUT and SPILL_IN of one spill.
+inline uint64_t spillPairCycles(const TargetDesc &T, uint64_t Size,
+                                bool DDRBacked) {
+  return T.spillOutCycles(Size, DDRBacked) + T.spillInCycles(Size);
+}
+
+/// score(b,k), eqs. 30-31: reuse distance per unit of spill cost; the
+/// largest score is evicted.
+inline double spillScore(uint64_t Distance, uint64_t Traffic, uint64_t Cycles,
+                         const DLROptions &Opts) {
+  return double(Distance) / (Opts.LambdaByte * double(Traffic) +
+                             Opts.LambdaCyc * double(Cycles) + DLRScoreEpsilon);
+}
+
+/// Places every buffer of \p G (which must have no memory plan and must
+/// verify) in schedule order, inserting spills where nothing fits, and adds
+/// the spill and reuse edges the plan implies. The input checks run before
+/// anything changes: a refused input (a DiagError at the offending nodes)
+/// leaves \p G unchanged. The one later error, spill ids beyond 2^40,
+/// leaves it half planned.
+/// O((V + E) log V + U + P log S + K * R): docs/DLR.md, "Complexity".
 llvm::Expected<DLRStats> runDLR(Graph &G, const TargetDesc &T,
                                 const DLROptions &Opts);
 
