@@ -83,6 +83,8 @@ private:
   void spillOut(unsigned B);
   unsigned pickVictim(Tier Tr);
   uint32_t nextUse(Buffer &B);
+  double penalty(Buffer &V, Tier Tr);
+  SmallVector<unsigned, 4> pickWindow(Tier Tr, uint64_t Size);
   bool isPinned(const Buffer &B) const { return B.PinStamp == Stamp; }
   unsigned bufferOf(uint64_t Id) const { return BufIndex.lookup(Id); }
   /// The distinct buffers an operation uses, in list order.
@@ -297,12 +299,112 @@ bool Repacker::place(unsigned BI) {
       makeResident(BI);
       return true;
     }
+    if (Opts.Victims == VictimSet::Window) {
+      // Evict the cheapest contiguous range that makes room at once.
+      SmallVector<unsigned, 4> Victims = pickWindow(B.BufTier, B.Size);
+      if (Victims.empty())
+        return false;
+      for (unsigned V : Victims)
+        spillOut(V);
+      continue;
+    }
     // Algorithm 2, lines 5-10: evict until a segment fits.
     unsigned V = pickVictim(B.BufTier);
     if (V == None)
       return false;
     spillOut(V);
   }
+}
+
+double Repacker::penalty(Buffer &V, Tier Tr) {
+  // The inverse of each rule's preference, so that a range's victims add
+  // up: the cost rule's 1 / score (eq. 31), Belady's 1 / distance to the
+  // next use (a buffer without one is nearly free to evict), LRU's
+  // 1 / time since the last use.
+  EvictPolicy Rule = T.isL0(Tr) ? EvictPolicy::Belady : Opts.Evict;
+  uint32_t Next = nextUse(V);
+  switch (Rule) {
+  case EvictPolicy::Belady:
+    return Next == None ? 1e-9 : 1.0 / double(Next - Pos);
+  case EvictPolicy::LRU:
+    return 1.0 / double(Pos - V.LastUse + 1);
+  case EvictPolicy::Cost: {
+    uint64_t Distance = (Next != None ? Next : V.FreePos) - Pos;
+    return 1.0 / spillScore(std::max<uint64_t>(Distance, 1), V.Traffic,
+                            V.Cycles, Opts);
+  }
+  }
+  return 0;
+}
+
+SmallVector<unsigned, 4> Repacker::pickWindow(Tier Tr, uint64_t Size) {
+  // The resident buffers of the tier by offset. A window [O, O + Size) that
+  // starts inside free bytes can slide left to the end of the previous
+  // buffer (or 0) without taking a new victim, and one that starts inside a
+  // victim can slide to the victim's start; so the starts worth trying are
+  // 0 and every resident buffer's start and end.
+  struct Held {
+    uint64_t Begin, End;
+    unsigned BI;
+    bool Pinned;
+    double Penalty;
+  };
+  SmallVector<Held, 16> Here;
+  for (unsigned VI : Resident[tierIndex(Tr)]) {
+    Buffer &V = Bufs[VI];
+    Here.push_back({V.Offset, V.Offset + V.Size, VI, isPinned(V),
+                    isPinned(V) ? 0.0 : penalty(V, Tr)});
+  }
+  llvm::sort(Here,
+             [](const Held &A, const Held &B) { return A.Begin < B.Begin; });
+  SmallVector<uint64_t, 32> Starts = {0};
+  for (const Held &H : Here) {
+    Starts.push_back(H.Begin);
+    Starts.push_back(H.End);
+  }
+  llvm::sort(Starts);
+  Starts.erase(std::unique(Starts.begin(), Starts.end()), Starts.end());
+
+  uint64_t Cap = T.capacity(Tr);
+  bool Found = false;
+  double BestPenalty = 0;
+  uint64_t BestBytes = 0, BestStart = 0;
+  for (uint64_t O : Starts) {
+    if (O > Cap || Size > Cap - O)
+      break;
+    // The held ranges overlapping [O, O + Size): they are disjoint and
+    // sorted, so they form one run.
+    auto It =
+        llvm::partition_point(Here, [&](const Held &H) { return H.End <= O; });
+    double Penalty = 0;
+    uint64_t Bytes = 0;
+    bool Feasible = true;
+    for (; It != Here.end() && It->Begin < O + Size; ++It) {
+      if (It->Pinned) {
+        Feasible = false;
+        break;
+      }
+      Penalty += It->Penalty;
+      Bytes += It->End - It->Begin;
+    }
+    if (!Feasible)
+      continue;
+    // Least penalty, then fewest bytes evicted, then the lowest offset.
+    if (!Found || Penalty < BestPenalty ||
+        (Penalty == BestPenalty && Bytes < BestBytes)) {
+      Found = true;
+      BestPenalty = Penalty;
+      BestBytes = Bytes;
+      BestStart = O;
+    }
+  }
+  SmallVector<unsigned, 4> Victims;
+  if (!Found)
+    return Victims;
+  for (const Held &H : Here)
+    if (H.Begin < BestStart + Size && H.End > BestStart)
+      Victims.push_back(H.BI);
+  return Victims;
 }
 
 bool Repacker::reload(unsigned BI) {

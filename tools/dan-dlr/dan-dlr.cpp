@@ -52,6 +52,17 @@ static cl::opt<EvictPolicy> Evict(
                           "no further use first, then the farthest next use")),
     cl::cat(DANCategory));
 
+static cl::opt<VictimSet> Victims(
+    "victims", cl::init(VictimSet::Window),
+    cl::desc("Which buffers a placement that does not fit evicts"),
+    cl::values(clEnumValN(VictimSet::Window, "window",
+                          "the contiguous range whose victims cost least in "
+                          "total under the --evict rule (default)"),
+               clEnumValN(VictimSet::Single, "single",
+                          "the best buffer under the --evict rule, again "
+                          "until a segment fits (the paper's Algorithm 2)")),
+    cl::cat(DANCategory));
+
 static cl::opt<double, false, WeightParser>
     LambdaByte("lambda-byte", cl::init(1.0), cl::value_desc("X"),
                cl::desc("Weight of a spill's extra traffic in the cost score "
@@ -87,6 +98,7 @@ int main(int Argc, char **Argv) {
         DLROptions Opts;
         Opts.Fit = Fit;
         Opts.Evict = Evict;
+        Opts.Victims = Victims;
         Opts.LambdaByte = LambdaByte;
         Opts.LambdaCyc = LambdaCyc;
         Expected<DLRStats> S = runDLR(G, T, Opts);

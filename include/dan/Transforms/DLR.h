@@ -29,9 +29,16 @@ enum class EvictPolicy {
   Belady, ///< no future use first, then the farthest next use
 };
 
+/// Which buffers one failed placement evicts.
+enum class VictimSet {
+  Window, ///< the contiguous range whose victims cost least in total
+  Single, ///< the best-scored buffer, again until a segment fits (paper)
+};
+
 struct DLROptions {
   FitPolicy Fit = FitPolicy::Best;
   EvictPolicy Evict = EvictPolicy::Cost;
+  VictimSet Victims = VictimSet::Window;
   /// Weight of the extra traffic T(b,k) in the cost score (eq. 30).
   double LambdaByte = 1.0;
   /// Weight of the spill cycles S(b,k) in the cost score (eq. 30).
