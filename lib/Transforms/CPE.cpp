@@ -1,3 +1,646 @@
-//===- CPE.cpp ----------------------------------------------------------===//
+//===- CPE.cpp - Stage 3: critical path enhancement -----------------------===//
+//
+// A first-improvement local search on the order of the operation nodes
+// (the paper's Algorithm 3, adapted; docs/CPE.md):
+//
+//  1. time the schedule (replay's rules: a node starts at the latest finish
+//     of its predecessors and of the previous node on its pipe);
+//  2. walk the critical chain back from the node that finishes last;
+//  3. at each chain node, try to reorder its pipe within a window of
+//     schedule positions: when the pipe holds the node back, put it ahead
+//     of an earlier node of the pipe; when the pipe waits idle for it, put
+//     a later node of the pipe that is ready ahead of it;
+//  4. take the first move that keeps every constraint and strictly lowers
+//     the makespan (eq. 36); a pass that takes nothing ends the search.
+//
+// Only operations move, and none crosses a predecessor, a successor, or a
+// buffer node (ALLOC, FREE, SPILL_OUT, SPILL_IN) of a buffer it uses, so the
+// memory plan is kept by construction.
+//
+// The timing of a candidate is updated incrementally: only the nodes whose
+// pipe predecessor changed, and what their new finish times reach, are
+// retimed, in schedule order, and a candidate is dropped as soon as a node
+// reaches the current makespan.
+//
+//===----------------------------------------------------------------------===//
 
 #include "dan/Transforms/CPE.h"
+#include "dan/Analysis/Replay.h"
+#include "dan/Analysis/Verifier.h"
+#include "dan/IR/Diagnostic.h"
+#include "dan/IR/MemoryPlan.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+#include <algorithm>
+#include <array>
+#include <functional>
+
+using namespace llvm;
+
+namespace dan {
+
+namespace {
+
+constexpr NodeIdx None = UINT32_MAX;
+constexpr uint8_t NoPipe = 0xff;
+
+/// The local search over one graph. The graph itself is only read; the
+/// search works on its own copy of the order.
+class Search {
+public:
+  /// \p WithReuse: whether reuse edges constrain the timing (false for
+  /// --mode=ignore).
+  Search(const Graph &G, const TargetDesc &T, bool WithReuse);
+
+  void run(const CPEOptions &Opts, CPEStats &S);
+
+  uint64_t makespan() const { return Makespan; }
+  const std::vector<NodeIdx> &order() const { return Order; }
+  uint64_t start(NodeIdx I) const { return Start[I]; }
+  uint64_t finish(NodeIdx I) const { return Finish[I]; }
+
+private:
+  // The graph, in arrays.
+  const Graph &G;
+  size_t V;
+  std::vector<uint64_t> Cycles;
+  std::vector<uint8_t> PipeOf;
+  /// Edges as compressed lists: predecessors, successors, and for each
+  /// operation its barriers (the buffer nodes of the buffers it uses).
+  std::vector<uint32_t> PredBegin, SuccBegin, BarBegin;
+  std::vector<NodeIdx> PredList, SuccList, BarList;
+
+  // The current schedule.
+  std::vector<NodeIdx> Order;
+  std::vector<uint32_t> Pos;
+  /// The nodes of each pipe in schedule order, and each node's index there.
+  std::array<std::vector<NodeIdx>, NumPipes> PipeSeq;
+  std::vector<uint32_t> PipeIdx;
+
+  // The timing of the current schedule.
+  std::vector<uint64_t> Start, Finish;
+  uint64_t Makespan = 0;
+  /// How many nodes finish at Makespan.
+  uint64_t AtMax = 0;
+
+  // Scratch of one candidate's timing: a node's new times are valid when
+  // its ChangedEpoch is Epoch.
+  uint32_t Epoch = 0;
+  std::vector<uint32_t> ChangedEpoch, QueuedEpoch;
+  std::vector<uint64_t> NewStart, NewFinish;
+  std::vector<NodeIdx> Changed;
+  std::vector<uint32_t> Heap;
+
+  ArrayRef<NodeIdx> preds(NodeIdx I) const {
+    return ArrayRef(PredList).slice(PredBegin[I],
+                                    PredBegin[I + 1] - PredBegin[I]);
+  }
+  ArrayRef<NodeIdx> succs(NodeIdx I) const {
+    return ArrayRef(SuccList).slice(SuccBegin[I],
+                                    SuccBegin[I + 1] - SuccBegin[I]);
+  }
+  ArrayRef<NodeIdx> barriers(NodeIdx I) const {
+    return ArrayRef(BarList).slice(BarBegin[I], BarBegin[I + 1] - BarBegin[I]);
+  }
+  NodeIdx pipePrev(NodeIdx I) const {
+    if (PipeOf[I] == NoPipe || PipeIdx[I] == 0)
+      return None;
+    return PipeSeq[PipeOf[I]][PipeIdx[I] - 1];
+  }
+  /// The latest finish of the predecessors (eq. 32's max), and which one.
+  uint64_t ready(NodeIdx I, NodeIdx *Which = nullptr) const;
+
+  void timeAll();
+  void recountMax();
+  std::vector<NodeIdx> criticalChain() const;
+  uint32_t earliest(NodeIdx I) const;
+  uint32_t latest(NodeIdx I) const;
+  void moveTo(NodeIdx I, uint32_t To, SmallVectorImpl<NodeIdx> &Seeds);
+  bool improves(ArrayRef<NodeIdx> Seeds);
+  void commit();
+  /// A candidate: put B ahead of A on their pipe (A runs before B now).
+  struct Move {
+    NodeIdx A, B;
+  };
+  /// How a move is made in the global order.
+  enum class Way { Illegal, Hoist, Sink, Both };
+  Way way(const Move &M) const;
+  bool tryMove(const Move &M, Way W);
+  void candidates(NodeIdx C, unsigned W, SmallVectorImpl<Move> &Out) const;
+};
+
+} // namespace
+
+/// The cycles and pipe of each node, as replay() counts them.
+static void nodeTiming(const Graph &G, const TargetDesc &T,
+                       std::vector<uint64_t> &Cycles,
+                       std::vector<uint8_t> &PipeOf) {
+  DenseSet<uint64_t> Backed = ddrBackedBuffers(G);
+  DenseMap<uint64_t, uint64_t> Sizes = bufferSizes(G);
+  Cycles.assign(G.size(), 0);
+  PipeOf.assign(G.size(), NoPipe);
+  for (NodeIdx I = 0, E = G.size(); I != E; ++I) {
+    Cycles[I] = nodeCycles(G, I, T, Backed, Sizes);
+    if (std::optional<Pipe> P = nodePipe(G[I], T))
+      PipeOf[I] = static_cast<uint8_t>(*P);
+  }
+}
+
+Search::Search(const Graph &G, const TargetDesc &T, bool WithReuse)
+    : G(G), V(G.size()) {
+  nodeTiming(G, T, Cycles, PipeOf);
+
+  // Predecessors and successors: input and spill edges, and reuse edges
+  // unless the timing ignores them.
+  PredBegin.assign(V + 1, 0);
+  SuccBegin.assign(V + 1, 0);
+  for (NodeIdx I = 0; I != V; ++I) {
+    auto Count = [&](const EdgeList &L) {
+      PredBegin[I + 1] += L.size();
+      for (NodeIdx P : L)
+        ++SuccBegin[P + 1];
+    };
+    Count(G[I].Preds);
+    if (WithReuse)
+      Count(G[I].ReusePreds);
+  }
+  for (size_t I = 0; I != V; ++I) {
+    PredBegin[I + 1] += PredBegin[I];
+    SuccBegin[I + 1] += SuccBegin[I];
+  }
+  PredList.resize(PredBegin[V]);
+  SuccList.resize(SuccBegin[V]);
+  {
+    std::vector<uint32_t> PredFill(PredBegin.begin(), PredBegin.end() - 1);
+    std::vector<uint32_t> SuccFill(SuccBegin.begin(), SuccBegin.end() - 1);
+    for (NodeIdx I = 0; I != V; ++I) {
+      auto Fill = [&](const EdgeList &L) {
+        for (NodeIdx P : L) {
+          PredList[PredFill[I]++] = P;
+          SuccList[SuccFill[P]++] = I;
+        }
+      };
+      Fill(G[I].Preds);
+      if (WithReuse)
+        Fill(G[I].ReusePreds);
+    }
+  }
+
+  // Barriers: every buffer node of every buffer an operation uses.
+  DenseMap<uint64_t, SmallVector<NodeIdx, 2>> BufNodes;
+  for (NodeIdx I = 0; I != V; ++I)
+    if (G[I].isBufferNode())
+      BufNodes[G[I].Buf].push_back(I);
+  BarBegin.assign(V + 1, 0);
+  for (NodeIdx I = 0; I != V; ++I) {
+    BarBegin[I + 1] = BarBegin[I];
+    if (G[I].Kind != NodeKind::Op)
+      continue;
+    SmallVector<uint64_t, 3> Bufs(G[I].Bufs.begin(), G[I].Bufs.end());
+    llvm::sort(Bufs);
+    Bufs.erase(std::unique(Bufs.begin(), Bufs.end()), Bufs.end());
+    for (uint64_t B : Bufs) {
+      auto It = BufNodes.find(B);
+      if (It == BufNodes.end())
+        continue;
+      BarList.insert(BarList.end(), It->second.begin(), It->second.end());
+      BarBegin[I + 1] += It->second.size();
+    }
+  }
+
+  Order = G.Order;
+  Pos = G.positions();
+  PipeIdx.assign(V, 0);
+  for (NodeIdx I : Order)
+    if (PipeOf[I] != NoPipe) {
+      PipeIdx[I] = PipeSeq[PipeOf[I]].size();
+      PipeSeq[PipeOf[I]].push_back(I);
+    }
+
+  ChangedEpoch.assign(V, 0);
+  QueuedEpoch.assign(V, 0);
+  NewStart.assign(V, 0);
+  NewFinish.assign(V, 0);
+  timeAll();
+}
+
+uint64_t Search::ready(NodeIdx I, NodeIdx *Which) const {
+  uint64_t R = 0;
+  NodeIdx W = None;
+  for (NodeIdx P : preds(I))
+    if (W == None || Finish[P] > R) {
+      R = Finish[P];
+      W = P;
+    }
+  if (Which)
+    *Which = W;
+  return R;
+}
+
+void Search::timeAll() {
+  Start.assign(V, 0);
+  Finish.assign(V, 0);
+  for (NodeIdx I : Order) {
+    uint64_t S = ready(I);
+    if (NodeIdx P = pipePrev(I); P != None)
+      S = std::max(S, Finish[P]);
+    Start[I] = S;
+    Finish[I] = SaturatingAdd(S, Cycles[I]);
+  }
+  recountMax();
+}
+
+void Search::recountMax() {
+  Makespan = 0;
+  AtMax = 0;
+  for (NodeIdx I = 0; I != V; ++I) {
+    if (Finish[I] > Makespan) {
+      Makespan = Finish[I];
+      AtMax = 0;
+    }
+    AtMax += Finish[I] == Makespan;
+  }
+}
+
+/// The critical chain C* (eq. 34), in time order: from the first node (in
+/// schedule order) that finishes at the makespan, back through whichever
+/// fixed each node's start: its pipe predecessor when that finished strictly
+/// later than every edge predecessor, else the first edge predecessor
+/// (in edge-list order) that finished last.
+std::vector<NodeIdx> Search::criticalChain() const {
+  std::vector<NodeIdx> Chain;
+  NodeIdx End = None;
+  for (NodeIdx I : Order)
+    if (Finish[I] == Makespan) {
+      End = I;
+      break;
+    }
+  for (NodeIdx I = End; I != None && Finish[I] != 0;) {
+    Chain.push_back(I);
+    if (Start[I] == 0)
+      break;
+    NodeIdx Edge;
+    uint64_t R = ready(I, &Edge);
+    NodeIdx P = pipePrev(I);
+    I = P != None && Finish[P] > R ? P : Edge;
+  }
+  std::reverse(Chain.begin(), Chain.end());
+  return Chain;
+}
+
+/// The first position operation \p I may take: after every predecessor and
+/// every barrier scheduled before it.
+uint32_t Search::earliest(NodeIdx I) const {
+  uint32_t E = 0;
+  for (ArrayRef<NodeIdx> L : {preds(I), barriers(I)})
+    for (NodeIdx P : L)
+      if (Pos[P] < Pos[I])
+        E = std::max(E, Pos[P] + 1);
+  return E;
+}
+
+/// The last position operation \p I may take: before every successor and
+/// every barrier scheduled after it.
+uint32_t Search::latest(NodeIdx I) const {
+  uint32_t L = V - 1;
+  for (ArrayRef<NodeIdx> List : {succs(I), barriers(I)})
+    for (NodeIdx S : List)
+      if (Pos[S] > Pos[I])
+        L = std::min(L, Pos[S] - 1);
+  return L;
+}
+
+/// Moves node \p I to position \p To, shifting the nodes between, and
+/// collects the nodes whose pipe predecessor changed in \p Seeds.
+void Search::moveTo(NodeIdx I, uint32_t To, SmallVectorImpl<NodeIdx> &Seeds) {
+  uint32_t From = Pos[I];
+  if (To < From) {
+    for (uint32_t Q = From; Q != To; --Q) {
+      Order[Q] = Order[Q - 1];
+      Pos[Order[Q]] = Q;
+    }
+  } else {
+    for (uint32_t Q = From; Q != To; ++Q) {
+      Order[Q] = Order[Q + 1];
+      Pos[Order[Q]] = Q;
+    }
+  }
+  Order[To] = I;
+  Pos[I] = To;
+
+  Seeds.push_back(I);
+  if (PipeOf[I] == NoPipe)
+    return;
+  std::vector<NodeIdx> &Seq = PipeSeq[PipeOf[I]];
+  uint32_t Old = PipeIdx[I], Idx = Old;
+  while (Idx > 0 && Pos[Seq[Idx - 1]] > To) {
+    Seq[Idx] = Seq[Idx - 1];
+    PipeIdx[Seq[Idx]] = Idx;
+    --Idx;
+  }
+  while (Idx + 1 < Seq.size() && Pos[Seq[Idx + 1]] < To) {
+    Seq[Idx] = Seq[Idx + 1];
+    PipeIdx[Seq[Idx]] = Idx;
+    ++Idx;
+  }
+  Seq[Idx] = I;
+  PipeIdx[I] = Idx;
+  // The new pipe successor of I, and whatever now sits where I was and
+  // after it: each may have a new pipe predecessor.
+  for (uint32_t J : {Idx + 1, Old, Old + 1})
+    if (J < Seq.size() && Seq[J] != I)
+      Seeds.push_back(Seq[J]);
+}
+
+/// Retimes what the move changed (the seeds and everything their new finish
+/// times reach) into the scratch arrays, in schedule order. Returns whether
+/// the makespan strictly drops; stops early when it cannot.
+bool Search::improves(ArrayRef<NodeIdx> Seeds) {
+  if (++Epoch == 0) {
+    std::fill(ChangedEpoch.begin(), ChangedEpoch.end(), 0);
+    std::fill(QueuedEpoch.begin(), QueuedEpoch.end(), 0);
+    Epoch = 1;
+  }
+  Changed.clear();
+  Heap.clear();
+  auto Push = [&](NodeIdx I) {
+    if (QueuedEpoch[I] == Epoch)
+      return;
+    QueuedEpoch[I] = Epoch;
+    Heap.push_back(Pos[I]);
+    std::push_heap(Heap.begin(), Heap.end(), std::greater<>());
+  };
+  auto Fin = [&](NodeIdx I) {
+    return ChangedEpoch[I] == Epoch ? NewFinish[I] : Finish[I];
+  };
+  for (NodeIdx I : Seeds)
+    Push(I);
+  uint64_t Reduced = 0;
+  while (!Heap.empty()) {
+    std::pop_heap(Heap.begin(), Heap.end(), std::greater<>());
+    NodeIdx I = Order[Heap.back()];
+    Heap.pop_back();
+    uint64_t S = 0;
+    for (NodeIdx P : preds(I))
+      S = std::max(S, Fin(P));
+    NodeIdx Prev = pipePrev(I);
+    if (Prev != None)
+      S = std::max(S, Fin(Prev));
+    uint64_t F = SaturatingAdd(S, Cycles[I]);
+    if (F == Finish[I]) {
+      // Unchanged; a node still finishing at the makespan keeps it.
+      if (F == Makespan)
+        return false;
+      continue;
+    }
+    if (F >= Makespan)
+      return false;
+    Reduced += Finish[I] == Makespan;
+    ChangedEpoch[I] = Epoch;
+    NewStart[I] = S;
+    NewFinish[I] = F;
+    Changed.push_back(I);
+    for (NodeIdx Succ : succs(I))
+      Push(Succ);
+    if (PipeOf[I] != NoPipe && PipeIdx[I] + 1 < PipeSeq[PipeOf[I]].size())
+      Push(PipeSeq[PipeOf[I]][PipeIdx[I] + 1]);
+  }
+  return Reduced == AtMax;
+}
+
+void Search::commit() {
+  for (NodeIdx I : Changed) {
+    Start[I] = NewStart[I];
+    Finish[I] = NewFinish[I];
+  }
+  recountMax();
+}
+
+/// How to put M.B ahead of M.A with the fewest nodes moved, if it can be
+/// done without crossing a constraint:
+///
+///  * Hoist: B (an operation) moves to just before A;
+///  * Sink: A (an operation) moves to just after B;
+///  * Both: A sinks as far as it may and B hoists as far as it may, which
+///    puts B first when B's last blocker comes before A's first blocker
+///    and no edge joins them.
+Search::Way Search::way(const Move &M) const {
+  bool OpA = G[M.A].Kind == NodeKind::Op, OpB = G[M.B].Kind == NodeKind::Op;
+  if (OpB && earliest(M.B) <= Pos[M.A])
+    return Way::Hoist;
+  if (OpA && latest(M.A) >= Pos[M.B])
+    return Way::Sink;
+  if (OpA && OpB && !is_contained(preds(M.B), M.A) &&
+      earliest(M.B) <= uint64_t(latest(M.A)) + 1)
+    return Way::Both;
+  return Way::Illegal;
+}
+
+/// Makes move \p M if that strictly lowers the makespan; otherwise puts
+/// every node back.
+bool Search::tryMove(const Move &M, Way W) {
+  uint32_t PosA = Pos[M.A], PosB = Pos[M.B];
+  SmallVector<NodeIdx, 8> Seeds;
+  switch (W) {
+  case Way::Hoist:
+    moveTo(M.B, PosA, Seeds);
+    break;
+  case Way::Sink:
+    moveTo(M.A, PosB, Seeds);
+    break;
+  case Way::Both:
+    moveTo(M.A, latest(M.A), Seeds);
+    moveTo(M.B, earliest(M.B), Seeds);
+    assert(Pos[M.B] < Pos[M.A] && "Both did not reorder the pair");
+    break;
+  case Way::Illegal:
+    return false;
+  }
+  if (improves(Seeds)) {
+    commit();
+    return true;
+  }
+  Seeds.clear();
+  if (W != Way::Sink)
+    moveTo(M.B, PosB, Seeds);
+  if (W != Way::Hoist)
+    moveTo(M.A, PosA, Seeds);
+  return false;
+}
+
+/// The candidate moves at critical node \p C, in the order they are tried.
+/// Only a node on a pipe can start earlier by a move, and only in one of
+/// two ways:
+///
+///  * its pipe holds it back (its local slack, start minus the latest
+///    finish of its predecessors, is positive): put C ahead of each node X
+///    of the pipe in the window before C, nearest first;
+///  * its pipe waits idle for it: put each operation Z of the pipe in the
+///    window after C, nearest first, whose predecessors finish before C
+///    starts, ahead of C, into the idle time.
+void Search::candidates(NodeIdx C, unsigned W,
+                        SmallVectorImpl<Move> &Out) const {
+  if (PipeOf[C] == NoPipe)
+    return;
+  const std::vector<NodeIdx> &Seq = PipeSeq[PipeOf[C]];
+  uint32_t PosC = Pos[C];
+  NodeIdx Prev = pipePrev(C);
+  uint64_t PrevFinish = Prev == None ? 0 : Finish[Prev];
+  if (PrevFinish > ready(C)) {
+    for (uint32_t J = PipeIdx[C]; J-- != 0;) {
+      if (Pos[Seq[J]] + uint64_t(W) < PosC)
+        break;
+      Out.push_back({Seq[J], C});
+    }
+    return;
+  }
+  if (Start[C] <= PrevFinish)
+    return;
+  for (uint32_t J = PipeIdx[C] + 1; J < Seq.size(); ++J) {
+    NodeIdx Z = Seq[J];
+    if (Pos[Z] > PosC + uint64_t(W))
+      break;
+    if (G[Z].Kind == NodeKind::Op && ready(Z) < Start[C])
+      Out.push_back({C, Z});
+  }
+}
+
+void Search::run(const CPEOptions &Opts, CPEStats &S) {
+  for (unsigned Pass = 0; Pass != Opts.Passes; ++Pass) {
+    std::vector<NodeIdx> Chain = criticalChain();
+    uint64_t Accepted = 0, Tried = 0;
+    bool Limit = false;
+    auto Budget = [&] {
+      if (Opts.MaxCandidates && Tried >= Opts.MaxCandidates) {
+        Limit = true;
+        return false;
+      }
+      ++Tried;
+      ++S.Candidates;
+      return true;
+    };
+    SmallVector<Move, 16> Moves;
+    for (NodeIdx C : Chain) {
+      Moves.clear();
+      candidates(C, Opts.Window, Moves);
+      bool Moved = false;
+      for (const Move &M : Moves) {
+        Way W = way(M);
+        if (W == Way::Illegal) {
+          ++S.Illegal;
+          continue;
+        }
+        if (!Budget())
+          break;
+        if (tryMove(M, W)) {
+          Moved = true;
+          break;
+        }
+      }
+      Accepted += Moved;
+      if (Limit)
+        break;
+    }
+    ++S.Passes;
+    S.Moves += Accepted;
+    S.HitCandidateLimit |= Limit;
+    if (!Accepted)
+      break;
+  }
+}
+
+/// Reuse edges whose placement starts before its release has finished, in
+/// the timing of \p S.
+static uint64_t ownershipViolations(const Graph &G, const Search &S) {
+  uint64_t N = 0;
+  for (NodeIdx I = 0, E = G.size(); I != E; ++I)
+    for (NodeIdx R : G[I].ReusePreds)
+      N += S.start(I) < S.finish(R);
+  return N;
+}
+
+/// Verifies the input: the search relies on a legal schedule (every edge
+/// respected, every use inside its buffer's lifetime), and keeps a plan
+/// only if there is one to keep. The first errors are reported where they
+/// are, as dan-verify reports them.
+static Error checkInput(const Graph &G, const TargetDesc &T) {
+  VerifyOptions VOpts;
+  VOpts.ErrorLimit = 0;
+  unsigned Errors = 0;
+  constexpr unsigned Shown = 10;
+  DiagList Diags;
+  verifyGraph(G, T, VOpts,
+              [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
+                if (Kind == SourceMgr::DK_Error)
+                  ++Errors;
+                if (Errors > Shown)
+                  return;
+                if (Kind == SourceMgr::DK_Error)
+                  Diags.error(Loc, Msg);
+                else
+                  Diags.note(Loc, Msg);
+              });
+  if (!Errors)
+    return Error::success();
+  if (Errors > Shown)
+    Diags.note(SMLoc(), Twine(Errors - Shown) +
+                            " more errors not shown; dan-verify shows them "
+                            "all");
+  Diags.error(SMLoc(), "the input does not verify (" + Twine(Errors) +
+                           (Errors == 1 ? " error" : " errors") +
+                           "); dan-cpe needs a legal schedule");
+  return Diags.takeError();
+}
+
+Expected<CPEStats> runCPE(Graph &G, const TargetDesc &T,
+                          const CPEOptions &Opts) {
+  if (Error E = checkInput(G, T))
+    return Expected<CPEStats>(std::move(E));
+  CPEStats S;
+  S.MakespanBefore = replay(G, T).Makespan;
+  for (const Node &N : G.Nodes)
+    S.ReuseEdges += N.ReusePreds.size();
+  if (Opts.Mode == CPEMode::Freeze) {
+    S.MakespanAfter = S.MakespanBefore;
+    return S;
+  }
+
+  bool Ignore = Opts.Mode == CPEMode::Ignore;
+  Search Local(G, T, /*WithReuse=*/!Ignore);
+  uint64_t SearchBefore = Local.makespan();
+  if (Ignore) {
+    S.IgnoreMakespanBefore = SearchBefore;
+    S.ViolationsBefore = ownershipViolations(G, Local);
+  }
+  Local.run(Opts, S);
+  std::vector<NodeIdx> Input = std::move(G.Order);
+  G.Order = Local.order();
+  S.MakespanAfter = replay(G, T).Makespan;
+  if (Ignore) {
+    S.IgnoreMakespanAfter = Local.makespan();
+    S.Violations = ownershipViolations(G, Local);
+    std::vector<uint32_t> Pos = G.positions();
+    for (NodeIdx I = 0, E = G.size(); I != E; ++I)
+      for (NodeIdx R : G[I].ReusePreds)
+        S.OrderViolations += Pos[I] < Pos[R];
+  } else if (SearchBefore != S.MakespanBefore ||
+             Local.makespan() != S.MakespanAfter) {
+    // Each accepted move lowered the makespan as the search times it, which
+    // must be replay's timing; if the ruler disagrees, the input is the safe
+    // answer.
+    G.Order = std::move(Input);
+    return createStringError(
+        inconvertibleErrorCode(),
+        "internal error: dan-cpe timed @%s at %llu before and %llu after, "
+        "but replay measures %llu and %llu",
+        G.Name.c_str(), (unsigned long long)SearchBefore,
+        (unsigned long long)Local.makespan(),
+        (unsigned long long)S.MakespanBefore,
+        (unsigned long long)S.MakespanAfter);
+  }
+  return S;
+}
+
+} // namespace dan

@@ -1,4 +1,13 @@
-//===- CPE.h - Stage 3: critical path enhancement ----------------*- C++ -*-===//
+//===- CPE.h - Stage 3: critical path enhancement ----------------*- C++
+//-*-===//
+//
+// A local search on the schedule that lowers the makespan without touching
+// the memory plan: only operation nodes move, so the order of the ALLOC,
+// FREE, SPILL_OUT and SPILL_IN nodes, and with it every offset, spill edge
+// and reuse edge, stays what stage 2 made it. docs/CPE.md has the algorithm,
+// the argument that the plan is kept, and the costs.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef DAN_TRANSFORMS_CPE_H
 #define DAN_TRANSFORMS_CPE_H
@@ -9,21 +18,61 @@
 
 namespace dan {
 
-enum class CPEMode { Refine, Freeze, Ignore };
+enum class CPEMode {
+  /// Move operations while the makespan strictly drops (the stage).
+  Refine,
+  /// Move nothing: the output is the input (the "Freeze" variant).
+  Freeze,
+  /// Run the same search on a timing without the plan's reuse edges (the
+  /// "Ignore" diagnostic); the result is not a stage-3 result.
+  Ignore,
+};
 
 struct CPEOptions {
   CPEMode Mode = CPEMode::Refine;
+  /// The neighbourhood of a critical node: the nodes at most this many
+  /// schedule positions away from it (eq. 35).
   unsigned Window = 8;
-  unsigned Passes = 4;
+  /// The most passes; a pass that accepts no move ends the search.
+  unsigned Passes = 8;
+  /// The most candidate moves evaluated in one pass (0: no limit).
+  uint64_t MaxCandidates = 4000;
 };
 
 struct CPEStats {
+  /// The makespan of the input and of the output, as replay() measures it
+  /// (reuse edges included, in every mode).
   uint64_t MakespanBefore = 0;
   uint64_t MakespanAfter = 0;
+  /// Passes run, moves accepted, candidate moves timed, and candidate moves
+  /// rejected without timing because they would break a constraint.
+  uint64_t Passes = 0;
   uint64_t Moves = 0;
-  uint64_t Violations = 0; ///< --mode=ignore only
+  uint64_t Candidates = 0;
+  uint64_t Illegal = 0;
+  /// Whether the search stopped a pass at MaxCandidates.
+  bool HitCandidateLimit = false;
+
+  /// --mode=ignore only. The makespan of the input and of the output timed
+  /// without reuse edges: the figures an Ignore variant would report.
+  uint64_t IgnoreMakespanBefore = 0;
+  uint64_t IgnoreMakespanAfter = 0;
+  /// The number of reuse edges of the plan.
+  uint64_t ReuseEdges = 0;
+  /// Ownership violations of the output and of the input under the timing
+  /// without reuse edges: reuse edges whose placement starts before the
+  /// release of the bytes it takes has finished.
+  uint64_t Violations = 0;
+  uint64_t ViolationsBefore = 0;
+  /// Reuse edges whose placement the output schedules before its release.
+  /// Always 0: only operations move (checked, not assumed).
+  uint64_t OrderViolations = 0;
 };
 
+/// Stage 3: reorders the operations of \p G (a graph that verifies, with or
+/// without a memory plan) to lower its makespan. Nodes, edges, offsets and
+/// the order of the buffer and spill nodes never change. Fails, leaving
+/// \p G unchanged, when the input does not verify.
 llvm::Expected<CPEStats> runCPE(Graph &G, const TargetDesc &T,
                                 const CPEOptions &Opts);
 
