@@ -1,0 +1,11 @@
+"""Checks a dan-cpe --stats report: the makespan never rises, and it drops
+exactly when a move was accepted."""
+import re
+import sys
+
+text = open(sys.argv[1]).read()
+before = int(re.search(r"^makespan before: (\d+)$", text, re.M).group(1))
+after = int(re.search(r"^makespan after: (\d+)", text, re.M).group(1))
+moves = int(re.search(r"^moves: (\d+)$", text, re.M).group(1))
+if after > before or (moves > 0) != (after < before):
+    sys.exit(f"{sys.argv[1]}: makespan {before} -> {after} with {moves} moves")
