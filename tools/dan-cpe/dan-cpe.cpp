@@ -27,7 +27,7 @@ static cl::opt<CPEMode> Mode(
 static cl::opt<unsigned>
     Window("window", cl::init(CPEOptions().Window), cl::value_desc("W"),
            cl::desc("Neighbourhood of a critical node: the nodes at most W "
-                    "schedule positions away from it (default 8)"),
+                    "schedule positions away from it (default 16)"),
            cl::cat(DANCategory));
 
 static cl::opt<unsigned>

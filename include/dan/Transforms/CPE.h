@@ -32,7 +32,7 @@ struct CPEOptions {
   CPEMode Mode = CPEMode::Refine;
   /// The neighbourhood of a critical node: the nodes at most this many
   /// schedule positions away from it (eq. 35).
-  unsigned Window = 8;
+  unsigned Window = 16;
   /// The most passes; a pass that accepts no move ends the search.
   unsigned Passes = 8;
   /// The most candidate moves evaluated in one pass (0: no limit).
