@@ -42,7 +42,18 @@ if [[ -d "$WORKLOADS" ]]; then
     "$BIN/dan-translate" --import=json "$f" -o "$OUT/$name.dan"
     check_graph "$OUT/$name.dan" "$name"
   done
+  echo "== the pipeline: dan-mpas | dan-dlr | dan-cpe, each stage verified"
+  for f in "$WORKLOADS"/*.json; do
+    name="$(basename "$f" .json)"
+    "$BIN/dan-mpas" "$OUT/$name.dan" -o "$OUT/$name.s1.dan"
+    "$BIN/dan-verify" "$OUT/$name.s1.dan"
+    "$BIN/dan-dlr" "$OUT/$name.s1.dan" -o "$OUT/$name.s2.dan"
+    "$BIN/dan-verify" "$OUT/$name.s2.dan"
+    "$BIN/dan-cpe" "$OUT/$name.s2.dan" -o "$OUT/$name.s3.dan"
+    "$BIN/dan-verify" --against "$OUT/$name.s2.dan" "$OUT/$name.s3.dan"
+    "$BIN/dan-replay" --format=json "$OUT/$name.s3.dan" | python3 "$ROOT/utils/metrics-line.py"
+  done
 else
   echo "== contest workloads: $WORKLOADS not found, skipped"
 fi
-echo "run: all graphs round-trip and verify"
+echo "run: all graphs round-trip and verify; every pipeline stage verifies"

@@ -76,12 +76,12 @@ private:
   MPASStats Stats;
 
   size_t V = 0;
-  std::vector<uint32_t> Ord;            // input position
-  std::vector<uint32_t> SuccBegin;      // CSR successors
+  std::vector<uint32_t> Ord;       // input position
+  std::vector<uint32_t> SuccBegin; // CSR successors
   std::vector<NodeIdx> Succs;
   std::vector<uint32_t> InDeg;
-  std::vector<int64_t> H;               // criticality
-  std::vector<int64_t> Delta;           // change of live L1+UB bytes
+  std::vector<int64_t> H;     // criticality
+  std::vector<int64_t> Delta; // change of live L1+UB bytes
   std::vector<uint8_t> Lambda;
 
   // Buffers.
@@ -111,6 +111,12 @@ private:
   std::set<std::pair<Key, NodeIdx>> Pending; // ready but gated L0 allocs
 
   std::set<std::pair<Key, NodeIdx>> Ready;
+  /// Whether a node is in Ready; the demand scan asks this often.
+  std::vector<uint8_t> IsReady;
+  void addReady(NodeIdx I) {
+    Ready.insert({key(I), I});
+    IsReady[I] = 1;
+  }
   std::vector<NodeIdx> Order;
 
   // Demand-driven allocs: for each operation, its predecessors that are
@@ -293,7 +299,7 @@ void Scheduler::makeReady(NodeIdx I) {
   if (gated(I))
     Pending.insert({key(I), I});
   else
-    Ready.insert({key(I), I});
+    addReady(I);
 }
 
 bool Scheduler::fits(uint32_t CI) const {
@@ -324,7 +330,7 @@ void Scheduler::open(uint32_t CI) {
     auto It = Pending.find({key(A), A});
     if (It != Pending.end()) {
       Pending.erase(It);
-      Ready.insert({key(A), A});
+      addReady(A);
     }
   }
 }
@@ -403,7 +409,7 @@ bool Scheduler::fallback() {
     NodeIdx A = Pending.begin()->second;
     Pending.erase(Pending.begin());
     Admitted[A] = 1;
-    Ready.insert({key(A), A});
+    addReady(A);
     return true;
   }
   return false;
@@ -432,7 +438,7 @@ NodeIdx Scheduler::demandAlloc() {
   // Keep feeding the operation chosen last time while it still needs allocs.
   auto NextNeeded = [&](NodeIdx Op) -> NodeIdx {
     for (NodeIdx A : NeedAllocs[Op])
-      if (!Done[A] && Ready.count({key(A), A}))
+      if (!Done[A] && IsReady[A])
         return A;
     return None;
   };
@@ -450,7 +456,7 @@ NodeIdx Scheduler::demandAlloc() {
     for (NodeIdx A : NeedAllocs[Op]) {
       if (Done[A])
         continue;
-      if (!Ready.count({key(A), A})) {
+      if (!IsReady[A]) {
         Available = false;
         break;
       }
@@ -503,6 +509,7 @@ Expected<MPASStats> Scheduler::run() {
   computeCriticality();
   buildGroups();
   Done.assign(V, 0);
+  IsReady.assign(V, 0);
   if (Opts.Allocs == AllocChoice::Demand)
     buildDemand();
   for (NodeIdx I : G.Order)
@@ -525,6 +532,7 @@ Expected<MPASStats> Scheduler::run() {
         I = A;
     }
     Ready.erase({key(I), I});
+    IsReady[I] = 0;
     schedule(I);
   }
   G.Order = std::move(Order);
