@@ -43,6 +43,16 @@ void reportError(const Twine &Msg) {
   WithColor::error(errs(), ToolName) << Msg << '\n';
 }
 
+void printDiagnostic(SourceMgr &SM, SMLoc Loc, SourceMgr::DiagKind Kind,
+                     const Twine &Msg) {
+  if (Loc.isValid())
+    SM.PrintMessage(Loc, Kind, Msg);
+  else if (Kind == SourceMgr::DK_Error)
+    reportError(Msg);
+  else
+    WithColor::note(errs(), ToolName) << Msg << '\n';
+}
+
 TargetDesc targetFromOptions() {
   TargetDesc T = TargetDesc::davinci();
   for (const std::string &Spec : Capacities)
@@ -146,8 +156,7 @@ int runStageTool(int Argc, char **Argv, StringRef Overview,
   cl::opt<std::string> Output("o", cl::init("-"), cl::value_desc("path"),
                               cl::desc("Output file (default: stdout)"),
                               cl::cat(DANCategory));
-  cl::opt<bool> Stats("stats",
-                      cl::desc("Print what the stage did to stderr"),
+  cl::opt<bool> Stats("stats", cl::desc("Print what the stage did to stderr"),
                       cl::cat(DANCategory));
   parseCommandLine(Argc, Argv, Overview);
   TargetDesc Target = targetFromOptions();
@@ -162,14 +171,8 @@ int runStageTool(int Argc, char **Argv, StringRef Overview,
     handleAllErrors(
         std::move(E),
         [&](const DiagError &D) {
-          for (const Diagnostic &Diag : D.diags()) {
-            if (Diag.Loc.isValid())
-              SM.PrintMessage(Diag.Loc, Diag.Kind, Diag.Msg);
-            else if (Diag.Kind == SourceMgr::DK_Note)
-              WithColor::note(errs(), ToolName) << Diag.Msg << '\n';
-            else
-              reportError(Diag.Msg);
-          }
+          for (const Diagnostic &Diag : D.diags())
+            printDiagnostic(SM, Diag.Loc, Diag.Kind, Diag.Msg);
         },
         [&](const ErrorInfoBase &EI) { reportError(EI.message()); });
     return ExitInvalid;

@@ -41,6 +41,12 @@ TargetDesc targetFromOptions();
 /// Prints "<tool>: error: <Msg>" to stderr.
 void reportError(const llvm::Twine &Msg);
 
+/// Prints one diagnostic: at its location through \p SM (file:line:col and
+/// the source line), or as "<tool>: error:" / "<tool>: note:" when it has
+/// none. The shape of every tool's messages.
+void printDiagnostic(llvm::SourceMgr &SM, llvm::SMLoc Loc,
+                     llvm::SourceMgr::DiagKind Kind, const llvm::Twine &Msg);
+
 /// Adds the file (or stdin for "-") to \p SM. On failure prints the error
 /// and returns std::nullopt (exit status 2).
 std::optional<unsigned> readInput(llvm::SourceMgr &SM, llvm::StringRef Path);

@@ -95,16 +95,11 @@ static StringRef displayName(StringRef Path) {
 /// verifies.
 static bool verify(const Graph &G, SourceMgr &SM, StringRef Path,
                    const TargetDesc &Target) {
-  unsigned Errors = verifyGraph(
-      G, Target, VerifyOptions(),
-      [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
-        if (Loc.isValid())
-          SM.PrintMessage(Loc, Kind, Msg);
-        else
-          (Kind == SourceMgr::DK_Error ? WithColor::error(errs(), "dan-replay")
-                                       : WithColor::note(errs(), "dan-replay"))
-              << Msg << '\n';
-      });
+  unsigned Errors =
+      verifyGraph(G, Target, VerifyOptions(),
+                  [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
+                    printDiagnostic(SM, Loc, Kind, Msg);
+                  });
   if (!Errors)
     return true;
   WithColor::error(errs(), "dan-replay")

@@ -61,16 +61,11 @@ int main(int Argc, char **Argv) {
   Opts.L0Single = L0Single;
   Opts.Against = Stage2.get();
   Opts.ErrorLimit = ErrorLimit;
-  unsigned Errors = verifyGraph(
-      *G, Target, Opts,
-      [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
-        if (Loc.isValid())
-          SM.PrintMessage(Loc, Kind, Msg);
-        else
-          (Kind == SourceMgr::DK_Error ? WithColor::error(errs(), "dan-verify")
-                                       : WithColor::note(errs(), "dan-verify"))
-              << Msg << '\n';
-      });
+  unsigned Errors =
+      verifyGraph(*G, Target, Opts,
+                  [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
+                    printDiagnostic(SM, Loc, Kind, Msg);
+                  });
   if (Errors) {
     WithColor::error(errs(), "dan-verify")
         << "'" << (InputPath == "-" ? "<stdin>" : InputPath.getValue())
