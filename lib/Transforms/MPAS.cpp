@@ -126,6 +126,8 @@ private:
   std::set<std::pair<Key, NodeIdx>> Candidates;
   NodeIdx Committed = None;
   uint64_t LiveL1UB = 0;
+  /// Live bytes per tier.
+  std::array<int64_t, NumTiers> TierLive{};
 };
 
 Error Scheduler::buildEdges() {
@@ -355,6 +357,7 @@ void Scheduler::schedule(NodeIdx I) {
   if (N.Kind == NodeKind::Alloc || N.Kind == NodeKind::Free) {
     unsigned K = static_cast<unsigned>(N.BufTier);
     bool IsAlloc = N.Kind == NodeKind::Alloc;
+    TierLive[K] += IsAlloc ? int64_t(N.Size) : -int64_t(N.Size);
     if (T.countsInPeak(N.BufTier)) {
       LiveL1UB = IsAlloc ? LiveL1UB + N.Size : LiveL1UB - N.Size;
       Stats.PeakL1UB = std::max(Stats.PeakL1UB, LiveL1UB);
@@ -448,11 +451,14 @@ NodeIdx Scheduler::demandAlloc() {
       return A;
   }
   Committed = None;
-  std::pair<int64_t, int64_t> Best = {INT64_MAX, INT64_MAX};
+  bool ByOverflow = Opts.Objective == MPASObjective::Overflow;
+  std::array<int64_t, 3> Best = {INT64_MAX, INT64_MAX, INT64_MAX};
+  std::array<int64_t, NumTiers> Add{};
   for (const auto &[K, Op] : Candidates) {
     // Every missing alloc must be ready now (not held back by the L0 rule).
     int64_t Net = 0, Cost = 0;
     bool Available = true;
+    Add.fill(0);
     for (NodeIdx A : NeedAllocs[Op]) {
       if (Done[A])
         continue;
@@ -462,17 +468,31 @@ NodeIdx Scheduler::demandAlloc() {
       }
       Net += Delta[A];
       Cost += Delta[A];
+      Add[static_cast<unsigned>(G[A].BufTier)] += G[A].Size;
     }
     if (!Available)
       continue;
     for (uint32_t S = SuccBegin[Op]; S != SuccBegin[Op + 1]; ++S)
       if (G[Succs[S]].Kind == NodeKind::Free && InDeg[Succs[S]] == 1)
         Net += Delta[Succs[S]];
-    // The smallest net change, then the fewest bytes allocated (the
+    // With the overflow objective, first the bytes the allocs push beyond
+    // their tiers' capacities (what stage 2 would have to spill).
+    int64_t Over = 0;
+    if (ByOverflow)
+      for (unsigned TI = 0; TI != NumTiers; ++TI) {
+        Tier Tr = static_cast<Tier>(TI);
+        if (!Add[TI] || !T.countsInPeak(Tr))
+          continue;
+        int64_t Cap = T.capacity(Tr), Live = TierLive[TI];
+        Over += std::max<int64_t>(0, Live + Add[TI] - Cap) -
+                std::max<int64_t>(0, Live - Cap);
+      }
+    // Then the smallest net change, then the fewest bytes allocated (the
     // paper's smallest delta); strictly smaller wins, so remaining ties
     // keep the key order of Candidates.
-    if (std::make_pair(Net, Cost) < Best) {
-      Best = {Net, Cost};
+    std::array<int64_t, 3> Score = {Over, Net, Cost};
+    if (Score < Best) {
+      Best = Score;
       Committed = Op;
     }
   }

@@ -9,7 +9,8 @@ using namespace dan;
 using namespace dan::tool;
 
 static cl::opt<L0Mode> L0(
-    "l0", cl::init(L0Mode::Capacity), cl::desc("How the L0 tiers constrain the order"),
+    "l0", cl::init(L0Mode::Capacity),
+    cl::desc("How the L0 tiers constrain the order"),
     cl::values(clEnumValN(L0Mode::Capacity, "capacity",
                           "live L0 bytes never exceed the tier (default)"),
                clEnumValN(L0Mode::Single, "single",
@@ -47,6 +48,18 @@ static cl::opt<AllocChoice> Allocs(
                           "written)")),
     cl::cat(DANCategory));
 
+static cl::opt<MPASObjective> Objective(
+    "objective", cl::init(MPASObjective::Overflow),
+    cl::desc("What the demand-driven alloc choice minimizes first"),
+    cl::values(clEnumValN(MPASObjective::Overflow, "overflow",
+                          "bytes beyond each tier's capacity, what stage 2 "
+                          "would have to spill; then live L1+UB bytes "
+                          "(default)"),
+               clEnumValN(MPASObjective::Peak, "peak",
+                          "live L1+UB bytes only (the contest's stage-1 "
+                          "objective)")),
+    cl::cat(DANCategory));
+
 namespace {
 enum class Strategy { MPAS, Input };
 }
@@ -67,6 +80,7 @@ int main(int Argc, char **Argv) {
         Opts.L0 = L0;
         Opts.Weights = Weights;
         Opts.Allocs = Allocs;
+        Opts.Objective = Objective;
         Opts.KeepInputOrder = Strat == Strategy::Input;
         Expected<MPASStats> S = runMPAS(G, T, Opts);
         if (!S)

@@ -32,10 +32,17 @@ enum class AllocChoice {
   Priority, ///< the ALLOC with the best key (the paper as written)
 };
 
+/// What the demand-driven alloc choice minimizes first.
+enum class MPASObjective {
+  Peak,     ///< live L1+UB bytes (the contest's stage-1 objective)
+  Overflow, ///< bytes beyond each tier's capacity (what stage 2 must spill)
+};
+
 struct MPASOptions {
   L0Mode L0 = L0Mode::Capacity;
   MPASWeights Weights = MPASWeights::Auto;
   AllocChoice Allocs = AllocChoice::Demand;
+  MPASObjective Objective = MPASObjective::Overflow;
   /// Keep the input order (the "Base" schedule); only checks legality.
   bool KeepInputOrder = false;
 };
