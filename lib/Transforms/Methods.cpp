@@ -1,0 +1,87 @@
+//===- Methods.cpp - Whole scheduling methods, selectable by name ---------===//
+
+#include "dan/Transforms/Methods.h"
+#include "dan/Transforms/CPE.h"
+#include "dan/Transforms/DLR.h"
+#include "dan/Transforms/MPAS.h"
+
+using namespace llvm;
+
+namespace dan {
+
+static const Method Methods[] = {Method::DAN,   Method::Base,  Method::HMCOS,
+                                 Method::COSMA, Method::MAGIS, Method::EDA};
+
+ArrayRef<Method> allMethods() { return Methods; }
+
+StringRef methodName(Method M) {
+  switch (M) {
+  case Method::DAN:
+    return "dan";
+  case Method::Base:
+    return "base";
+  case Method::HMCOS:
+    return "hmcos";
+  case Method::COSMA:
+    return "cosma";
+  case Method::MAGIS:
+    return "magis";
+  case Method::EDA:
+    return "eda";
+  }
+  return "";
+}
+
+std::optional<Method> lookupMethod(StringRef Name) {
+  for (Method M : Methods)
+    if (methodName(M) == Name)
+      return M;
+  return std::nullopt;
+}
+
+static Error runDAN(Graph &G, const TargetDesc &T) {
+  if (Expected<MPASStats> S = runMPAS(G, T, MPASOptions()); !S)
+    return S.takeError();
+  if (Expected<DLRStats> S = runDLR(G, T, DLROptions()); !S)
+    return S.takeError();
+  if (Expected<CPEStats> S = runCPE(G, T, CPEOptions()); !S)
+    return S.takeError();
+  return Error::success();
+}
+
+static Error runBase(Graph &G, const TargetDesc &T) {
+  DLROptions Opts;
+  Opts.Fit = FitPolicy::First;
+  Opts.Evict = EvictPolicy::LRU;
+  Opts.Victims = VictimSet::Single;
+  if (Expected<DLRStats> S = runDLR(G, T, Opts); !S)
+    return S.takeError();
+  return Error::success();
+}
+
+Expected<std::unique_ptr<Graph>> runMethod(const Graph &G, const TargetDesc &T,
+                                           Method M) {
+  auto Copy = std::make_unique<Graph>(G);
+  Error E = Error::success();
+  switch (M) {
+  case Method::DAN:
+    E = runDAN(*Copy, T);
+    break;
+  case Method::Base:
+    E = runBase(*Copy, T);
+    break;
+  case Method::HMCOS:
+  case Method::COSMA:
+  case Method::MAGIS:
+  case Method::EDA:
+    E = createStringError(inconvertibleErrorCode(),
+                          "method '%s' is not implemented yet",
+                          methodName(M).str().c_str());
+    break;
+  }
+  if (E)
+    return std::move(E);
+  return std::move(Copy);
+}
+
+} // namespace dan
