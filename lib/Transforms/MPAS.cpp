@@ -33,6 +33,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "dan/Transforms/MPAS.h"
+#include "dan/Analysis/Replay.h"
+#include "dan/Transforms/DLR.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include <array>
@@ -575,12 +577,75 @@ StringRef weightsName(MPASWeights W) {
   return "";
 }
 
+StringRef l0ModeName(L0Mode M) {
+  switch (M) {
+  case L0Mode::Auto:
+    return "auto";
+  case L0Mode::Capacity:
+    return "capacity";
+  case L0Mode::Single:
+    return "single";
+  case L0Mode::Ignore:
+    return "ignore";
+  }
+  return "";
+}
+
+/// --l0=auto: a bounded candidate selection across the stage boundary. Each
+/// L0 mode orders a copy; default dan-dlr plans each order and the replay
+/// measures it; the least extra traffic wins, then the lower makespan, then
+/// the lower peak, ties to the earlier mode (capacity first). Orders whose
+/// plan fails are kept only if every plan fails.
+static Expected<MPASStats> runAutoL0(Graph &G, const TargetDesc &T,
+                                     const MPASOptions &Opts) {
+  MPASStats Best;
+  std::vector<NodeIdx> BestOrder;
+  std::tuple<bool, uint64_t, uint64_t, uint64_t> BestKey;
+  for (L0Mode M : {L0Mode::Capacity, L0Mode::Single}) {
+    MPASOptions Variant = Opts;
+    Variant.L0 = M;
+    Graph Copy = G;
+    Expected<MPASStats> S = runMPAS(Copy, T, Variant);
+    if (!S)
+      return S.takeError();
+    Graph Planned = Copy;
+    Expected<DLRStats> D = runDLR(Planned, T, DLROptions());
+    MPASStats::L0Trial Trial{M, 0, 0, S->PeakL1UB, bool(D)};
+    if (D) {
+      ReplayResult R = replay(Planned, T);
+      Trial.Traffic = R.ExtraTraffic;
+      Trial.Makespan = R.Makespan;
+    } else {
+      consumeError(D.takeError());
+    }
+    // A failed plan ranks after every successful one.
+    auto Key = std::make_tuple(!Trial.Planned, Trial.Traffic, Trial.Makespan,
+                               Trial.PeakL1UB);
+    bool Better = BestOrder.empty() || Key < BestKey;
+    SmallVector<MPASStats::L0Trial, 2> Tried = std::move(Best.L0Tried);
+    Tried.push_back(Trial);
+    if (Better) {
+      Best = *S;
+      BestKey = Key;
+      BestOrder = std::move(Copy.Order);
+      Best.L0Chosen = M;
+    }
+    Best.L0Tried = std::move(Tried);
+  }
+  G.Order = std::move(BestOrder);
+  return Best;
+}
+
 Expected<MPASStats> runMPAS(Graph &G, const TargetDesc &T,
                             const MPASOptions &Opts) {
+  if (Opts.L0 == L0Mode::Auto && !Opts.KeepInputOrder && !G.hasMemoryPlan())
+    return runAutoL0(G, T, Opts);
   if (Opts.Weights != MPASWeights::Auto || Opts.KeepInputOrder) {
     Expected<MPASStats> S = Scheduler(G, T, Opts).run();
-    if (S)
+    if (S) {
       S->Chosen = Opts.Weights;
+      S->L0Chosen = Opts.L0;
+    }
     return S;
   }
   // A bounded candidate selection: each variant orders its own copy of the
@@ -606,6 +671,7 @@ Expected<MPASStats> runMPAS(Graph &G, const TargetDesc &T,
     G.Order = std::move(Input);
   }
   G.Order = std::move(BestOrder);
+  Best.L0Chosen = Opts.L0;
   return Best;
 }
 

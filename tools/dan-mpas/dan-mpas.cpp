@@ -9,10 +9,14 @@ using namespace dan;
 using namespace dan::tool;
 
 static cl::opt<L0Mode> L0(
-    "l0", cl::init(L0Mode::Capacity),
+    "l0", cl::init(L0Mode::Auto),
     cl::desc("How the L0 tiers constrain the order"),
-    cl::values(clEnumValN(L0Mode::Capacity, "capacity",
-                          "live L0 bytes never exceed the tier (default)"),
+    cl::values(clEnumValN(L0Mode::Auto, "auto",
+                          "order with capacity and with single, plan each "
+                          "with default dan-dlr, keep the least extra traffic "
+                          "(default)"),
+               clEnumValN(L0Mode::Capacity, "capacity",
+                          "live L0 bytes never exceed the tier"),
                clEnumValN(L0Mode::Single, "single",
                           "at most one live buffer per L0 tier (the contest's "
                           "stage-1 rule)"),
@@ -88,7 +92,18 @@ int main(int Argc, char **Argv) {
         if (Stats) {
           *Stats << "dan-mpas: @" << G.Name << ": peak L1+UB " << S->PeakL1UB
                  << ", L0 fallbacks " << S->Fallbacks << ", weights "
-                 << weightsName(S->Chosen) << '\n';
+                 << weightsName(S->Chosen) << ", l0 " << l0ModeName(S->L0Chosen)
+                 << '\n';
+          for (const MPASStats::L0Trial &Trial : S->L0Tried) {
+            *Stats << "dan-mpas:   tried l0 " << l0ModeName(Trial.Mode)
+                   << ": peak L1+UB " << Trial.PeakL1UB;
+            if (Trial.Planned)
+              *Stats << ", stage-2 traffic " << Trial.Traffic << ", makespan "
+                     << Trial.Makespan;
+            else
+              *Stats << ", dan-dlr cannot plan it";
+            *Stats << (Trial.Mode == S->L0Chosen ? " (kept)" : "") << '\n';
+          }
           for (auto [W, Peak] : S->Tried)
             *Stats << "dan-mpas:   tried " << weightsName(W) << ": peak L1+UB "
                    << Peak << (W == S->Chosen ? " (kept)" : "") << '\n';

@@ -13,7 +13,9 @@ namespace dan {
 
 /// How MPAS treats the L0 tiers.
 enum class L0Mode {
-  Capacity, ///< live L0 bytes never exceed the tier (the default)
+  Auto,     ///< order with Capacity and with Single, keep the one whose
+            ///< stage-2 plan (default dan-dlr) has the least traffic
+  Capacity, ///< live L0 bytes never exceed the tier
   Single,   ///< at most one live buffer per L0 tier (the contest's stage 1)
   Ignore,   ///< the paper as written: L0 plays no part
 };
@@ -39,7 +41,7 @@ enum class MPASObjective {
 };
 
 struct MPASOptions {
-  L0Mode L0 = L0Mode::Capacity;
+  L0Mode L0 = L0Mode::Auto;
   MPASWeights Weights = MPASWeights::Auto;
   AllocChoice Allocs = AllocChoice::Demand;
   MPASObjective Objective = MPASObjective::Overflow;
@@ -56,7 +58,20 @@ struct MPASStats {
   MPASWeights Chosen = MPASWeights::Balanced;
   /// With Auto: the peak of each variant tried, in the order tried.
   llvm::SmallVector<std::pair<MPASWeights, uint64_t>, 3> Tried;
+  /// The L0 mode that produced the order (with L0Mode::Auto: the one kept).
+  L0Mode L0Chosen = L0Mode::Capacity;
+  /// With L0Mode::Auto: each mode tried and the traffic and makespan of the
+  /// plan dan-dlr makes from its order (traffic ~0 marks a failed plan).
+  struct L0Trial {
+    L0Mode Mode;
+    uint64_t Traffic, Makespan, PeakL1UB;
+    bool Planned;
+  };
+  llvm::SmallVector<L0Trial, 2> L0Tried;
 };
+
+/// The name of an L0 mode as --l0 spells it.
+llvm::StringRef l0ModeName(L0Mode M);
 
 /// The name of a weights variant as --weights spells it.
 llvm::StringRef weightsName(MPASWeights W);
