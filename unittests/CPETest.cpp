@@ -167,13 +167,7 @@ TEST(CPETest, RejectsAMoveThatWouldBreakThePlan) {
   EXPECT_EQ(ids(*P->G), ids(*Input->G));
 }
 
-TEST(CPETest, AnOperationNeverLeavesItsBuffersLifetime) {
-  // The trace has no edge from alloc n3 to n4: only the barrier check keeps
-  // n4 after it. Putting n4 ahead of n1 on MTE2 would lower the makespan
-  // from 310 (n1 [0, 100), n4 [100, 110), n5 [110, 310)) to 210 (n4 [0, 10),
-  // n5 [10, 210)), but n4 would use b1 before its alloc, and n1 cannot sink
-  // behind n4 past its successor n2.
-  auto P = parseText(R"(graph @g {
+const char *AllocBarrier = R"(graph @g {
     n0 = alloc b0 UB 64
     n1 = COPY_IN MTE2 100 (b0) after n0
     n2 = COPY_OUT MTE3 50 (b0) after n1
@@ -182,13 +176,64 @@ TEST(CPETest, AnOperationNeverLeavesItsBuffersLifetime) {
     n5 = ADD VECTOR 200 (b1) after n4
     n6 = free b1 UB 64 after n5
     n7 = free b0 UB 64 after n2
-  })");
-  CPEStats S = run(*P->G);
+  })";
+
+TEST(CPETest, AnOperationNeverLeavesItsBuffersLifetime) {
+  // The trace has no edge from alloc n3 to n4: only the barrier check keeps
+  // n4 after it. Putting n4 ahead of n1 on MTE2 would lower the makespan
+  // from 310 (n1 [0, 100), n4 [100, 110), n5 [110, 310)) to 210 (n4 [0, 10),
+  // n5 [10, 210)), but with --move=ops n4 cannot pass its alloc n3, and n1
+  // cannot sink behind n4 past its successor n2.
+  auto P = parseText(AllocBarrier);
+  CPEOptions Opts;
+  Opts.Moves = CPEMoveSet::Ops;
+  CPEStats S = run(*P->G, Opts);
   EXPECT_EQ(S.MakespanBefore, 310u);
   EXPECT_EQ(S.MakespanAfter, 310u);
   EXPECT_EQ(S.Moves, 0u);
   EXPECT_EQ(S.Illegal, 1u);
   EXPECT_EQ(ids(*P->G), (std::vector<uint64_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+}
+
+TEST(CPETest, AnAllocMovesWithItsOperation) {
+  // The same graph with buffer nodes movable: n4 hoists ahead of n1 with
+  // its alloc n3, which passes the operations n1 and n2 but no buffer node
+  // (n0 stays before it): 310 -> 210, n4 still inside b1's lifetime.
+  auto P = parseText(AllocBarrier);
+  auto In = parseText(AllocBarrier);
+  CPEStats S = run(*P->G);
+  EXPECT_EQ(S.MakespanBefore, 310u);
+  EXPECT_EQ(S.MakespanAfter, 210u);
+  EXPECT_EQ(S.Moves, 1u);
+  EXPECT_EQ(S.BufferMoves, 1u);
+  EXPECT_EQ(S.BufferNodesMoved, 1u);
+  EXPECT_EQ(ids(*P->G), (std::vector<uint64_t>{0, 3, 4, 1, 2, 5, 6, 7}));
+  EXPECT_EQ(verifyErrors(*P->G, In->G.get()), std::vector<std::string>());
+}
+
+TEST(CPETest, ABufferNodeNeverPassesAnother) {
+  // As above, but b0's free n3 sits between n1 and the alloc n4 of b1.
+  // Putting n5 ahead of n1 would again give 210, but n5 needs n4 before it,
+  // n4 may not pass the buffer node n3, and n3 may not pass n1 (a user of
+  // b0, and its predecessor); sinking n1 past n5 fails the same way.
+  // (Allowed, the move would hold b0 and b1 together: peak 128 instead of
+  // 64.) Nothing moves.
+  const char *Text = R"(graph @g {
+    n0 = alloc b0 UB 64
+    n1 = COPY_IN MTE2 100 (b0) after n0
+    n3 = free b0 UB 64 after n1
+    n4 = alloc b1 UB 64
+    n5 = COPY_IN MTE2 10 (b1) after n4
+    n6 = ADD VECTOR 200 (b1) after n5
+    n7 = free b1 UB 64 after n6
+  })";
+  auto P = parseText(Text);
+  CPEStats S = run(*P->G);
+  EXPECT_EQ(S.MakespanBefore, 310u);
+  EXPECT_EQ(S.MakespanAfter, 310u);
+  EXPECT_EQ(S.Moves, 0u);
+  EXPECT_EQ(S.Illegal, 1u);
+  EXPECT_EQ(ids(*P->G), (std::vector<uint64_t>{0, 1, 3, 4, 5, 6, 7}));
 }
 
 TEST(CPETest, FreezeKeepsTheOrder) {
@@ -372,66 +417,81 @@ std::string randomGraph(unsigned Seed, bool Plan) {
 } // namespace
 
 TEST(CPETest, RandomGraphsKeepThePlanAndNeverGetSlower) {
-  unsigned Improved = 0, WithReuse = 0;
+  unsigned Improved = 0, WithReuse = 0, Carried = 0;
   for (unsigned Seed = 0; Seed != 300; ++Seed) {
     for (bool Plan : {false, true}) {
-      SCOPED_TRACE("seed " + std::to_string(Seed) +
-                   (Plan ? " with a plan" : " without a plan"));
-      std::string Text = randomGraph(Seed, Plan);
-      auto In = parseText(Text);
-      auto Out = parseText(Text);
-      auto Again = parseText(Text);
-      ASSERT_TRUE(In->G && Out->G && Again->G);
-      if (Plan) {
-        setReuseEdges(*In->G);
-        setReuseEdges(*Out->G);
-        setReuseEdges(*Again->G);
+      for (CPEMoveSet MS : {CPEMoveSet::Ops, CPEMoveSet::OpsAndBuffers}) {
+        SCOPED_TRACE("seed " + std::to_string(Seed) +
+                     (Plan ? " with a plan" : " without a plan") +
+                     (MS == CPEMoveSet::Ops ? ", ops" : ", ops-and-buffers"));
+        std::string Text = randomGraph(Seed, Plan);
+        auto In = parseText(Text);
+        auto Out = parseText(Text);
+        auto Again = parseText(Text);
+        ASSERT_TRUE(In->G && Out->G && Again->G);
+        if (Plan) {
+          setReuseEdges(*In->G);
+          setReuseEdges(*Out->G);
+          setReuseEdges(*Again->G);
+        }
+        ASSERT_EQ(verifyErrors(*In->G), std::vector<std::string>()) << Text;
+        for (const Node &N : In->G->Nodes)
+          WithReuse += !N.ReusePreds.empty();
+
+        CPEOptions Opts;
+        Opts.Window = 1 + Seed % 16;
+        Opts.Moves = MS;
+        CPEStats S = run(*Out->G, Opts);
+        EXPECT_EQ(verifyErrors(*Out->G, In->G.get()),
+                  std::vector<std::string>());
+        EXPECT_EQ(bufferNodeIds(*Out->G), bufferNodeIds(*In->G));
+        ReplayResult RIn = replay(*In->G, TargetDesc::davinci()),
+                     ROut = replay(*Out->G, TargetDesc::davinci());
+        EXPECT_EQ(ROut.PeakL1UB, RIn.PeakL1UB);
+        EXPECT_EQ(ROut.TierPeak, RIn.TierPeak);
+        if (MS == CPEMoveSet::Ops)
+          EXPECT_EQ(S.BufferMoves, 0u);
+        Carried += S.BufferMoves;
+        EXPECT_EQ(S.MakespanBefore,
+                  replay(*In->G, TargetDesc::davinci()).Makespan);
+        EXPECT_EQ(S.MakespanAfter,
+                  replay(*Out->G, TargetDesc::davinci()).Makespan);
+        EXPECT_LE(S.MakespanAfter, S.MakespanBefore);
+        EXPECT_EQ(S.Moves > 0, S.MakespanAfter < S.MakespanBefore);
+        Improved += S.Moves > 0;
+
+        // Deterministic.
+        run(*Again->G, Opts);
+        EXPECT_EQ(ids(*Again->G), ids(*Out->G));
+
+        // A fixed point when no limit stopped the search.
+        if (!S.HitCandidateLimit && S.Passes < Opts.Passes) {
+          std::vector<uint64_t> First = ids(*Out->G);
+          CPEStats S2 = run(*Out->G, Opts);
+          EXPECT_EQ(S2.Moves, 0u);
+          EXPECT_EQ(ids(*Out->G), First);
+        }
+
+        // Ignore: the search's own figures are the replay without reuse
+        // edges, and no reuse edge is broken in order.
+        auto Ign = parseText(Text);
+        if (Plan)
+          setReuseEdges(*Ign->G);
+        Opts.Mode = CPEMode::Ignore;
+        CPEStats SI = run(*Ign->G, Opts);
+        EXPECT_EQ(SI.IgnoreMakespanBefore, makespanWithoutReuse(*In->G));
+        EXPECT_EQ(SI.IgnoreMakespanAfter, makespanWithoutReuse(*Ign->G));
+        EXPECT_LE(SI.IgnoreMakespanAfter, SI.IgnoreMakespanBefore);
+        EXPECT_EQ(SI.OrderViolations, 0u);
+        EXPECT_LE(SI.Violations, SI.ReuseEdges);
+        EXPECT_EQ(verifyErrors(*Ign->G, In->G.get()),
+                  std::vector<std::string>());
       }
-      ASSERT_EQ(verifyErrors(*In->G), std::vector<std::string>()) << Text;
-      for (const Node &N : In->G->Nodes)
-        WithReuse += !N.ReusePreds.empty();
-
-      CPEOptions Opts;
-      Opts.Window = 1 + Seed % 16;
-      CPEStats S = run(*Out->G, Opts);
-      EXPECT_EQ(verifyErrors(*Out->G, In->G.get()), std::vector<std::string>());
-      EXPECT_EQ(bufferNodeIds(*Out->G), bufferNodeIds(*In->G));
-      EXPECT_EQ(S.MakespanBefore,
-                replay(*In->G, TargetDesc::davinci()).Makespan);
-      EXPECT_EQ(S.MakespanAfter,
-                replay(*Out->G, TargetDesc::davinci()).Makespan);
-      EXPECT_LE(S.MakespanAfter, S.MakespanBefore);
-      EXPECT_EQ(S.Moves > 0, S.MakespanAfter < S.MakespanBefore);
-      Improved += S.Moves > 0;
-
-      // Deterministic.
-      run(*Again->G, Opts);
-      EXPECT_EQ(ids(*Again->G), ids(*Out->G));
-
-      // A fixed point when no limit stopped the search.
-      if (!S.HitCandidateLimit && S.Passes < Opts.Passes) {
-        std::vector<uint64_t> First = ids(*Out->G);
-        CPEStats S2 = run(*Out->G, Opts);
-        EXPECT_EQ(S2.Moves, 0u);
-        EXPECT_EQ(ids(*Out->G), First);
-      }
-
-      // Ignore: the search's own figures are the replay without reuse
-      // edges, and no reuse edge is broken in order.
-      auto Ign = parseText(Text);
-      if (Plan)
-        setReuseEdges(*Ign->G);
-      Opts.Mode = CPEMode::Ignore;
-      CPEStats SI = run(*Ign->G, Opts);
-      EXPECT_EQ(SI.IgnoreMakespanBefore, makespanWithoutReuse(*In->G));
-      EXPECT_EQ(SI.IgnoreMakespanAfter, makespanWithoutReuse(*Ign->G));
-      EXPECT_LE(SI.IgnoreMakespanAfter, SI.IgnoreMakespanBefore);
-      EXPECT_EQ(SI.OrderViolations, 0u);
-      EXPECT_LE(SI.Violations, SI.ReuseEdges);
-      EXPECT_EQ(verifyErrors(*Ign->G, In->G.get()), std::vector<std::string>());
     }
   }
-  // The random graphs exercise the search, not only the checks.
-  EXPECT_GT(Improved, 100u);
-  EXPECT_GT(WithReuse, 300u);
+  // The random graphs exercise the search, not only the checks, and the
+  // moves that carry buffer nodes.
+  EXPECT_GT(Improved, 200u);
+  EXPECT_GT(WithReuse, 600u);
+  EXPECT_GT(Carried, 50u);
 }

@@ -13,9 +13,14 @@
 //  4. take the first move that keeps every constraint and strictly lowers
 //     the makespan (eq. 36); a pass that takes nothing ends the search.
 //
-// Only operations move, and none crosses a predecessor, a successor, or a
-// buffer node (ALLOC, FREE, SPILL_OUT, SPILL_IN) of a buffer it uses, so the
-// memory plan is kept by construction.
+// No node crosses a predecessor or a successor. An operation never crosses
+// a buffer node (ALLOC, FREE, SPILL_OUT, SPILL_IN) of a buffer it uses, and
+// (with --move=ops-and-buffers, the default) a buffer node may move across
+// operations but never across another buffer node. The sequence of
+// placements and releases is therefore the input's, and with it the memory
+// plan: kept by construction. A move may carry a group: an operation with
+// the buffer nodes that would otherwise block it (its output's ALLOC when
+// it is hoisted, an input's FREE when it is sunk).
 //
 // The timing of a candidate is updated incrementally: only the nodes whose
 // pipe predecessor changed, and what their new finish times reach, are
@@ -52,7 +57,8 @@ class Search {
 public:
   /// \p WithReuse: whether reuse edges constrain the timing (false for
   /// --mode=ignore).
-  Search(const Graph &G, const TargetDesc &T, bool WithReuse);
+  /// \p MoveBuffers: whether buffer nodes may move (across operations).
+  Search(const Graph &G, const TargetDesc &T, bool WithReuse, bool MoveBuffers);
 
   void run(const CPEOptions &Opts, CPEStats &S);
 
@@ -65,12 +71,18 @@ private:
   // The graph, in arrays.
   const Graph &G;
   size_t V;
+  bool MoveBuffers;
   std::vector<uint64_t> Cycles;
   std::vector<uint8_t> PipeOf;
-  /// Edges as compressed lists: predecessors, successors, and for each
-  /// operation its barriers (the buffer nodes of the buffers it uses).
+  /// Edges as compressed lists: predecessors, successors, and barriers:
+  /// for an operation, the buffer nodes of the buffers it uses; for a
+  /// buffer node, the operations that use its buffer.
   std::vector<uint32_t> PredBegin, SuccBegin, BarBegin;
   std::vector<NodeIdx> PredList, SuccList, BarList;
+  /// The buffer nodes in schedule order (fixed: they never pass each
+  /// other), and each buffer node's index there.
+  std::vector<NodeIdx> BufSeq;
+  std::vector<uint32_t> BufIdx;
 
   // The current schedule.
   std::vector<NodeIdx> Order;
@@ -115,8 +127,18 @@ private:
   void timeAll();
   void recountMax();
   std::vector<NodeIdx> criticalChain() const;
+  bool isBuf(NodeIdx I) const { return G[I].isBufferNode(); }
+  bool movable(NodeIdx I) const { return MoveBuffers || !isBuf(I); }
+  /// The buffer node before and after buffer node \p I, or None.
+  NodeIdx bufPrev(NodeIdx I) const {
+    return BufIdx[I] == 0 ? None : BufSeq[BufIdx[I] - 1];
+  }
+  NodeIdx bufNext(NodeIdx I) const {
+    return BufIdx[I] + 1 == BufSeq.size() ? None : BufSeq[BufIdx[I] + 1];
+  }
   uint32_t earliest(NodeIdx I) const;
   uint32_t latest(NodeIdx I) const;
+  bool group(NodeIdx I, NodeIdx Stop, bool Up, SmallVectorImpl<NodeIdx> &Group);
   void moveTo(NodeIdx I, uint32_t To, SmallVectorImpl<NodeIdx> &Seeds);
   bool improves(ArrayRef<NodeIdx> Seeds);
   void commit();
@@ -126,8 +148,8 @@ private:
   };
   /// How a move is made in the global order.
   enum class Way { Illegal, Hoist, Sink, Both };
-  Way way(const Move &M) const;
-  bool tryMove(const Move &M, Way W);
+  Way way(const Move &M, SmallVectorImpl<NodeIdx> &Group);
+  bool tryMove(const Move &M, Way W, ArrayRef<NodeIdx> Group);
   void candidates(NodeIdx C, unsigned W, SmallVectorImpl<Move> &Out) const;
 };
 
@@ -148,8 +170,9 @@ static void nodeTiming(const Graph &G, const TargetDesc &T,
   }
 }
 
-Search::Search(const Graph &G, const TargetDesc &T, bool WithReuse)
-    : G(G), V(G.size()) {
+Search::Search(const Graph &G, const TargetDesc &T, bool WithReuse,
+               bool MoveBuffers)
+    : G(G), V(G.size()), MoveBuffers(MoveBuffers) {
   nodeTiming(G, T, Cycles, PipeOf);
 
   // Predecessors and successors: input and spill edges, and reuse edges
@@ -188,36 +211,56 @@ Search::Search(const Graph &G, const TargetDesc &T, bool WithReuse)
     }
   }
 
-  // Barriers: every buffer node of every buffer an operation uses.
-  DenseMap<uint64_t, SmallVector<NodeIdx, 2>> BufNodes;
-  for (NodeIdx I = 0; I != V; ++I)
-    if (G[I].isBufferNode())
-      BufNodes[G[I].Buf].push_back(I);
-  BarBegin.assign(V + 1, 0);
-  for (NodeIdx I = 0; I != V; ++I) {
-    BarBegin[I + 1] = BarBegin[I];
-    if (G[I].Kind != NodeKind::Op)
-      continue;
+  // Barriers: every buffer node of every buffer an operation uses, and
+  // for a buffer node every operation that uses its buffer.
+  DenseMap<uint64_t, SmallVector<NodeIdx, 2>> BufNodes, BufUsers;
+  auto UniqueBufs = [&](NodeIdx I) {
     SmallVector<uint64_t, 3> Bufs(G[I].Bufs.begin(), G[I].Bufs.end());
     llvm::sort(Bufs);
     Bufs.erase(std::unique(Bufs.begin(), Bufs.end()), Bufs.end());
-    for (uint64_t B : Bufs) {
-      auto It = BufNodes.find(B);
-      if (It == BufNodes.end())
-        continue;
-      BarList.insert(BarList.end(), It->second.begin(), It->second.end());
-      BarBegin[I + 1] += It->second.size();
+    return Bufs;
+  };
+  for (NodeIdx I = 0; I != V; ++I) {
+    if (G[I].isBufferNode())
+      BufNodes[G[I].Buf].push_back(I);
+    else
+      for (uint64_t B : UniqueBufs(I))
+        BufUsers[B].push_back(I);
+  }
+  BarBegin.assign(V + 1, 0);
+  auto Append = [&](NodeIdx I,
+                    const DenseMap<uint64_t, SmallVector<NodeIdx, 2>> &Map,
+                    uint64_t B) {
+    auto It = Map.find(B);
+    if (It == Map.end())
+      return;
+    BarList.insert(BarList.end(), It->second.begin(), It->second.end());
+    BarBegin[I + 1] += It->second.size();
+  };
+  for (NodeIdx I = 0; I != V; ++I) {
+    BarBegin[I + 1] = BarBegin[I];
+    if (G[I].isBufferNode()) {
+      Append(I, BufUsers, G[I].Buf);
+      continue;
     }
+    for (uint64_t B : UniqueBufs(I))
+      Append(I, BufNodes, B);
   }
 
   Order = G.Order;
   Pos = G.positions();
   PipeIdx.assign(V, 0);
-  for (NodeIdx I : Order)
+  BufIdx.assign(V, 0);
+  for (NodeIdx I : Order) {
     if (PipeOf[I] != NoPipe) {
       PipeIdx[I] = PipeSeq[PipeOf[I]].size();
       PipeSeq[PipeOf[I]].push_back(I);
     }
+    if (isBuf(I)) {
+      BufIdx[I] = BufSeq.size();
+      BufSeq.push_back(I);
+    }
+  }
 
   ChangedEpoch.assign(V, 0);
   QueuedEpoch.assign(V, 0);
@@ -290,26 +333,84 @@ std::vector<NodeIdx> Search::criticalChain() const {
   return Chain;
 }
 
-/// The first position operation \p I may take: after every predecessor and
-/// every barrier scheduled before it.
+/// The first position \p I may take alone: after every predecessor and
+/// every barrier scheduled before it, and for a buffer node after the
+/// previous buffer node.
 uint32_t Search::earliest(NodeIdx I) const {
   uint32_t E = 0;
   for (ArrayRef<NodeIdx> L : {preds(I), barriers(I)})
     for (NodeIdx P : L)
       if (Pos[P] < Pos[I])
         E = std::max(E, Pos[P] + 1);
+  if (isBuf(I))
+    if (NodeIdx P = bufPrev(I); P != None)
+      E = std::max(E, Pos[P] + 1);
   return E;
 }
 
-/// The last position operation \p I may take: before every successor and
-/// every barrier scheduled after it.
+/// The last position \p I may take alone: before every successor and
+/// every barrier scheduled after it, and for a buffer node before the next
+/// buffer node.
 uint32_t Search::latest(NodeIdx I) const {
   uint32_t L = V - 1;
   for (ArrayRef<NodeIdx> List : {succs(I), barriers(I)})
     for (NodeIdx S : List)
       if (Pos[S] > Pos[I])
         L = std::min(L, Pos[S] - 1);
+  if (isBuf(I))
+    if (NodeIdx S = bufNext(I); S != None)
+      L = std::min(L, Pos[S] - 1);
   return L;
+}
+
+/// The buffer nodes that must move with \p I for it to pass \p Stop:
+/// with \p Up (a hoist, Stop before I), every node from Stop to I that
+/// blocks I (a predecessor, a barrier, or any buffer node when I is one),
+/// and transitively what blocks those; without (a sink, Stop after I), the
+/// same from I to Stop. One walk over the range (at most about the window),
+/// from I outwards: whatever blocks a moving node lies beyond it. Fails when
+/// such a blocker is Stop itself or an operation, or buffer nodes may not move.
+/// On success \p Group holds them, nearest to Stop first; empty when I may pass
+/// Stop alone.
+///
+/// Moving I and the group past the other nodes of the range, keeping their
+/// own relative order, crosses no constraint: every node of the range that
+/// is a blocker of a moving node moves too. In particular a buffer node of
+/// the range before (after) a moving buffer node is in the group, so the
+/// buffer nodes keep their relative order.
+bool Search::group(NodeIdx I, NodeIdx Stop, bool Up,
+                   SmallVectorImpl<NodeIdx> &Group) {
+  Group.clear();
+  // Walk the range from I towards Stop; a node must move when it blocks a
+  // node that moves (all of which lie between it and I, so are known).
+  auto Blocks = [&](NodeIdx Z, NodeIdx Y) {
+    if (isBuf(Z) && isBuf(Y))
+      return true;
+    // An edge Z -> Y (Up) or Y -> Z: search the shorter list.
+    ArrayRef<NodeIdx> FromZ = Up ? succs(Z) : preds(Z);
+    ArrayRef<NodeIdx> FromY = Up ? preds(Y) : succs(Y);
+    if (FromZ.size() <= FromY.size() ? is_contained(FromZ, Y)
+                                     : is_contained(FromY, Z))
+      return true;
+    if (isBuf(Z) == isBuf(Y))
+      return false;
+    const Node &Op = isBuf(Z) ? G[Y] : G[Z];
+    return is_contained(Op.Bufs, isBuf(Z) ? G[Z].Buf : G[Y].Buf);
+  };
+  uint32_t P = Pos[I], Edge = Pos[Stop];
+  while (P != Edge) {
+    P = Up ? P - 1 : P + 1;
+    NodeIdx Z = Order[P];
+    if (!Blocks(Z, I) &&
+        none_of(Group, [&](NodeIdx Y) { return Blocks(Z, Y); }))
+      continue;
+    if (Z == Stop || !isBuf(Z) || !MoveBuffers)
+      return false;
+    Group.push_back(Z);
+  }
+  // Nearest to Stop first.
+  std::reverse(Group.begin(), Group.end());
+  return true;
 }
 
 /// Moves node \p I to position \p To, shifting the nodes between, and
@@ -419,20 +520,24 @@ void Search::commit() {
 }
 
 /// How to put M.B ahead of M.A with the fewest nodes moved, if it can be
-/// done without crossing a constraint:
+/// done without crossing a constraint (\p Group: the buffer nodes that move
+/// along, see group()):
 ///
-///  * Hoist: B (an operation) moves to just before A;
-///  * Sink: A (an operation) moves to just after B;
-///  * Both: A sinks as far as it may and B hoists as far as it may, which
-///    puts B first when B's last blocker comes before A's first blocker
-///    and no edge joins them.
-Search::Way Search::way(const Move &M) const {
-  bool OpA = G[M.A].Kind == NodeKind::Op, OpB = G[M.B].Kind == NodeKind::Op;
-  if (OpB && earliest(M.B) <= Pos[M.A])
+///  * Hoist: B, with the buffer nodes blocking it, moves to just before A;
+///  * Sink: A, with the buffer nodes blocking it, moves to just after B;
+///  * Both: A sinks as far as it may and B hoists as far as it may, alone,
+///    which puts B first when B's last blocker comes before A's first
+///    blocker and A does not block B (no edge, no barrier, not two buffer
+///    nodes).
+Search::Way Search::way(const Move &M, SmallVectorImpl<NodeIdx> &Group) {
+  bool MA = movable(M.A), MB = movable(M.B);
+  if (MB && group(M.B, M.A, /*Up=*/true, Group))
     return Way::Hoist;
-  if (OpA && latest(M.A) >= Pos[M.B])
+  if (MA && group(M.A, M.B, /*Up=*/false, Group))
     return Way::Sink;
-  if (OpA && OpB && !is_contained(preds(M.B), M.A) &&
+  Group.clear();
+  if (MA && MB && !(isBuf(M.A) && isBuf(M.B)) &&
+      !is_contained(preds(M.B), M.A) && !is_contained(barriers(M.B), M.A) &&
       earliest(M.B) <= uint64_t(latest(M.A)) + 1)
     return Way::Both;
   return Way::Illegal;
@@ -440,19 +545,29 @@ Search::Way Search::way(const Move &M) const {
 
 /// Makes move \p M if that strictly lowers the makespan; otherwise puts
 /// every node back.
-bool Search::tryMove(const Move &M, Way W) {
-  uint32_t PosA = Pos[M.A], PosB = Pos[M.B];
+bool Search::tryMove(const Move &M, Way W, ArrayRef<NodeIdx> Group) {
   SmallVector<NodeIdx, 8> Seeds;
+  /// The nodes moved, each with the position it left, in move order.
+  SmallVector<std::pair<NodeIdx, uint32_t>, 8> Done;
+  auto Move = [&](NodeIdx I, uint32_t To) {
+    Done.push_back({I, Pos[I]});
+    moveTo(I, To, Seeds);
+  };
   switch (W) {
   case Way::Hoist:
-    moveTo(M.B, PosA, Seeds);
+    // Nearest to A first, each to just before A: the group keeps its order.
+    for (NodeIdx X : Group)
+      Move(X, Pos[M.A]);
+    Move(M.B, Pos[M.A]);
     break;
   case Way::Sink:
-    moveTo(M.A, PosB, Seeds);
+    for (NodeIdx X : Group)
+      Move(X, Pos[M.B]);
+    Move(M.A, Pos[M.B]);
     break;
   case Way::Both:
-    moveTo(M.A, latest(M.A), Seeds);
-    moveTo(M.B, earliest(M.B), Seeds);
+    Move(M.A, latest(M.A));
+    Move(M.B, earliest(M.B));
     assert(Pos[M.B] < Pos[M.A] && "Both did not reorder the pair");
     break;
   case Way::Illegal:
@@ -463,10 +578,8 @@ bool Search::tryMove(const Move &M, Way W) {
     return true;
   }
   Seeds.clear();
-  if (W != Way::Sink)
-    moveTo(M.B, PosB, Seeds);
-  if (W != Way::Hoist)
-    moveTo(M.A, PosA, Seeds);
+  for (auto [I, From] : llvm::reverse(Done))
+    moveTo(I, From, Seeds);
   return false;
 }
 
@@ -477,9 +590,10 @@ bool Search::tryMove(const Move &M, Way W) {
 ///  * its pipe holds it back (its local slack, start minus the latest
 ///    finish of its predecessors, is positive): put C ahead of each node X
 ///    of the pipe in the window before C, nearest first;
-///  * its pipe waits idle for it: put each operation Z of the pipe in the
-///    window after C, nearest first, whose predecessors finish before C
-///    starts, ahead of C, into the idle time.
+///  * its pipe waits idle for it: put each node Z of the pipe that may move
+///    (an operation, or a spill node when buffer nodes move) in the window
+///    after C, nearest first, whose predecessors finish before C starts,
+///    ahead of C, into the idle time.
 void Search::candidates(NodeIdx C, unsigned W,
                         SmallVectorImpl<Move> &Out) const {
   if (PipeOf[C] == NoPipe)
@@ -502,7 +616,7 @@ void Search::candidates(NodeIdx C, unsigned W,
     NodeIdx Z = Seq[J];
     if (Pos[Z] > PosC + uint64_t(W))
       break;
-    if (G[Z].Kind == NodeKind::Op && ready(Z) < Start[C])
+    if (!isBuf(Z) && ready(Z) < Start[C])
       Out.push_back({C, Z});
   }
 }
@@ -522,20 +636,26 @@ void Search::run(const CPEOptions &Opts, CPEStats &S) {
       return true;
     };
     SmallVector<Move, 16> Moves;
+    SmallVector<NodeIdx, 8> Group;
     for (NodeIdx C : Chain) {
       Moves.clear();
       candidates(C, Opts.Window, Moves);
       bool Moved = false;
       for (const Move &M : Moves) {
-        Way W = way(M);
+        Way W = way(M, Group);
         if (W == Way::Illegal) {
           ++S.Illegal;
           continue;
         }
         if (!Budget())
           break;
-        if (tryMove(M, W)) {
+        if (tryMove(M, W, Group)) {
           Moved = true;
+          uint64_t Carried =
+              count_if(Group, [&](NodeIdx X) { return isBuf(X); }) +
+              (isBuf(M.A) && W != Way::Hoist) + (isBuf(M.B) && W != Way::Sink);
+          S.BufferMoves += Carried != 0;
+          S.BufferNodesMoved += Carried;
           break;
         }
       }
@@ -599,7 +719,8 @@ Expected<CPEStats> runCPE(Graph &G, const TargetDesc &T,
   if (Error E = checkInput(G, T))
     return Expected<CPEStats>(std::move(E));
   CPEStats S;
-  S.MakespanBefore = replay(G, T).Makespan;
+  ReplayResult RBefore = replay(G, T);
+  S.MakespanBefore = RBefore.Makespan;
   for (const Node &N : G.Nodes)
     S.ReuseEdges += N.ReusePreds.size();
   if (Opts.Mode == CPEMode::Freeze) {
@@ -608,7 +729,8 @@ Expected<CPEStats> runCPE(Graph &G, const TargetDesc &T,
   }
 
   bool Ignore = Opts.Mode == CPEMode::Ignore;
-  Search Local(G, T, /*WithReuse=*/!Ignore);
+  Search Local(G, T, /*WithReuse=*/!Ignore,
+               /*MoveBuffers=*/Opts.Moves == CPEMoveSet::OpsAndBuffers);
   uint64_t SearchBefore = Local.makespan();
   if (Ignore) {
     S.IgnoreMakespanBefore = SearchBefore;
@@ -617,7 +739,26 @@ Expected<CPEStats> runCPE(Graph &G, const TargetDesc &T,
   Local.run(Opts, S);
   std::vector<NodeIdx> Input = std::move(G.Order);
   G.Order = Local.order();
-  S.MakespanAfter = replay(G, T).Makespan;
+  ReplayResult RAfter = replay(G, T);
+  S.MakespanAfter = RAfter.Makespan;
+  // The plan, and the peaks that follow the order of the buffer nodes, must
+  // be the input's; checked, not assumed.
+  auto BufferOrder = [&](ArrayRef<NodeIdx> Order) {
+    std::vector<NodeIdx> B;
+    for (NodeIdx I : Order)
+      if (G[I].isBufferNode())
+        B.push_back(I);
+    return B;
+  };
+  if (BufferOrder(Input) != BufferOrder(G.Order) ||
+      RBefore.PeakL1UB != RAfter.PeakL1UB ||
+      RBefore.TierPeak != RAfter.TierPeak) {
+    G.Order = std::move(Input);
+    return createStringError(inconvertibleErrorCode(),
+                             "internal error: dan-cpe changed the order of "
+                             "the buffer nodes or a peak of @%s",
+                             G.Name.c_str());
+  }
   if (Ignore) {
     S.IgnoreMakespanAfter = Local.makespan();
     S.Violations = ownershipViolations(G, Local);

@@ -24,6 +24,19 @@ static cl::opt<CPEMode> Mode(
                    "the output is NOT a stage-3 result")),
     cl::cat(DANCategory));
 
+static cl::opt<CPEMoveSet> MoveSet(
+    "move", cl::init(CPEMoveSet::OpsAndBuffers),
+    cl::desc("Which nodes a move may carry"),
+    cl::values(
+        clEnumValN(CPEMoveSet::Ops, "ops",
+                   "only operations, never across a node of a buffer they "
+                   "use (the first stage-3 behaviour)"),
+        clEnumValN(CPEMoveSet::OpsAndBuffers, "ops-and-buffers",
+                   "operations, and ALLOC, FREE, SPILL_OUT and SPILL_IN "
+                   "nodes across operations, never across another buffer "
+                   "node (default)")),
+    cl::cat(DANCategory));
+
 static cl::opt<unsigned>
     Window("window", cl::init(CPEOptions().Window), cl::value_desc("W"),
            cl::desc("Neighbourhood of a critical node: the nodes at most W "
@@ -77,6 +90,9 @@ static void printStats(raw_ostream &OS, const Graph &G, const CPEStats &S) {
   OS << "moves: " << S.Moves << '\n';
   OS << "candidates: " << S.Candidates << " timed, " << S.Illegal << " illegal"
      << (S.HitCandidateLimit ? ", limit reached" : "") << '\n';
+  if (Mode != CPEMode::Freeze && MoveSet == CPEMoveSet::OpsAndBuffers)
+    OS << "buffer nodes moved: " << S.BufferNodesMoved << " (in "
+       << S.BufferMoves << (S.BufferMoves == 1 ? " move" : " moves") << ")\n";
 }
 
 int main(int Argc, char **Argv) {
@@ -85,14 +101,17 @@ int main(int Argc, char **Argv) {
       Argc, Argv,
       "dan-cpe: stage 3, a schedule with a lower makespan and the same "
       "memory plan\n\n"
-      "  Moves only operation nodes, so every offset, spill node, spill edge\n"
-      "  and reuse edge stays as stage 2 made it; the output passes\n"
-      "  'dan-verify --against INPUT'. With --mode=ignore the search times\n"
+      "  Moves operations, and (--move=ops-and-buffers, the default) buffer\n"
+      "  nodes across operations but never past each other, so every offset,\n"
+      "  spill node, spill edge, reuse edge and peak stays as stage 2 made\n"
+      "  it; the output passes 'dan-verify --against INPUT'. --move=ops moves\n"
+      "  operations only. With --mode=ignore the search times\n"
       "  the plan without its reuse edges: the output is not a stage-3\n"
       "  result, only a diagnostic.\n",
       [](Graph &G, const TargetDesc &T, raw_ostream *Stats) -> Error {
         CPEOptions Opts;
         Opts.Mode = Mode;
+        Opts.Moves = MoveSet;
         Opts.Window = Window;
         Opts.Passes = Passes;
         Opts.MaxCandidates = MaxCandidates;

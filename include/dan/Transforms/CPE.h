@@ -2,9 +2,10 @@
 //-*-===//
 //
 // A local search on the schedule that lowers the makespan without touching
-// the memory plan: only operation nodes move, so the order of the ALLOC,
-// FREE, SPILL_OUT and SPILL_IN nodes, and with it every offset, spill edge
-// and reuse edge, stays what stage 2 made it. docs/CPE.md has the algorithm,
+// the memory plan: operations move, and buffer nodes move across operations
+// only, so the relative order of the ALLOC, FREE, SPILL_OUT and SPILL_IN
+// nodes, and with it every offset, spill edge and reuse edge, stays what
+// stage 2 made it. docs/CPE.md has the algorithm,
 // the argument that the plan is kept, and the costs.
 //
 //===----------------------------------------------------------------------===//
@@ -28,8 +29,19 @@ enum class CPEMode {
   Ignore,
 };
 
+/// Which nodes a move may carry (docs/CPE.md, "Why the plan is kept").
+enum class CPEMoveSet {
+  /// Only operation nodes move, never across a node of a buffer they use.
+  Ops,
+  /// Operations, and buffer nodes (ALLOC, FREE, SPILL_OUT, SPILL_IN) across
+  /// operations: a buffer node never passes another buffer node, so the
+  /// sequence of placements and releases is the input's.
+  OpsAndBuffers,
+};
+
 struct CPEOptions {
   CPEMode Mode = CPEMode::Refine;
+  CPEMoveSet Moves = CPEMoveSet::OpsAndBuffers;
   /// The neighbourhood of a critical node: the nodes at most this many
   /// schedule positions away from it (eq. 35).
   unsigned Window = 16;
@@ -50,6 +62,10 @@ struct CPEStats {
   uint64_t Moves = 0;
   uint64_t Candidates = 0;
   uint64_t Illegal = 0;
+  /// Accepted moves that carried at least one buffer node, and the buffer
+  /// nodes they carried (always 0 with CPEMoveSet::Ops).
+  uint64_t BufferMoves = 0;
+  uint64_t BufferNodesMoved = 0;
   /// Whether the search stopped a pass at MaxCandidates.
   bool HitCandidateLimit = false;
 
@@ -65,13 +81,14 @@ struct CPEStats {
   uint64_t Violations = 0;
   uint64_t ViolationsBefore = 0;
   /// Reuse edges whose placement the output schedules before its release.
-  /// Always 0: only operations move (checked, not assumed).
+  /// Always 0: buffer nodes keep their relative order (checked, not assumed).
   uint64_t OrderViolations = 0;
 };
 
-/// Stage 3: reorders the operations of \p G (a graph that verifies, with or
+/// Stage 3: reorders the nodes of \p G (a graph that verifies, with or
 /// without a memory plan) to lower its makespan. Nodes, edges, offsets and
-/// the order of the buffer and spill nodes never change. Fails, leaving
+/// the relative order of the buffer and spill nodes never change, nor do the
+/// per-tier and L1+UB peaks (checked after the search). Fails, leaving
 /// \p G unchanged, when the input does not verify.
 llvm::Expected<CPEStats> runCPE(Graph &G, const TargetDesc &T,
                                 const CPEOptions &Opts);
