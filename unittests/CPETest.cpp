@@ -201,7 +201,9 @@ TEST(CPETest, AnAllocMovesWithItsOperation) {
   // (n0 stays before it): 310 -> 210, n4 still inside b1's lifetime.
   auto P = parseText(AllocBarrier);
   auto In = parseText(AllocBarrier);
-  CPEStats S = run(*P->G);
+  CPEOptions Opts;
+  Opts.Moves = CPEMoveSet::OpsAndBuffers;
+  CPEStats S = run(*P->G, Opts);
   EXPECT_EQ(S.MakespanBefore, 310u);
   EXPECT_EQ(S.MakespanAfter, 210u);
   EXPECT_EQ(S.Moves, 1u);

@@ -25,16 +25,16 @@ static cl::opt<CPEMode> Mode(
     cl::cat(DANCategory));
 
 static cl::opt<CPEMoveSet> MoveSet(
-    "move", cl::init(CPEMoveSet::OpsAndBuffers),
+    "move", cl::init(CPEMoveSet::Ops),
     cl::desc("Which nodes a move may carry"),
     cl::values(
         clEnumValN(CPEMoveSet::Ops, "ops",
                    "only operations, never across a node of a buffer they "
-                   "use (the first stage-3 behaviour)"),
+                   "use (default)"),
         clEnumValN(CPEMoveSet::OpsAndBuffers, "ops-and-buffers",
                    "operations, and ALLOC, FREE, SPILL_OUT and SPILL_IN "
                    "nodes across operations, never across another buffer "
-                   "node (default)")),
+                   "node")),
     cl::cat(DANCategory));
 
 static cl::opt<unsigned>
@@ -101,11 +101,10 @@ int main(int Argc, char **Argv) {
       Argc, Argv,
       "dan-cpe: stage 3, a schedule with a lower makespan and the same "
       "memory plan\n\n"
-      "  Moves operations, and (--move=ops-and-buffers, the default) buffer\n"
-      "  nodes across operations but never past each other, so every offset,\n"
+      "  Moves operations (and, with --move=ops-and-buffers, buffer nodes\n"
+      "  across operations but never past each other), so every offset,\n"
       "  spill node, spill edge, reuse edge and peak stays as stage 2 made\n"
-      "  it; the output passes 'dan-verify --against INPUT'. --move=ops moves\n"
-      "  operations only. With --mode=ignore the search times\n"
+      "  it; the output passes 'dan-verify --against INPUT'. With --mode=ignore the search times\n"
       "  the plan without its reuse edges: the output is not a stage-3\n"
       "  result, only a diagnostic.\n",
       [](Graph &G, const TargetDesc &T, raw_ostream *Stats) -> Error {

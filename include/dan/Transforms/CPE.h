@@ -41,7 +41,7 @@ enum class CPEMoveSet {
 
 struct CPEOptions {
   CPEMode Mode = CPEMode::Refine;
-  CPEMoveSet Moves = CPEMoveSet::OpsAndBuffers;
+  CPEMoveSet Moves = CPEMoveSet::Ops;
   /// The neighbourhood of a critical node: the nodes at most this many
   /// schedule positions away from it (eq. 35).
   unsigned Window = 16;
