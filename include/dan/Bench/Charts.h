@@ -1,0 +1,33 @@
+//===- Charts.h - dan-bench's charts as SVG ----------------------*- C++
+//-*-===//
+//
+// The pictures of a BenchReport, drawn with dan::svg (include/dan/Formats/
+// SVG.h): the normalized metrics per method and graph, the ablations, the
+// sweep's heat maps, and for DAN's plan of each graph the offset-by-time
+// occupancy of every tier (the paper's figure 9) and the pipe timeline
+// (figure 10, before and after CPE when the ablations ran).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DAN_BENCH_CHARTS_H
+#define DAN_BENCH_CHARTS_H
+
+#include "dan/Bench/Bench.h"
+#include <string>
+#include <vector>
+
+namespace dan::bench {
+
+/// One chart: a file name (no directory) and its SVG text.
+struct ChartFile {
+  std::string Name;
+  std::string SVG;
+};
+
+/// Every chart \p R has data for, in a fixed order. The per-graph charts
+/// need the plans (BenchOptions::KeepPlans).
+std::vector<ChartFile> drawCharts(const BenchReport &R);
+
+} // namespace dan::bench
+
+#endif // DAN_BENCH_CHARTS_H

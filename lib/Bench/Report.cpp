@@ -1,0 +1,696 @@
+//===- Report.cpp - dan-bench's report as text, JSON or Markdown ----------===//
+//
+// Text and Markdown are one document (headings, paragraphs, tables)
+// rendered two ways; JSON is written directly. The keys and sections are
+// listed in docs/CommandGuide/dan-bench.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dan/Bench/Report.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include <cmath>
+
+using namespace llvm;
+
+namespace dan::bench {
+
+std::string formatRatio(double X) {
+  if (std::isinf(X))
+    return X > 0 ? "inf" : "-inf";
+  return formatv("{0:F3}", X).str();
+}
+
+std::string formatPercent(double X) {
+  if (std::isinf(X))
+    return X > 0 ? "inf%" : "-inf%";
+  // -0.04% rounds to "-0.0%": print the sign only when it shows.
+  std::string S = formatv("{0:F1}", X * 100).str();
+  if (S == "-0.0")
+    S = "0.0";
+  return S + "%";
+}
+
+std::string formatRanking(ArrayRef<Method> Methods,
+                          ArrayRef<std::optional<unsigned>> Ranks) {
+  std::vector<size_t> Idx;
+  for (size_t I = 0; I != Methods.size(); ++I)
+    if (Ranks[I])
+      Idx.push_back(I);
+  llvm::stable_sort(Idx,
+                    [&](size_t A, size_t B) { return *Ranks[A] < *Ranks[B]; });
+  std::string S;
+  for (size_t K = 0; K != Idx.size(); ++K) {
+    if (K)
+      S += *Ranks[Idx[K]] == *Ranks[Idx[K - 1]] ? " = " : " < ";
+    S += methodName(Methods[Idx[K]]).str();
+  }
+  return S;
+}
+
+static std::string num(uint64_t X) { return std::to_string(X); }
+
+static std::string optRatio(const std::optional<double> &X) {
+  return X ? formatRatio(*X) : "n/a";
+}
+
+static std::string optPercent(const std::optional<double> &X) {
+  return X ? formatPercent(*X) : "n/a";
+}
+
+static std::string seconds(double S) { return formatv("{0:F2}", S).str(); }
+
+//===----------------------------------------------------------------------===//
+// The document
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Rows of cells; the first Left columns are left-aligned, the rest
+/// right-aligned.
+struct Table {
+  unsigned Left = 1;
+  std::vector<std::string> Head;
+  std::vector<std::vector<std::string>> Rows;
+};
+
+struct Block {
+  enum Kind { Heading, Para, Tab } K;
+  std::string Text;
+  Table T;
+};
+
+class Document {
+public:
+  void heading(std::string S) { Blocks.push_back({Block::Heading, S, {}}); }
+  void para(std::string S) { Blocks.push_back({Block::Para, S, {}}); }
+  void table(Table T) { Blocks.push_back({Block::Tab, "", std::move(T)}); }
+
+  void print(raw_ostream &OS, bool Markdown) const {
+    bool First = true;
+    for (const Block &B : Blocks) {
+      if (!First)
+        OS << '\n';
+      First = false;
+      switch (B.K) {
+      case Block::Heading:
+        OS << (Markdown ? "### " : "== ") << B.Text << '\n';
+        break;
+      case Block::Para:
+        OS << B.Text << '\n';
+        break;
+      case Block::Tab:
+        Markdown ? printMarkdown(OS, B.T) : printText(OS, B.T);
+        break;
+      }
+    }
+  }
+
+private:
+  static void printText(raw_ostream &OS, const Table &T) {
+    std::vector<size_t> W(T.Head.size(), 0);
+    auto Widen = [&](const std::vector<std::string> &Row) {
+      for (size_t C = 0; C != Row.size() && C != W.size(); ++C)
+        W[C] = std::max(W[C], Row[C].size());
+    };
+    Widen(T.Head);
+    for (const auto &Row : T.Rows)
+      Widen(Row);
+    auto Print = [&](const std::vector<std::string> &Row) {
+      std::string Line;
+      for (size_t C = 0; C != Row.size(); ++C) {
+        if (C)
+          Line += "  ";
+        size_t Pad = W[C] > Row[C].size() ? W[C] - Row[C].size() : 0;
+        if (C < T.Left)
+          Line += Row[C] + std::string(Pad, ' ');
+        else
+          Line += std::string(Pad, ' ') + Row[C];
+      }
+      OS << StringRef(Line).rtrim() << '\n';
+    };
+    Print(T.Head);
+    for (const auto &Row : T.Rows)
+      Print(Row);
+  }
+
+  static void printMarkdown(raw_ostream &OS, const Table &T) {
+    auto Print = [&](const std::vector<std::string> &Row) {
+      OS << '|';
+      for (const std::string &C : Row)
+        OS << ' ' << C << " |";
+      OS << '\n';
+    };
+    Print(T.Head);
+    OS << '|';
+    for (size_t C = 0; C != T.Head.size(); ++C)
+      OS << (C < T.Left ? " --- |" : " ---: |");
+    OS << '\n';
+    for (const auto &Row : T.Rows)
+      Print(Row);
+  }
+
+  std::vector<Block> Blocks;
+};
+} // namespace
+
+static std::vector<std::string> metricHeads(StringRef First) {
+  std::vector<std::string> H = {First.str()};
+  for (Metric M : allMetrics())
+    H.push_back(metricTitle(M).str());
+  return H;
+}
+
+static std::string targetLine(const TargetDesc &T) {
+  std::string S = "target: ";
+  for (unsigned I = 0; I != NumTiers; ++I)
+    S += (I ? ", " : "") + tierName(Tier(I)).str() + " " +
+         num(T.capacity(Tier(I)));
+  S += formatv("; spill cost {0} + {1} * size", T.spillAlpha(), T.spillBeta())
+           .str();
+  return S;
+}
+
+static std::string methodList(ArrayRef<Method> Ms) {
+  std::string S;
+  for (Method M : Ms)
+    S += (S.empty() ? "" : ", ") + methodName(M).str();
+  return S;
+}
+
+static void mainTables(Document &D, const BenchReport &R, bool Timings) {
+  D.heading("Table 2: each metric normalized to base (smaller is better)");
+  D.para("Best external: the method among hmcos, cosma, magis and eda with "
+         "the smallest value (the first on a tie). DAN margin: 1 - dan / "
+         "best external, negative when DAN is worse.");
+  Table T2;
+  T2.Left = 2;
+  T2.Head = metricHeads("graph");
+  T2.Head.insert(T2.Head.begin() + 1, "method");
+  std::vector<std::string> Errors;
+  for (const Workload &W : R.Workloads) {
+    for (size_t I = 0; I != W.Cells.size(); ++I) {
+      const Cell &C = W.Cells[I];
+      std::vector<std::string> Row = {W.Name, methodName(C.M).str()};
+      for (Metric M : allMetrics())
+        Row.push_back(C.Result.ok()
+                          ? optRatio(W.Table.Normalized[I][unsigned(M)])
+                          : "error");
+      T2.Rows.push_back(std::move(Row));
+      if (!C.Result.ok())
+        Errors.push_back(W.Name + " " + methodName(C.M).str() + ": " +
+                         C.Result.Error);
+    }
+    std::vector<std::string> Best = {W.Name, "best external"};
+    std::vector<std::string> Margin = {W.Name, "DAN margin"};
+    for (Metric M : allMetrics()) {
+      const std::optional<Method> &B = W.Table.BestExternal[unsigned(M)];
+      Best.push_back(B ? methodName(*B).str() : "n/a");
+      Margin.push_back(optPercent(W.Table.Margin[unsigned(M)]));
+    }
+    T2.Rows.push_back(std::move(Best));
+    T2.Rows.push_back(std::move(Margin));
+  }
+  D.table(std::move(T2));
+  if (!Errors.empty()) {
+    std::string S = "Failed cells:";
+    for (const std::string &E : Errors)
+      S += "\n- " + E;
+    D.para(S);
+  }
+
+  D.heading("Values");
+  D.para("The four metrics as the replay measures them, the makespan's "
+         "lower bounds (critical path, busiest pipe) and the makespan over "
+         "the larger bound.");
+  Table V;
+  V.Left = 2;
+  V.Head = metricHeads("graph");
+  V.Head.insert(V.Head.begin() + 1, "method");
+  for (StringRef H :
+       {"critical path", "busiest pipe", "makespan / bound", "L0 single"})
+    V.Head.push_back(H.str());
+  if (Timings)
+    V.Head.push_back("seconds");
+  for (const Workload &W : R.Workloads)
+    for (const Cell &C : W.Cells) {
+      std::vector<std::string> Row = {W.Name, methodName(C.M).str()};
+      const Measurement &M = C.Result;
+      if (M.ok()) {
+        for (Metric K : allMetrics())
+          Row.push_back(num(get(M.Values, K)));
+        Row.push_back(num(M.CriticalPathLB));
+        Row.push_back(num(M.PipeLB));
+        Row.push_back(
+            formatRatio(normalized(get(M.Values, Metric::Makespan),
+                                   std::max(M.CriticalPathLB, M.PipeLB))));
+        Row.push_back(M.L0Single ? "yes" : "no");
+      } else {
+        Row.push_back("error");
+        Row.resize(Row.size() + NumMetrics + 3, "");
+      }
+      if (Timings)
+        Row.push_back(seconds(C.Seconds));
+      V.Rows.push_back(std::move(Row));
+    }
+  D.table(std::move(V));
+
+  D.heading("DAN on average");
+  D.para("The mean over the graphs of DAN's reduction against base (1 - dan "
+         "/ base) and of its margin over the best external method; a graph "
+         "where either is missing or infinite is left out (graphs counted "
+         "in parentheses). The paper reports 38.3 / 62.0 / 64.9 / 57.5% "
+         "against base and 18.3 / 20.4 / 14.2 / 16.3% against the best "
+         "external method on its six graphs.");
+  Table A;
+  A.Head = metricHeads("mean over graphs");
+  std::vector<std::string> VB = {"reduction against base"},
+                           MG = {"margin over best external"};
+  for (unsigned K = 0; K != NumMetrics; ++K) {
+    VB.push_back(optPercent(R.MeanVersusBase[K]) + " (" +
+                 num(R.VersusBaseCount[K]) + ")");
+    MG.push_back(optPercent(R.MeanMargin[K]) + " (" + num(R.MarginCount[K]) +
+                 ")");
+  }
+  A.Rows = {VB, MG};
+  D.table(std::move(A));
+  D.para(formatv("DAN is best or tied-best in {0} of {1} graph-metric cells "
+                 "with an external method to compare.",
+                 R.DANBestCells, R.ComparedCells)
+             .str());
+}
+
+static std::string optNum(bool OK, uint64_t X) { return OK ? num(X) : "error"; }
+
+static void ablationTables(Document &D, const BenchReport &R) {
+  std::vector<std::string> Errors;
+  auto Note = [&](StringRef Graph, StringRef What, StringRef Err) {
+    if (!Err.empty())
+      Errors.push_back((Graph + " " + What + ": " + Err).str());
+  };
+
+  D.heading("Table 3: peak L1+UB of the input order and after stage 1 "
+            "(MPAS)");
+  Table T3;
+  T3.Head = {"graph", "input order", "MPAS", "reduction"};
+  double Sum = 0;
+  unsigned N = 0;
+  for (const Ablation &A : R.Ablations) {
+    bool OK = A.Stage1Error.empty();
+    Note(A.Name, "stage 1", A.Stage1Error);
+    std::optional<double> Red;
+    if (OK) {
+      Red = reduction(A.MPASPeak, A.InputPeak);
+      if (std::isfinite(*Red)) {
+        Sum += *Red;
+        ++N;
+      }
+    }
+    T3.Rows.push_back({A.Name, OK ? num(A.InputPeak) : "error",
+                       optNum(OK, A.MPASPeak), optPercent(Red)});
+  }
+  T3.Rows.push_back(
+      {"average", "", "", N ? formatPercent(Sum / N) : std::string("n/a")});
+  D.table(std::move(T3));
+
+  D.heading("Figure 7: peak L1+UB after stage 1 per priority weighting");
+  D.para("Each variant alone (dan-mpas --weights=...); DAN's default "
+         "(auto) runs the three and keeps the lowest peak.");
+  Table F7;
+  F7.Head = {"graph", "balanced", "memory-first", "criticality-first",
+             "auto keeps"};
+  for (const Ablation &A : R.Ablations) {
+    std::vector<std::string> Row = {A.Name};
+    for (const Ablation::Weighting &W : A.Weightings) {
+      Row.push_back(optNum(W.Error.empty(), W.Peak));
+      Note(A.Name, ("--weights=" + weightsName(W.W)).str(), W.Error);
+    }
+    Row.push_back(A.AutoChosen ? weightsName(*A.AutoChosen).str() : "n/a");
+    F7.Rows.push_back(std::move(Row));
+  }
+  D.table(std::move(F7));
+
+  D.heading("Table 4: stage 2 with cost-aware victims against LRU victims");
+  D.para("Both on DAN's stage-1 order, measured after stage 2 (no CPE). "
+         "Change: cost-aware / LRU - 1, negative when cost-aware is lower.");
+  Table T4;
+  T4.Head = {"graph"};
+  for (Metric M : {Metric::Traffic, Metric::Spills, Metric::Makespan}) {
+    T4.Head.push_back(metricTitle(M).str() + " LRU");
+    T4.Head.push_back("cost-aware");
+    T4.Head.push_back("change");
+  }
+  for (const Ablation &A : R.Ablations) {
+    Note(A.Name, "DLR (cost-aware)", A.CostAware.Error);
+    Note(A.Name, "DLR --evict=lru", A.LRU.Error);
+    std::vector<std::string> Row = {A.Name};
+    bool OK = A.CostAware.ok() && A.LRU.ok();
+    for (Metric M : {Metric::Traffic, Metric::Spills, Metric::Makespan}) {
+      Row.push_back(optNum(A.LRU.ok(), get(A.LRU.Values, M)));
+      Row.push_back(optNum(A.CostAware.ok(), get(A.CostAware.Values, M)));
+      Row.push_back(OK ? formatPercent(-reduction(get(A.CostAware.Values, M),
+                                                  get(A.LRU.Values, M)))
+                       : "n/a");
+    }
+    T4.Rows.push_back(std::move(Row));
+  }
+  D.table(std::move(T4));
+
+  D.heading("Table 5: makespan without and with stage 3 (CPE)");
+  Table T5;
+  T5.Head = {"graph", "DAN w/o CPE", "DAN (full)", "reduction"};
+  for (const Ablation &A : R.Ablations) {
+    bool OK = A.Stage3Error.empty();
+    Note(A.Name, "stage 3", A.Stage3Error);
+    Note(A.Name, "CPE output", A.CPEVerify);
+    Note(A.Name, "Ignore output", A.IgnoreVerify);
+    T5.Rows.push_back(
+        {A.Name, optNum(OK, A.FreezeMakespan), optNum(OK, A.CPEMakespan),
+         OK ? formatPercent(reduction(A.CPEMakespan, A.FreezeMakespan))
+            : "n/a"});
+  }
+  D.table(std::move(T5));
+
+  D.heading("Ignore / Freeze / CPE on DAN's stage-2 plan");
+  D.para("Ignore: stage 3's search timed without the plan's reuse edges; it "
+         "claims the first makespan, its order really takes the second, and "
+         "its violations are the reuse edges whose placement starts, in the "
+         "claimed timing, before the release it waits for. Freeze: the "
+         "stage-2 plan as it is. CPE: the default stage 3. Freeze and CPE "
+         "keep every reuse edge (0 violations); every output verifies "
+         "against the stage-2 plan.");
+  Table IF;
+  IF.Head = {"graph",       "reuse edges", "Ignore claims",
+             "Ignore real", "violations",  "Freeze",
+             "CPE"};
+  for (const Ablation &A : R.Ablations) {
+    bool OK = A.Stage3Error.empty();
+    IF.Rows.push_back(
+        {A.Name, optNum(OK, A.ReuseEdges), optNum(OK, A.IgnoreClaimed),
+         optNum(OK, A.IgnoreReal), optNum(OK, A.IgnoreViolations),
+         optNum(OK, A.FreezeMakespan), optNum(OK, A.CPEMakespan)});
+  }
+  D.table(std::move(IF));
+  if (!Errors.empty()) {
+    std::string S = "Failed ablations:";
+    for (const std::string &E : Errors)
+      S += "\n- " + E;
+    D.para(S);
+  }
+}
+
+static void sweepTables(Document &D, const BenchReport &R) {
+  const SweepResult &S = *R.Sweep;
+  D.heading("Sensitivity: Kendall tau-b of each setting's ranking against "
+            "the default");
+  D.para("Per graph and metric the methods are ranked (smallest first, ties "
+         "share the better rank) and the ranking is compared with the "
+         "default setting's by Kendall's tau-b over the methods that "
+         "succeeded in both. Cells: the mean over the graphs / the smallest; "
+         "n/a where no graph has a defined tau.");
+  Table T;
+  T.Head = metricHeads("setting");
+  for (size_t Si = 0; Si != S.Settings.size(); ++Si) {
+    std::vector<std::string> Row = {S.Settings[Si].Label};
+    for (unsigned K = 0; K != NumMetrics; ++K)
+      Row.push_back(S.MeanTau[Si][K] ? formatRatio(*S.MeanTau[Si][K]) + " / " +
+                                           formatRatio(*S.MinTau[Si][K])
+                                     : "n/a");
+    T.Rows.push_back(std::move(Row));
+  }
+  D.table(std::move(T));
+
+  if (is_contained(R.Methods, Method::DAN)) {
+    D.heading("Sensitivity: graphs where DAN ranks first (ties included)");
+    Table F;
+    F.Head = metricHeads("setting");
+    for (size_t Si = 0; Si != S.Settings.size(); ++Si) {
+      std::vector<std::string> Row = {S.Settings[Si].Label};
+      for (unsigned K = 0; K != NumMetrics; ++K)
+        Row.push_back(num(S.DANFirst[Si][K]) + " of " +
+                      num(S.DANRanked[Si][K]));
+      F.Rows.push_back(std::move(Row));
+    }
+    D.table(std::move(F));
+  }
+
+  D.heading("Sensitivity: rankings per setting and graph");
+  Table RK;
+  RK.Left = NumMetrics + 3;
+  RK.Head = metricHeads("setting");
+  RK.Head.insert(RK.Head.begin() + 1, "graph");
+  RK.Head.push_back("failed");
+  for (size_t Si = 0; Si != S.Settings.size(); ++Si)
+    for (size_t Wi = 0; Wi != R.Workloads.size(); ++Wi) {
+      std::vector<std::string> Row = {S.Settings[Si].Label,
+                                      R.Workloads[Wi].Name};
+      for (unsigned K = 0; K != NumMetrics; ++K) {
+        std::string Cell = formatRanking(R.Methods, S.Ranks[Si][Wi][K]);
+        if (Cell.empty())
+          Cell = "n/a";
+        if (!S.Settings[Si].IsDefault)
+          Cell += " (tau " + optRatio(S.Tau[Si][Wi][K]) + ")";
+        Row.push_back(Cell);
+      }
+      std::string Failed;
+      for (size_t Mi = 0; Mi != R.Methods.size(); ++Mi)
+        if (!S.Values[Si][Wi][Mi])
+          Failed +=
+              (Failed.empty() ? "" : ", ") + methodName(R.Methods[Mi]).str();
+      Row.push_back(Failed.empty() ? "-" : Failed);
+      RK.Rows.push_back(std::move(Row));
+    }
+  D.table(std::move(RK));
+  if (S.Failures)
+    D.para(formatv("{0} run{1} of the sweep failed ({2} plan{3} that do not "
+                   "verify); the rankings leave them out.",
+                   S.Failures, S.Failures == 1 ? "" : "s", S.NotVerified,
+                   S.NotVerified == 1 ? "" : "s")
+               .str());
+}
+
+static void printDocument(const BenchReport &R, const ReportOptions &Opts,
+                          raw_ostream &OS) {
+  Document D;
+  D.para("graphs: " + std::to_string(R.Workloads.size()) +
+         "; methods: " + methodList(R.Methods) + "\n" + targetLine(R.Target));
+  mainTables(D, R, Opts.Timings);
+  if (!R.Ablations.empty())
+    ablationTables(D, R);
+  if (R.Sweep)
+    sweepTables(D, R);
+  D.print(OS, Opts.Format == ReportFormat::Markdown);
+}
+
+//===----------------------------------------------------------------------===//
+// JSON
+//===----------------------------------------------------------------------===//
+
+/// A ratio or fraction as JSON: a number, or null when absent or infinite.
+static json::Value jnum(const std::optional<double> &X) {
+  if (!X || std::isinf(*X))
+    return nullptr;
+  return *X;
+}
+
+static void jsonMeasurement(json::OStream &J, const Measurement &M) {
+  J.attribute("ok", M.ok());
+  if (!M.ok()) {
+    J.attribute("error", M.Error);
+    return;
+  }
+  for (Metric K : allMetrics())
+    J.attribute(metricKey(K), get(M.Values, K));
+}
+
+static void printJSON(const BenchReport &R, const ReportOptions &Opts,
+                      raw_ostream &OS) {
+  json::OStream J(OS, 2);
+  auto PerMetric = [&](StringRef Key, auto Value) {
+    J.attributeObject(Key, [&] {
+      for (Metric M : allMetrics())
+        J.attribute(metricKey(M), Value(unsigned(M)));
+    });
+  };
+  J.object([&] {
+    J.attributeObject("target", [&] {
+      J.attributeObject("capacity", [&] {
+        for (unsigned I = 0; I != NumTiers; ++I)
+          J.attribute(tierName(Tier(I)), R.Target.capacity(Tier(I)));
+      });
+      J.attributeObject("spill_cost", [&] {
+        J.attribute("alpha", R.Target.spillAlpha());
+        J.attribute("beta", R.Target.spillBeta());
+      });
+    });
+    J.attributeArray("methods", [&] {
+      for (Method M : R.Methods)
+        J.value(methodName(M));
+    });
+    J.attributeArray("workloads", [&] {
+      for (const Workload &W : R.Workloads)
+        J.object([&] {
+          J.attribute("graph", W.Name);
+          J.attribute("nodes", uint64_t(W.Nodes));
+          J.attributeObject("results", [&] {
+            for (size_t I = 0; I != W.Cells.size(); ++I) {
+              const Cell &C = W.Cells[I];
+              J.attributeObject(methodName(C.M), [&] {
+                jsonMeasurement(J, C.Result);
+                if (C.Result.ok()) {
+                  J.attribute("critical_path_lb", C.Result.CriticalPathLB);
+                  J.attribute("pipe_lb", C.Result.PipeLB);
+                  J.attribute("l0_single", C.Result.L0Single);
+                  PerMetric("normalized", [&](unsigned K) {
+                    return jnum(W.Table.Normalized[I][K]);
+                  });
+                }
+                if (Opts.Timings)
+                  J.attribute("seconds", C.Seconds);
+              });
+            }
+          });
+          PerMetric("best_external", [&](unsigned K) -> json::Value {
+            if (const std::optional<Method> &B = W.Table.BestExternal[K])
+              return methodName(*B);
+            return nullptr;
+          });
+          PerMetric("dan_margin",
+                    [&](unsigned K) { return jnum(W.Table.Margin[K]); });
+          PerMetric("dan_vs_base",
+                    [&](unsigned K) { return jnum(W.Table.VersusBase[K]); });
+        });
+    });
+    J.attributeObject("average", [&] {
+      auto Mean = [&](StringRef Key, const auto &Values, const auto &Counts) {
+        J.attributeObject(Key, [&] {
+          for (Metric M : allMetrics())
+            J.attributeObject(metricKey(M), [&] {
+              J.attribute("mean", jnum(Values[unsigned(M)]));
+              J.attribute("graphs", Counts[unsigned(M)]);
+            });
+        });
+      };
+      Mean("dan_vs_base", R.MeanVersusBase, R.VersusBaseCount);
+      Mean("dan_margin", R.MeanMargin, R.MarginCount);
+      J.attribute("dan_best_cells", R.DANBestCells);
+      J.attribute("compared_cells", R.ComparedCells);
+    });
+    J.attribute("failures", R.Failures);
+    if (!R.Ablations.empty()) {
+      J.attributeArray("ablations", [&] {
+        for (const Ablation &A : R.Ablations)
+          J.object([&] {
+            J.attribute("graph", A.Name);
+            J.attributeObject("stage1", [&] {
+              J.attribute("ok", A.Stage1Error.empty());
+              if (!A.Stage1Error.empty())
+                return J.attribute("error", A.Stage1Error);
+              J.attribute("input_peak_l1ub", A.InputPeak);
+              J.attribute("mpas_peak_l1ub", A.MPASPeak);
+              J.attribute("auto_keeps",
+                          A.AutoChosen ? json::Value(weightsName(*A.AutoChosen))
+                                       : json::Value(nullptr));
+            });
+            J.attributeObject("weights", [&] {
+              for (const Ablation::Weighting &W : A.Weightings)
+                J.attributeObject(weightsName(W.W), [&] {
+                  J.attribute("ok", W.Error.empty());
+                  if (!W.Error.empty())
+                    J.attribute("error", W.Error);
+                  else
+                    J.attribute("peak_l1ub", W.Peak);
+                });
+            });
+            J.attributeObject("dlr_cost_aware",
+                              [&] { jsonMeasurement(J, A.CostAware); });
+            J.attributeObject("dlr_lru", [&] { jsonMeasurement(J, A.LRU); });
+            J.attributeObject("stage3", [&] {
+              J.attribute("ok", A.Stage3Error.empty());
+              if (!A.Stage3Error.empty())
+                return J.attribute("error", A.Stage3Error);
+              J.attribute("reuse_edges", A.ReuseEdges);
+              J.attribute("freeze_makespan", A.FreezeMakespan);
+              J.attribute("cpe_makespan", A.CPEMakespan);
+              J.attribute("ignore_claimed_makespan", A.IgnoreClaimed);
+              J.attribute("ignore_real_makespan", A.IgnoreReal);
+              J.attribute("ignore_violations", A.IgnoreViolations);
+              J.attribute("cpe_verifies", A.CPEVerify.empty());
+              J.attribute("ignore_verifies", A.IgnoreVerify.empty());
+            });
+          });
+      });
+      J.attribute("ablation_failures", R.AblationFailures);
+    }
+    if (R.Sweep) {
+      const SweepResult &S = *R.Sweep;
+      J.attributeObject("sweep", [&] {
+        J.attributeArray("settings", [&] {
+          for (size_t Si = 0; Si != S.Settings.size(); ++Si)
+            J.object([&] {
+              const SweepSetting &Set = S.Settings[Si];
+              J.attribute("label", Set.Label);
+              J.attribute("default", Set.IsDefault);
+              J.attribute("capacity_scale",
+                          double(Set.ScaleNum) / double(Set.ScaleDen));
+              J.attribute("alpha", Set.Alpha);
+              J.attribute("beta", Set.Beta);
+              PerMetric("mean_tau",
+                        [&](unsigned K) { return jnum(S.MeanTau[Si][K]); });
+              PerMetric("min_tau",
+                        [&](unsigned K) { return jnum(S.MinTau[Si][K]); });
+              if (is_contained(R.Methods, Method::DAN))
+                PerMetric("dan_first",
+                          [&](unsigned K) { return S.DANFirst[Si][K]; });
+              J.attributeArray("workloads", [&] {
+                for (size_t Wi = 0; Wi != R.Workloads.size(); ++Wi)
+                  J.object([&] {
+                    J.attribute("graph", R.Workloads[Wi].Name);
+                    J.attributeObject("values", [&] {
+                      for (size_t Mi = 0; Mi != R.Methods.size(); ++Mi) {
+                        const std::optional<Metrics> &V = S.Values[Si][Wi][Mi];
+                        if (!V) {
+                          J.attribute(methodName(R.Methods[Mi]), nullptr);
+                          continue;
+                        }
+                        J.attributeObject(methodName(R.Methods[Mi]), [&] {
+                          for (Metric M : allMetrics())
+                            J.attribute(metricKey(M), get(*V, M));
+                        });
+                      }
+                    });
+                    J.attributeObject("ranks", [&] {
+                      for (Metric M : allMetrics())
+                        J.attributeObject(metricKey(M), [&] {
+                          const auto &Rk = S.Ranks[Si][Wi][unsigned(M)];
+                          for (size_t Mi = 0; Mi != R.Methods.size(); ++Mi)
+                            J.attribute(methodName(R.Methods[Mi]),
+                                        Rk[Mi] ? json::Value(*Rk[Mi])
+                                               : json::Value(nullptr));
+                        });
+                    });
+                    PerMetric("tau", [&](unsigned K) {
+                      return jnum(S.Tau[Si][Wi][K]);
+                    });
+                  });
+              });
+            });
+        });
+        J.attribute("failures", S.Failures);
+        J.attribute("not_verified", S.NotVerified);
+      });
+    }
+  });
+  OS << '\n';
+}
+
+void printReport(const BenchReport &R, const ReportOptions &Opts,
+                 raw_ostream &OS) {
+  if (Opts.Format == ReportFormat::JSON)
+    printJSON(R, Opts, OS);
+  else
+    printDocument(R, Opts, OS);
+}
+
+} // namespace dan::bench

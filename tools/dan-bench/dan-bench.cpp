@@ -1,0 +1,347 @@
+//===- dan-bench.cpp - Compare scheduling methods on graphs ---------------===//
+//
+// Reads graphs (DAN IR or contest JSON), runs the chosen methods on each
+// (lib/Bench), and prints the comparison; optionally saves every plan as a
+// submission triple and draws the charts. The figures are computed in
+// lib/Bench/Bench.cpp, printed by lib/Bench/Report.cpp and drawn by
+// lib/Bench/Charts.cpp; this file parses options, reads and writes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ToolSupport.h"
+#include "dan/Analysis/Verifier.h"
+#include "dan/Bench/Bench.h"
+#include "dan/Bench/Charts.h"
+#include "dan/Bench/Report.h"
+#include "dan/Formats/Export.h"
+#include "dan/Parse/Import.h"
+#include "dan/Parse/Parser.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+using namespace dan;
+using namespace dan::bench;
+using namespace dan::tool;
+
+static cl::list<std::string> Inputs(cl::Positional, cl::OneOrMore,
+                                    cl::desc("<graph.dan|graph.json ...>"),
+                                    cl::cat(DANCategory));
+
+static cl::list<std::string> MethodNames(
+    "methods", cl::CommaSeparated, cl::value_desc("M1,M2,..."),
+    cl::desc("The methods to compare: dan, base, hmcos, cosma, magis, eda "
+             "(default: all six). base is always run: every figure is "
+             "normalized to it. Tables list the methods in this order."),
+    cl::cat(DANCategory));
+
+static cl::opt<ReportFormat> OutFormat(
+    "format", cl::init(ReportFormat::Text), cl::desc("Report format"),
+    cl::values(clEnumValN(ReportFormat::Text, "text",
+                          "readable tables (default)"),
+               clEnumValN(ReportFormat::JSON, "json", "one JSON object"),
+               clEnumValN(ReportFormat::Markdown, "md", "Markdown tables")),
+    cl::cat(DANCategory));
+
+static cl::opt<std::string>
+    OutputPath("o", cl::init("-"), cl::value_desc("path"),
+               cl::desc("Write the report here (default: stdout)"),
+               cl::cat(DANCategory));
+
+static cl::opt<std::string> SaveDir(
+    "save", cl::value_desc("DIR"),
+    cl::desc("Write each method's verified plan as a submission triple: "
+             "DIR/<method>/<graph>_schedule.txt, _memory.txt, _spill.txt"),
+    cl::cat(DANCategory));
+
+static cl::opt<std::string> ChartsDir(
+    "charts", cl::value_desc("DIR"),
+    cl::desc("Draw SVG charts into DIR: the normalized metrics, the "
+             "ablations, the sweep's heat map, and for DAN's plan of each "
+             "graph its tier occupancy and pipe timeline"),
+    cl::cat(DANCategory));
+
+static cl::opt<bool> Ablations(
+    "ablations",
+    cl::desc("Also run the stage ablations on every graph: MPAS against the "
+             "input order (table 3), the priority weightings (figure 7), "
+             "cost-aware against LRU victims (table 4), without and with CPE "
+             "(table 5), and Ignore / Freeze / CPE"),
+    cl::cat(DANCategory));
+
+static cl::list<std::string> Sweep(
+    "sweep", cl::CommaSeparated, cl::value_desc("capacity,cost,grid"),
+    cl::desc("Rerun every method under other targets and rank them: "
+             "'capacity' scales every tier (--sweep-scales), 'cost' sets "
+             "alpha and beta (--sweep-alpha x --sweep-beta), 'grid' every "
+             "scale with every cost"),
+    cl::cat(DANCategory));
+
+static cl::list<std::string>
+    SweepScales("sweep-scales", cl::CommaSeparated, cl::value_desc("S1,S2,..."),
+                cl::desc("Capacity scales of the sweep, decimals above 0 "
+                         "(default 0.5,0.75,1,1.5,2)"),
+                cl::cat(DANCategory));
+
+static cl::list<uint64_t>
+    SweepAlpha("sweep-alpha", cl::CommaSeparated, cl::value_desc("A1,A2,..."),
+               cl::desc("Alphas of the sweep (default 0,150,600)"),
+               cl::cat(DANCategory));
+
+static cl::list<uint64_t>
+    SweepBeta("sweep-beta", cl::CommaSeparated, cl::value_desc("B1,B2,..."),
+              cl::desc("Betas of the sweep (default 1,2,4)"),
+              cl::cat(DANCategory));
+
+static cl::opt<bool>
+    Timings("timings",
+            cl::desc("Add each method's wall time to the report (a 'seconds' "
+                     "column or key); the report is then not reproducible"),
+            cl::cat(DANCategory));
+
+static cl::opt<bool> Quiet("quiet", cl::desc("No progress lines on stderr"),
+                           cl::cat(DANCategory));
+
+static StringRef displayName(StringRef Path) {
+  return Path == "-" ? StringRef("<stdin>") : Path;
+}
+
+/// Reads one graph: contest JSON when the text starts with '{' (named
+/// after the file), DAN IR otherwise. Checks that it verifies and has no
+/// memory plan.
+static std::unique_ptr<Graph> readGraph(SourceMgr &SM, StringRef Path,
+                                        const TargetDesc &T, int &Status) {
+  std::optional<unsigned> ID = readInput(SM, Path);
+  if (!ID) {
+    Status = ExitUsage;
+    return nullptr;
+  }
+  std::unique_ptr<Graph> G;
+  if (SM.getMemoryBuffer(*ID)->getBuffer().ltrim().starts_with("{"))
+    G = importJSON(SM, *ID, graphNameForFile(Path == "-" ? "stdin" : Path));
+  else
+    G = parseGraph(SM, *ID);
+  if (!G) {
+    Status = ExitInvalid;
+    return nullptr;
+  }
+  if (G->hasMemoryPlan()) {
+    reportError("'" + displayName(Path) + "' (graph " + G->Name +
+                ") already has a memory plan; every method plans the graph "
+                "itself: give the graph without one");
+    Status = ExitInvalid;
+    return nullptr;
+  }
+  unsigned Errors =
+      verifyGraph(*G, T, VerifyOptions(),
+                  [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
+                    printDiagnostic(SM, Loc, Kind, Msg);
+                  });
+  if (Errors) {
+    reportError("'" + displayName(Path) + "' does not verify: " +
+                Twine(Errors) + (Errors == 1 ? " error" : " errors"));
+    Status = ExitInvalid;
+    return nullptr;
+  }
+  return G;
+}
+
+static std::string joinPath(StringRef A, StringRef B) {
+  SmallString<128> P(A);
+  sys::path::append(P, B);
+  return std::string(P);
+}
+
+/// --save: every verified plan, as one write (all or nothing). A cell that
+/// failed leaves no files behind from an earlier run.
+static bool savePlans(const BenchReport &R) {
+  std::vector<std::pair<std::string, std::string>> Files;
+  std::vector<std::string> Stale;
+  for (const Workload &W : R.Workloads)
+    for (const Cell &C : W.Cells) {
+      std::string Prefix =
+          joinPath(joinPath(SaveDir, methodName(C.M)), W.Name + "_");
+      Expected<Submission> S =
+          C.Plan ? exportSubmission(*C.Plan)
+                 : Expected<Submission>(
+                       createStringError(inconvertibleErrorCode(), "no plan"));
+      if (!S) {
+        consumeError(S.takeError());
+        for (StringRef Suffix : {"schedule.txt", "memory.txt", "spill.txt"})
+          Stale.push_back(Prefix + Suffix.str());
+        continue;
+      }
+      Files.emplace_back(Prefix + "schedule.txt", S->Schedule);
+      Files.emplace_back(Prefix + "memory.txt", S->Memory);
+      Files.emplace_back(Prefix + "spill.txt", S->Spill);
+    }
+  return writeOutputs(Files, Stale);
+}
+
+static bool writeCharts(const BenchReport &R) {
+  std::vector<std::pair<std::string, std::string>> Files;
+  for (ChartFile &F : drawCharts(R))
+    Files.emplace_back(joinPath(ChartsDir, F.Name), std::move(F.SVG));
+  return writeOutputs(Files, {});
+}
+
+int main(int Argc, char **Argv) {
+  InitLLVM X(Argc, Argv);
+  parseCommandLine(Argc, Argv,
+                   "dan-bench: run scheduling methods on graphs and compare "
+                   "them (the paper's table 2, the ablations, a sensitivity "
+                   "sweep)\n");
+  TargetDesc Target = targetFromOptions();
+
+  BenchOptions Opts;
+  for (const std::string &Name : MethodNames) {
+    if (Name.empty()) {
+      reportError("--methods needs method names: dan, base, hmcos, cosma, "
+                  "magis, eda");
+      return ExitUsage;
+    }
+    std::optional<Method> M = lookupMethod(Name);
+    if (!M) {
+      std::vector<StringRef> Names;
+      for (Method K : allMethods())
+        Names.push_back(methodName(K));
+      reportError("--methods: " + unknownNameMessage("method", Name, Names));
+      return ExitUsage;
+    }
+    Opts.Methods.push_back(*M);
+  }
+  if (Opts.Methods.empty())
+    Opts.Methods.assign(allMethods().begin(), allMethods().end());
+  for (const std::string &S : Sweep) {
+    if (S.empty()) {
+      reportError("--sweep needs capacity, cost or grid");
+      return ExitUsage;
+    }
+    if (S == "capacity")
+      Opts.Sweep.Capacity = true;
+    else if (S == "cost")
+      Opts.Sweep.Cost = true;
+    else if (S == "grid")
+      Opts.Sweep.Grid = true;
+    else {
+      reportError("--sweep: " +
+                  unknownNameMessage("sweep", S, {"capacity", "cost", "grid"}));
+      return ExitUsage;
+    }
+  }
+  if (SweepScales.getNumOccurrences())
+    Opts.Sweep.Scales.assign(SweepScales.begin(), SweepScales.end());
+  if (SweepAlpha.getNumOccurrences())
+    Opts.Sweep.Alphas.assign(SweepAlpha.begin(), SweepAlpha.end());
+  if (SweepBeta.getNumOccurrences())
+    Opts.Sweep.Betas.assign(SweepBeta.begin(), SweepBeta.end());
+  for (uint64_t V : concat<uint64_t>(Opts.Sweep.Alphas, Opts.Sweep.Betas))
+    if (V > MaxValue) {
+      reportError("--sweep-alpha and --sweep-beta take values up to 2^40, "
+                  "not " +
+                  Twine(V));
+      return ExitUsage;
+    }
+  if (Expected<std::vector<SweepSetting>> S = sweepSettings(Opts.Sweep, Target);
+      !S) {
+    reportError("--sweep-scales: " + toString(S.takeError()));
+    return ExitUsage;
+  }
+  if (Opts.Sweep.Scales.empty() || Opts.Sweep.Alphas.empty() ||
+      Opts.Sweep.Betas.empty()) {
+    reportError("--sweep-scales, --sweep-alpha and --sweep-beta need at "
+                "least one value");
+    return ExitUsage;
+  }
+  for (auto [Name, Opt] :
+       {std::pair{"--save", &SaveDir}, std::pair{"--charts", &ChartsDir}})
+    if (Opt->getNumOccurrences() && Opt->empty()) {
+      reportError(Twine(Name) + " needs a directory");
+      return ExitUsage;
+    }
+  if (count(Inputs, "-") > 1) {
+    reportError("standard input ('-') can be read only once");
+    return ExitUsage;
+  }
+
+  SourceMgr SM;
+  std::vector<std::unique_ptr<Graph>> Graphs;
+  StringMap<std::string> Seen;
+  for (const std::string &Path : Inputs) {
+    int Status = ExitSuccess;
+    std::unique_ptr<Graph> G = readGraph(SM, Path, Target, Status);
+    if (!G)
+      return Status;
+    auto [It, New] = Seen.try_emplace(G->Name, Path);
+    if (!New) {
+      reportError("'" + displayName(Path) + "' and '" +
+                  displayName(It->second) + "' are both graph " + G->Name +
+                  ": give each graph once");
+      return ExitUsage;
+    }
+    Graphs.push_back(std::move(G));
+  }
+
+  // The output directories exist before the run, so that a long run does
+  // not end in an I/O error.
+  std::vector<std::string> Dirs;
+  if (!SaveDir.empty())
+    for (Method M : tableMethods(Opts.Methods))
+      Dirs.push_back(joinPath(SaveDir, methodName(M)));
+  if (!ChartsDir.empty())
+    Dirs.push_back(ChartsDir);
+  for (const std::string &Dir : Dirs)
+    if (std::error_code EC = sys::fs::create_directories(Dir)) {
+      reportError("cannot create directory '" + Dir + "': " + EC.message());
+      return ExitUsage;
+    }
+
+  Opts.Ablations = Ablations;
+  Opts.KeepPlans = !SaveDir.empty() || !ChartsDir.empty();
+  if (!Quiet)
+    Opts.OnProgress = [](const Progress &P) {
+      if (!P.Done) {
+        errs() << "dan-bench: [" << P.Index << '/' << P.Total << "] " << P.Graph
+               << ' ' << P.What << " ...";
+        return;
+      }
+      if (P.Error.empty())
+        errs() << format(" %.2f s\n", P.Seconds);
+      else
+        errs() << " error: " << P.Error << '\n';
+    };
+  std::vector<const Graph *> Ptrs;
+  for (const auto &G : Graphs)
+    Ptrs.push_back(G.get());
+  BenchReport R = runBench(Ptrs, Target, Opts);
+
+  ReportOptions RO;
+  RO.Format = OutFormat;
+  RO.Timings = Timings;
+  if (!writeOutput(OutputPath,
+                   [&](raw_ostream &OS) { printReport(R, RO, OS); }))
+    return ExitUsage;
+  if (!SaveDir.empty() && !savePlans(R))
+    return ExitUsage;
+  if (!ChartsDir.empty() && !writeCharts(R))
+    return ExitUsage;
+  if (R.failed()) {
+    std::string Why;
+    auto Add = [&](unsigned N, StringRef One, StringRef Many) {
+      if (N)
+        Why += (Why.empty() ? "" : ", ") + std::to_string(N) + " " +
+               (N == 1 ? One : Many).str();
+    };
+    Add(R.Failures, "cell failed", "cells failed");
+    Add(R.AblationFailures, "ablation failed", "ablations failed");
+    Add(R.Sweep ? R.Sweep->NotVerified : 0, "plan of the sweep does not verify",
+        "plans of the sweep do not verify");
+    reportError(Why + "; the report says why");
+    return ExitInvalid;
+  }
+  return ExitSuccess;
+}
