@@ -970,7 +970,7 @@ void writeOccupancy(const Graph &G, const ReplayResult &R, const TargetDesc &T,
                 " of them around a spill; dashed: the tier's capacity");
   if (Exact)
     Sub.push_back("Each interval runs from its placing node's start to its "
-                  "releasing node's finish (at least 1 px wide); hover for "
+                  "releasing node's finish (at least 1 px each way); hover for "
                   "the buffer and its nodes.");
   else
     Sub.push_back("Over " + grouped(ExactLimit) + " intervals: snapped to " +
@@ -1045,7 +1045,8 @@ void writeOccupancy(const Graph &G, const ReplayResult &R, const TargetDesc &T,
               " at " + grouped(V.T1);
           // A white outline parts neighbouring buffers; on a rectangle
           // under 4 px it would wash the colour out.
-          double Hh = std::max(Y1 - Y0, 0.5);
+          double Hh = std::max(Y1 - Y0, 1.0);
+          Y0 = std::min(Y0, Y1 - Hh);
           rect(OS, X0, Y0, W, Hh, IntervalColour[C],
                W >= 4 && Hh >= 4 ? "stroke=\"#ffffff\" stroke-width=\"0.4\""
                                  : "",
