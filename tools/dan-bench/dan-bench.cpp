@@ -34,9 +34,9 @@ static cl::list<std::string> Inputs(cl::Positional, cl::OneOrMore,
 
 static cl::list<std::string> MethodNames(
     "methods", cl::CommaSeparated, cl::value_desc("M1,M2,..."),
-    cl::desc("The methods to compare: dan, base, hmcos, cosma, magis, eda "
-             "(default: all six). base is always run: every figure is "
-             "normalized to it. Tables list the methods in this order."),
+    cl::desc("The methods to compare, of dan, base, hmcos, cosma, magis, "
+             "eda (default: all six); tables list them in that order. base "
+             "is always run: every figure is normalized to it"),
     cl::cat(DANCategory));
 
 static cl::opt<ReportFormat> OutFormat(
