@@ -473,8 +473,15 @@ static void sweepTables(Document &D, const BenchReport &R) {
 static void printDocument(const BenchReport &R, const ReportOptions &Opts,
                           raw_ostream &OS) {
   Document D;
-  D.para("graphs: " + std::to_string(R.Workloads.size()) +
-         "; methods: " + methodList(R.Methods) + "\n" + targetLine(R.Target));
+  std::string Graphs = "graphs: " + std::to_string(R.Workloads.size()) +
+                       "; methods: " + methodList(R.Methods);
+  // Markdown joins the lines of a paragraph: give each its own.
+  if (Opts.Format == ReportFormat::Markdown) {
+    D.para(Graphs);
+    D.para(targetLine(R.Target));
+  } else {
+    D.para(Graphs + "\n" + targetLine(R.Target));
+  }
   mainTables(D, R, Opts.Timings);
   if (!R.Ablations.empty())
     ablationTables(D, R);
