@@ -333,6 +333,17 @@ double Repacker::penalty(Buffer &V, Tier Tr) {
     return 1.0 / spillScore(std::max<uint64_t>(Distance, 1), V.Traffic,
                             V.Cycles, Opts);
   }
+  case EvictPolicy::CostPerByte:
+  case EvictPolicy::Traffic: {
+    // The traffic term first (per byte or in bytes); the distance to the
+    // reload only breaks near-ties: 1 / distance is at most 1, below one
+    // byte of traffic (and below the 1-or-2 of traffic per byte).
+    uint64_t Distance = (Next != None ? Next : V.FreePos) - Pos;
+    double Cost = Rule == EvictPolicy::Traffic
+                      ? double(V.Traffic)
+                      : double(V.Traffic) / double(V.Size);
+    return Cost + 1.0 / double(std::max<uint64_t>(Distance, 1));
+  }
   }
   return 0;
 }
@@ -454,6 +465,8 @@ unsigned Repacker::pickVictim(Tier Tr) {
   bool BestLive = false;
   uint32_t BestNext = 0;
   double BestScore = 0;
+  // CostPerByte, Traffic: the reload position of the best so far.
+  uint32_t BestReload = 0;
   for (unsigned VI : Resident[tierIndex(Tr)]) {
     Buffer &V = Bufs[VI];
     if (isPinned(V))
@@ -491,6 +504,30 @@ unsigned Repacker::pickVictim(Tier Tr) {
                (Score == BestScore && V.Id < Bufs[Best].Id);
       if (Better)
         BestScore = Score;
+      break;
+    }
+    case EvictPolicy::CostPerByte:
+    case EvictPolicy::Traffic: {
+      // The least traffic (per byte: compare T_v * S_w with T_w * S_v
+      // exactly), then the farthest reload (next use, else the FREE), then
+      // the smaller id.
+      uint32_t Next = nextUse(V);
+      uint32_t Reload = Next != None ? Next : V.FreePos;
+      if (Best == None) {
+        Better = true;
+      } else {
+        const Buffer &W = Bufs[Best];
+        unsigned __int128 CV = V.Traffic, CW = W.Traffic;
+        if (Rule == EvictPolicy::CostPerByte) {
+          CV *= W.Size;
+          CW *= V.Size;
+        }
+        Better =
+            CV < CW || (CV == CW && (Reload > BestReload ||
+                                     (Reload == BestReload && V.Id < W.Id)));
+      }
+      if (Better)
+        BestReload = Reload;
       break;
     }
     }

@@ -27,6 +27,14 @@ enum class EvictPolicy {
   Cost,   ///< the paper's score d / (lambda_byte T + lambda_cyc S + eps)
   LRU,    ///< the least recently used buffer
   Belady, ///< no future use first, then the farthest next use
+  /// The least spill traffic per byte freed (1 for a buffer DDR still
+  /// holds, 2 for one that must be written back), then the farthest
+  /// reload; the COSMA baseline (docs/Baselines.md).
+  CostPerByte,
+  /// The least spill traffic in bytes, then the farthest reload; with
+  /// VictimSet::Window the range with the fewest DDR bytes in total; the
+  /// EDA baseline (docs/Baselines.md).
+  Traffic,
 };
 
 /// Which buffers one failed placement evicts.
