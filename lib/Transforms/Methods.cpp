@@ -1,6 +1,7 @@
 //===- Methods.cpp - Whole scheduling methods, selectable by name ---------===//
 
 #include "dan/Transforms/Methods.h"
+#include "dan/Transforms/Baselines.h"
 #include "dan/Transforms/CPE.h"
 #include "dan/Transforms/DLR.h"
 #include "dan/Transforms/MPAS.h"
@@ -74,9 +75,7 @@ Expected<std::unique_ptr<Graph>> runMethod(const Graph &G, const TargetDesc &T,
   case Method::COSMA:
   case Method::MAGIS:
   case Method::EDA:
-    E = createStringError(inconvertibleErrorCode(),
-                          "method '%s' is not implemented yet",
-                          methodName(M).str().c_str());
+    E = runBaseline(*Copy, T, M);
     break;
   }
   if (E)
