@@ -917,7 +917,6 @@ void HMCOS::buildGroups() {
   // Members: sequences whose innermost cell is the group's, and the groups
   // of the cells directly below it. Sequences in topological order, so a
   // member list is ordered by reverse post-order.
-  std::vector<std::vector<uint32_t>> Children(Groups.size());
   for (uint32_t S = 0; S != NS; ++S) {
     uint32_t Outer = Cell[S];
     if (Outer == S) {
