@@ -78,7 +78,9 @@ private:
   MPASStats Stats;
 
   size_t V = 0;
-  std::vector<uint32_t> Ord;       // input position
+  std::vector<uint32_t> Ord; // input position
+  /// The graph's edges plus the implicit ALLOC -> use -> FREE orderings.
+  std::vector<SmallVector<NodeIdx, 4>> Preds;
   std::vector<uint32_t> SuccBegin; // CSR successors
   std::vector<NodeIdx> Succs;
   std::vector<uint32_t> InDeg;
@@ -137,11 +139,37 @@ Error Scheduler::buildEdges() {
   Ord.assign(V, 0);
   for (uint32_t P = 0; P != G.Order.size(); ++P)
     Ord[G.Order[P]] = P;
+  // A buffer's use must come between its ALLOC and its FREE whether or not
+  // the graph says so with edges (traces do; a hand-written graph may not),
+  // so the scheduler adds those orderings to the graph's edges.
+  Preds.assign(V, {});
+  DenseMap<uint64_t, NodeIdx> AllocOf, FreeOf;
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    Preds[I].append(N.Preds.begin(), N.Preds.end());
+    if (N.Kind == NodeKind::Alloc)
+      AllocOf.try_emplace(N.Buf, I);
+    else if (N.Kind == NodeKind::Free)
+      FreeOf.try_emplace(N.Buf, I);
+  }
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (N.Kind != NodeKind::Op)
+      continue;
+    for (uint64_t B : N.Bufs) {
+      auto A = AllocOf.find(B);
+      if (A != AllocOf.end() && !is_contained(Preds[I], A->second))
+        Preds[I].push_back(A->second);
+      auto F = FreeOf.find(B);
+      if (F != FreeOf.end() && !is_contained(Preds[F->second], I))
+        Preds[F->second].push_back(I);
+    }
+  }
   SuccBegin.assign(V + 1, 0);
   InDeg.assign(V, 0);
   for (NodeIdx I = 0; I != V; ++I) {
-    InDeg[I] = G[I].Preds.size();
-    for (NodeIdx P : G[I].Preds)
+    InDeg[I] = Preds[I].size();
+    for (NodeIdx P : Preds[I])
       ++SuccBegin[P + 1];
   }
   for (size_t I = 0; I != V; ++I)
@@ -150,7 +178,7 @@ Error Scheduler::buildEdges() {
   std::vector<uint32_t> Fill(SuccBegin.begin(), SuccBegin.end() - 1);
   // Successors in input order keep everything below deterministic.
   for (NodeIdx I : G.Order)
-    for (NodeIdx P : G[I].Preds)
+    for (NodeIdx P : Preds[I])
       Succs[Fill[P]++] = I;
   return Error::success();
 }
@@ -267,9 +295,9 @@ void Scheduler::buildGroups() {
     // keeps a consumer from opening.
     SmallVector<NodeIdx, 16> External;
     auto AddPreds = [&](NodeIdx W) {
-      for (NodeIdx P : G[W].Preds)
+      for (NodeIdx P : Preds[W])
         if (!is_contained(Inside, P) && !is_contained(External, P) &&
-            !(G[P].Kind == NodeKind::Alloc && G[P].Preds.empty()))
+            !(G[P].Kind == NodeKind::Alloc && Preds[P].empty()))
           External.push_back(P);
     };
     AddPreds(C.Op);
@@ -379,7 +407,7 @@ void Scheduler::schedule(NodeIdx I) {
     }
   }
   Done[I] = 1;
-  bool IsNeededAlloc = N.Kind == NodeKind::Alloc && N.Preds.empty();
+  bool IsNeededAlloc = N.Kind == NodeKind::Alloc && Preds[I].empty();
   for (uint32_t S = SuccBegin[I]; S != SuccBegin[I + 1]; ++S) {
     NodeIdx Succ = Succs[S];
     if (--InDeg[Succ] == 0)
@@ -427,8 +455,8 @@ void Scheduler::buildDemand() {
   for (NodeIdx I = 0; I != V; ++I) {
     if (G[I].Kind != NodeKind::Op)
       continue;
-    for (NodeIdx P : G[I].Preds) {
-      if (G[P].Kind == NodeKind::Alloc && G[P].Preds.empty())
+    for (NodeIdx P : Preds[I]) {
+      if (G[P].Kind == NodeKind::Alloc && Preds[P].empty())
         NeedAllocs[I].push_back(P);
       else
         ++HardLeft[I];
