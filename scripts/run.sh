@@ -53,6 +53,17 @@ if [[ -d "$WORKLOADS" ]]; then
     "$BIN/dan-verify" --against "$OUT/$name.s2.dan" "$OUT/$name.s3.dan"
     "$BIN/dan-replay" --format=json "$OUT/$name.s3.dan" | python3 "$ROOT/utils/metrics-line.py"
   done
+fi
+
+# The comparison of all six methods under one replay (docs/Results.md has
+# the full report; scripts/results.sh regenerates it).
+echo "== dan-bench: every method on the bundled examples (L1 and UB shrunk so plans must spill)"
+"$BIN/dan-bench" --quiet --capacity=L1=256 --capacity=UB=256 \
+  "$ROOT"/examples/matmul2x2.dan "$ROOT"/examples/conv-2layer.dan \
+  "$ROOT"/examples/flashattention-block.dan
+if [[ -d "$WORKLOADS" ]]; then
+  echo "== dan-bench: every method on the contest workloads"
+  "$BIN/dan-bench" --quiet "$WORKLOADS"/*.json
 else
   echo "== contest workloads: $WORKLOADS not found, skipped"
 fi
