@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dan/Analysis/Verifier.h"
+#include "dan/IR/Diagnostic.h"
 #include "dan/IR/MemoryPlan.h"
 #include "llvm/ADT/STLExtras.h"
 #include <map>
@@ -310,8 +311,7 @@ void Verifier::checkL0Single() {
       continue;
     auto &InTier = Live[static_cast<unsigned>(BufTier)];
     if (N.Kind == NodeKind::Free || N.Kind == NodeKind::SpillOut) {
-      auto It =
-          find_if(InTier, [&](NodeIdx A) { return G[A].Buf == N.Buf; });
+      auto It = find_if(InTier, [&](NodeIdx A) { return G[A].Buf == N.Buf; });
       if (It != InTier.end())
         InTier.erase(It);
       continue;
@@ -684,6 +684,36 @@ void Verifier::checkAgainst(const Graph &S2) {
 unsigned verifyGraph(const Graph &G, const TargetDesc &Target,
                      const VerifyOptions &Opts, const DiagHandler &Diag) {
   return Verifier(G, Target, Opts, Diag).run();
+}
+
+Error verifyPassInput(const Graph &G, const TargetDesc &Target,
+                      StringRef Tool) {
+  VerifyOptions Opts;
+  Opts.ErrorLimit = 0;
+  unsigned Errors = 0;
+  constexpr unsigned Shown = 10;
+  DiagList Diags;
+  verifyGraph(G, Target, Opts,
+              [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
+                if (Kind == SourceMgr::DK_Error)
+                  ++Errors;
+                if (Errors > Shown)
+                  return;
+                if (Kind == SourceMgr::DK_Error)
+                  Diags.error(Loc, Msg);
+                else
+                  Diags.note(Loc, Msg);
+              });
+  if (!Errors)
+    return Error::success();
+  if (Errors > Shown)
+    Diags.note(SMLoc(), Twine(Errors - Shown) +
+                            " more errors not shown; dan-verify shows them "
+                            "all");
+  Diags.error(SMLoc(), "the input does not verify (" + Twine(Errors) +
+                           (Errors == 1 ? " error" : " errors") + "); " + Tool +
+                           " needs a legal schedule");
+  return Diags.takeError();
 }
 
 } // namespace dan

@@ -681,42 +681,12 @@ static uint64_t ownershipViolations(const Graph &G, const Search &S) {
   return N;
 }
 
-/// Verifies the input: the search relies on a legal schedule (every edge
-/// respected, every use inside its buffer's lifetime), and keeps a plan
-/// only if there is one to keep. The first errors are reported where they
-/// are, as dan-verify reports them.
-static Error checkInput(const Graph &G, const TargetDesc &T) {
-  VerifyOptions VOpts;
-  VOpts.ErrorLimit = 0;
-  unsigned Errors = 0;
-  constexpr unsigned Shown = 10;
-  DiagList Diags;
-  verifyGraph(G, T, VOpts,
-              [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
-                if (Kind == SourceMgr::DK_Error)
-                  ++Errors;
-                if (Errors > Shown)
-                  return;
-                if (Kind == SourceMgr::DK_Error)
-                  Diags.error(Loc, Msg);
-                else
-                  Diags.note(Loc, Msg);
-              });
-  if (!Errors)
-    return Error::success();
-  if (Errors > Shown)
-    Diags.note(SMLoc(), Twine(Errors - Shown) +
-                            " more errors not shown; dan-verify shows them "
-                            "all");
-  Diags.error(SMLoc(), "the input does not verify (" + Twine(Errors) +
-                           (Errors == 1 ? " error" : " errors") +
-                           "); dan-cpe needs a legal schedule");
-  return Diags.takeError();
-}
-
 Expected<CPEStats> runCPE(Graph &G, const TargetDesc &T,
                           const CPEOptions &Opts) {
-  if (Error E = checkInput(G, T))
+  // The search relies on a legal schedule (every edge respected, every use
+  // inside its buffer's lifetime), and keeps a plan only if there is one to
+  // keep.
+  if (Error E = verifyPassInput(G, T, "dan-cpe"))
     return Expected<CPEStats>(std::move(E));
   CPEStats S;
   ReplayResult RBefore = replay(G, T);

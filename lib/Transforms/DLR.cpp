@@ -136,28 +136,8 @@ Error Repacker::checkInput() {
 
   // The scan relies on a legal schedule: every buffer allocated once, used
   // inside its lifetime, freed once. The verifier says where it is not.
-  VerifyOptions VOpts;
-  VOpts.ErrorLimit = 0;
-  unsigned Errors = 0;
-  constexpr unsigned Shown = 10;
-  verifyGraph(G, T, VOpts,
-              [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
-                if (Kind == SourceMgr::DK_Error)
-                  ++Errors;
-                if (Errors <= Shown)
-                  (Kind == SourceMgr::DK_Error ? Diags.error(Loc, Msg)
-                                               : Diags.note(Loc, Msg));
-              });
-  if (Errors) {
-    if (Errors > Shown)
-      Diags.note(SMLoc(), Twine(Errors - Shown) +
-                              " more errors not shown; dan-verify shows "
-                              "them all");
-    Diags.error(SMLoc(), "the input does not verify (" + Twine(Errors) +
-                             (Errors == 1 ? " error" : " errors") +
-                             "); dan-dlr needs a legal schedule");
-    return Diags.takeError();
-  }
+  if (Error E = verifyPassInput(G, T, "dan-dlr"))
+    return E;
 
   // No placement can hold a buffer larger than its tier, and no eviction
   // helps an operation whose own buffers of one tier exceed it.

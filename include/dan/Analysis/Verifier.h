@@ -37,6 +37,13 @@ using DiagHandler = std::function<void(llvm::SMLoc, llvm::SourceMgr::DiagKind,
 unsigned verifyGraph(const Graph &G, const TargetDesc &Target,
                      const VerifyOptions &Opts, const DiagHandler &Diag);
 
+/// Checks the input of a pass that needs a graph that verifies. On errors,
+/// returns a DiagError with the first ten errors (and their notes), a note
+/// counting the rest, and "the input does not verify (N errors); <Tool>
+/// needs a legal schedule".
+llvm::Error verifyPassInput(const Graph &G, const TargetDesc &Target,
+                            llvm::StringRef Tool);
+
 } // namespace dan
 
 #endif // DAN_ANALYSIS_VERIFIER_H
