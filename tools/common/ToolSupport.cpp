@@ -127,6 +127,23 @@ bool writeOutputs(ArrayRef<std::pair<std::string, std::string>> Files,
   return true;
 }
 
+StringRef displayName(StringRef Path) {
+  return Path == "-" ? StringRef("<stdin>") : Path;
+}
+
+unsigned verifyAndReport(const Graph &G, const TargetDesc &T,
+                         const VerifyOptions &Opts, SourceMgr &SM,
+                         StringRef Path) {
+  unsigned Errors = verifyGraph(
+      G, T, Opts, [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
+        printDiagnostic(SM, Loc, Kind, Msg);
+      });
+  if (Errors)
+    reportError("'" + displayName(Path) + "' does not verify: " +
+                Twine(Errors) + (Errors == 1 ? " error" : " errors"));
+  return Errors;
+}
+
 std::unique_ptr<Graph> readIR(SourceMgr &SM, StringRef Path, int &Status) {
   std::optional<unsigned> ID = readInput(SM, Path);
   if (!ID) {

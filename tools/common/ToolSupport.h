@@ -10,6 +10,7 @@
 #ifndef DAN_TOOLS_COMMON_TOOLSUPPORT_H
 #define DAN_TOOLS_COMMON_TOOLSUPPORT_H
 
+#include "dan/Analysis/Verifier.h"
 #include "dan/IR/Graph.h"
 #include "dan/Target/Target.h"
 #include "llvm/Support/CommandLine.h"
@@ -73,6 +74,16 @@ using StagePass = std::function<llvm::Error(Graph &G, const TargetDesc &T,
 /// running \p Pass, and writing the IR (stdout or -o) only on success.
 int runStageTool(int Argc, char **Argv, llvm::StringRef Overview,
                  const StagePass &Pass);
+
+/// How messages name an input path: "<stdin>" for "-".
+llvm::StringRef displayName(llvm::StringRef Path);
+
+/// Verifies \p G, printing each diagnostic where it points and, when there
+/// are errors, "<tool>: error: '<path>' does not verify: N errors". Returns
+/// the number of errors.
+unsigned verifyAndReport(const Graph &G, const TargetDesc &T,
+                         const VerifyOptions &Opts, llvm::SourceMgr &SM,
+                         llvm::StringRef Path);
 
 /// Reads and parses an IR file. Sets \p Status to 2 on an I/O error and 1
 /// on a parse error.

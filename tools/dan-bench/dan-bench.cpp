@@ -21,7 +21,6 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/WithColor.h"
 
 using namespace llvm;
 using namespace dan;
@@ -106,10 +105,6 @@ static cl::opt<bool>
 static cl::opt<bool> Quiet("quiet", cl::desc("No progress lines on stderr"),
                            cl::cat(DANCategory));
 
-static StringRef displayName(StringRef Path) {
-  return Path == "-" ? StringRef("<stdin>") : Path;
-}
-
 /// Reads one graph: contest JSON when the text starts with '{' (named
 /// after the file), DAN IR otherwise. Checks that it verifies and has no
 /// memory plan.
@@ -136,14 +131,7 @@ static std::unique_ptr<Graph> readGraph(SourceMgr &SM, StringRef Path,
     Status = ExitInvalid;
     return nullptr;
   }
-  unsigned Errors =
-      verifyGraph(*G, T, VerifyOptions(),
-                  [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
-                    printDiagnostic(SM, Loc, Kind, Msg);
-                  });
-  if (Errors) {
-    reportError("'" + displayName(Path) + "' does not verify: " +
-                Twine(Errors) + (Errors == 1 ? " error" : " errors"));
+  if (verifyAndReport(*G, T, VerifyOptions(), SM, Path)) {
     Status = ExitInvalid;
     return nullptr;
   }

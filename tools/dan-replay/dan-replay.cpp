@@ -87,24 +87,12 @@ struct Measured {
 };
 } // namespace
 
-static StringRef displayName(StringRef Path) {
-  return Path == "-" ? StringRef("<stdin>") : Path;
-}
-
 /// Verifies \p G, printing its errors like dan-verify. Returns whether it
 /// verifies.
 static bool verify(const Graph &G, SourceMgr &SM, StringRef Path,
                    const TargetDesc &Target) {
-  unsigned Errors =
-      verifyGraph(G, Target, VerifyOptions(),
-                  [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
-                    printDiagnostic(SM, Loc, Kind, Msg);
-                  });
-  if (!Errors)
+  if (!verifyAndReport(G, Target, VerifyOptions(), SM, Path))
     return true;
-  WithColor::error(errs(), "dan-replay")
-      << "'" << displayName(Path) << "' does not verify: " << Errors
-      << (Errors == 1 ? " error\n" : " errors\n");
   WithColor::note(errs(), "dan-replay")
       << "the replay measures only graphs that verify; --no-verify replays "
          "it anyway\n";

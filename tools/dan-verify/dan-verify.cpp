@@ -3,7 +3,6 @@
 #include "ToolSupport.h"
 #include "dan/Analysis/Verifier.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/WithColor.h"
 
 using namespace llvm;
 using namespace dan;
@@ -61,18 +60,8 @@ int main(int Argc, char **Argv) {
   Opts.L0Single = L0Single;
   Opts.Against = Stage2.get();
   Opts.ErrorLimit = ErrorLimit;
-  unsigned Errors =
-      verifyGraph(*G, Target, Opts,
-                  [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
-                    printDiagnostic(SM, Loc, Kind, Msg);
-                  });
-  if (Errors) {
-    WithColor::error(errs(), "dan-verify")
-        << "'" << (InputPath == "-" ? "<stdin>" : InputPath.getValue())
-        << "' does not verify: " << Errors
-        << (Errors == 1 ? " error\n" : " errors\n");
+  if (verifyAndReport(*G, Target, Opts, SM, InputPath))
     return ExitInvalid;
-  }
   if (Summary) {
     size_t Edges = 0, Reuse = 0, Spills = 0, Buffers = 0;
     for (const Node &N : G->Nodes) {
