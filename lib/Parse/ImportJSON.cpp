@@ -8,6 +8,7 @@
 
 #include "GraphBuilder.h"
 #include "dan/Parse/Import.h"
+#include "dan/Parse/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -369,6 +370,13 @@ std::unique_ptr<Graph> importJSON(SourceMgr &SM, unsigned BufferID,
   if (!JSONImporter(SM, BufferID, *G).run())
     return nullptr;
   return G;
+}
+
+std::unique_ptr<Graph> importGraph(SourceMgr &SM, unsigned BufferID,
+                                   StringRef JSONName) {
+  if (SM.getMemoryBuffer(BufferID)->getBuffer().ltrim().starts_with("{"))
+    return importJSON(SM, BufferID, JSONName);
+  return parseGraph(SM, BufferID);
 }
 
 } // namespace dan

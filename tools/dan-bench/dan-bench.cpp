@@ -115,11 +115,8 @@ static std::unique_ptr<Graph> readGraph(SourceMgr &SM, StringRef Path,
     Status = ExitUsage;
     return nullptr;
   }
-  std::unique_ptr<Graph> G;
-  if (SM.getMemoryBuffer(*ID)->getBuffer().ltrim().starts_with("{"))
-    G = importJSON(SM, *ID, graphNameForFile(Path == "-" ? "stdin" : Path));
-  else
-    G = parseGraph(SM, *ID);
+  std::unique_ptr<Graph> G =
+      importGraph(SM, *ID, graphNameForFile(Path == "-" ? "stdin" : Path));
   if (!G) {
     Status = ExitInvalid;
     return nullptr;

@@ -56,11 +56,6 @@ static cl::opt<std::string>
                         "(default: stdout)"),
                cl::cat(DANCategory));
 
-static bool looksLikeJSON(const MemoryBuffer &Buf) {
-  StringRef Text = Buf.getBuffer().ltrim();
-  return Text.starts_with("{");
-}
-
 /// Reads the graph named by the positional inputs in the --import format.
 static std::unique_ptr<Graph> readGraph(SourceMgr &SM, int &Status) {
   auto Need = [&](size_t Min, size_t Max, StringRef What) {
@@ -137,11 +132,8 @@ static std::unique_ptr<Graph> readGraph(SourceMgr &SM, int &Status) {
     std::optional<unsigned> ID = Read(GraphPath);
     if (!ID)
       return nullptr;
-    std::unique_ptr<Graph> G;
-    if (looksLikeJSON(*SM.getMemoryBuffer(*ID)))
-      G = importJSON(SM, *ID, graphNameForFile(GraphPath));
-    else
-      G = parseGraph(SM, *ID);
+    std::unique_ptr<Graph> G =
+        importGraph(SM, *ID, graphNameForFile(GraphPath));
     if (!G) {
       Status = ExitInvalid;
       return nullptr;

@@ -28,6 +28,11 @@ std::string graphNameForFile(llvm::StringRef Path);
 std::unique_ptr<Graph> importJSON(llvm::SourceMgr &SM, unsigned BufferID,
                                   llvm::StringRef GraphName);
 
+/// Reads a graph in either form, told apart by content: contest JSON (named
+/// \p JSONName) when the text starts with '{', DAN IR otherwise.
+std::unique_ptr<Graph> importGraph(llvm::SourceMgr &SM, unsigned BufferID,
+                                   llvm::StringRef JSONName);
+
 /// Reads the <name>_Nodes.csv / <name>_Edges.csv pair.
 std::unique_ptr<Graph> importCSV(llvm::SourceMgr &SM, unsigned NodesBufferID,
                                  unsigned EdgesBufferID,
