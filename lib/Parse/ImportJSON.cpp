@@ -105,31 +105,23 @@ std::vector<size_t> elementStarts(StringRef Text, StringRef Key) {
   return Starts;
 }
 
-/// The offset of member \p Field of the object at \p Start, or of element
-/// \p Sub of the array at \p Start; \p Start when there is none.
-size_t memberOffset(StringRef Text, size_t Start, StringRef Field, int Sub) {
+/// The offset of the value of member \p Field of the object at \p Start, or
+/// \p Start when there is none.
+size_t memberOffset(StringRef Text, size_t Start, StringRef Field) {
   JSONScanner S(Text, Start);
   char K;
   size_t Pos;
   StringRef Str, LastKey;
-  int Depth = 0, Index = 0;
-  bool Expect = true;
+  int Depth = 0;
   while (S.next(K, Pos, Str)) {
-    if (Depth == 1 && Sub >= 0 && Expect && K != ']' && Index == Sub)
-      return Pos;
-    Expect = false;
     if (K == '{' || K == '[') {
       ++Depth;
-      Expect = Depth == 1;
     } else if (K == '}' || K == ']') {
       if (--Depth <= 0)
         break;
-    } else if (K == ',' && Depth == 1) {
-      ++Index;
-      Expect = true;
     } else if (K == '"' && Depth == 1) {
       LastKey = Str;
-    } else if (K == ':' && Depth == 1 && LastKey == Field && Sub < 0) {
+    } else if (K == ':' && Depth == 1 && LastKey == Field) {
       return S.next(K, Pos, Str) ? Pos : Start;
     }
   }
@@ -158,7 +150,7 @@ private:
       return at(S.empty() ? 0 : S.back());
     if (Field.empty())
       return at(S[Index]);
-    return at(memberOffset(Buf.getBuffer(), S[Index], Field, -1));
+    return at(memberOffset(Buf.getBuffer(), S[Index], Field));
   }
   bool checkDepth();
   bool readNode(const json::Value &V, size_t Index);
@@ -305,7 +297,7 @@ bool JSONImporter::readEdges(const json::Object &Root, StringRef Key,
   }
   const json::Array *Arr = V->getAsArray();
   if (!Arr)
-    return B.error(at(memberOffset(Buf.getBuffer(), 0, Key, -1)),
+    return B.error(at(memberOffset(Buf.getBuffer(), 0, Key)),
                    "'" + Key + "' must be an array of [src, dst] pairs");
   for (size_t I = 0, E = Arr->size(); I != E; ++I) {
     const json::Array *Pair = (*Arr)[I].getAsArray();
@@ -349,7 +341,7 @@ bool JSONImporter::run() {
     return B.error(at(0), "the top-level object has no 'Nodes' array");
   const json::Array *Nodes = NodesV->getAsArray();
   if (!Nodes)
-    return B.error(at(memberOffset(Buf.getBuffer(), 0, "Nodes", -1)),
+    return B.error(at(memberOffset(Buf.getBuffer(), 0, "Nodes")),
                    "'Nodes' must be an array of node objects");
   G.Nodes.reserve(Nodes->size());
   for (size_t I = 0, E = Nodes->size(); I != E; ++I)
