@@ -59,6 +59,13 @@ DenseMap<uint64_t, NodeIdx> Graph::idMap() const {
   return M;
 }
 
+bool namesBufferNode(StringRef OpName) {
+  return OpName.equals_insensitive("ALLOC") ||
+         OpName.equals_insensitive("FREE") ||
+         OpName.equals_insensitive("SPILL_OUT") ||
+         OpName.equals_insensitive("SPILL_IN");
+}
+
 std::string describeNode(const Graph &G, NodeIdx I) {
   const Node &N = G[I];
   std::string S = "n" + std::to_string(N.Id) + " (";

@@ -62,8 +62,7 @@ bool checkPipeName(GraphBuilder &B, StringRef Name, SMLoc Loc, Pipe &P) {
 bool checkOpName(GraphBuilder &B, StringRef Name, SMLoc Loc,
                  const Twine &What) {
   std::string Upper = Name.upper();
-  if (Upper == "ALLOC" || Upper == "FREE" || Upper == "SPILL_OUT" ||
-      Upper == "SPILL_IN")
+  if (namesBufferNode(Name))
     return B.error(Loc, What + " '" + Name + "' names a buffer node, " +
                             (Name == Upper
                                  ? "which this format does not hold"

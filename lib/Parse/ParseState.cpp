@@ -45,9 +45,7 @@ bool ParseState::lookupPipe(StringRef Name, SrcRange R, Pipe &P) {
 }
 
 bool ParseState::checkOpName(StringRef Name, SrcRange R) {
-  std::string Upper = Name.upper();
-  if (Upper == "ALLOC" || Upper == "FREE" || Upper == "SPILL_OUT" ||
-      Upper == "SPILL_IN") {
+  if (namesBufferNode(Name)) {
     error(R.begin, "'" + Name + "' is not an operation; write '" +
                        Name.lower() + " bN ...' for a buffer node");
     return false;

@@ -111,6 +111,10 @@ private:
   llvm::StringMap<unsigned> OpNameIds;
 };
 
+/// Whether \p OpName, in any case, is the name of a buffer node (ALLOC,
+/// FREE, SPILL_OUT, SPILL_IN), which no operation may take.
+bool namesBufferNode(llvm::StringRef OpName);
+
 /// A short human name of a node for messages: "n5 (COPY_IN)", "n7 (alloc b3)".
 std::string describeNode(const Graph &G, NodeIdx I);
 
