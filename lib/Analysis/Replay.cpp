@@ -16,13 +16,6 @@ using namespace llvm;
 
 namespace dan {
 
-/// The cycles of one transfer of \p Size bytes, alpha + beta * size, as
-/// TargetDesc::transferCycles computes it but saturating instead of wrapping
-/// (alpha, beta and size may each be up to 2^40).
-static uint64_t transferCycles(const TargetDesc &T, uint64_t Size) {
-  return SaturatingMultiplyAdd(T.spillBeta(), Size, T.spillAlpha());
-}
-
 uint64_t nodeCycles(const Graph &G, NodeIdx I, const TargetDesc &T,
                     const DenseSet<uint64_t> &DDRBacked,
                     const DenseMap<uint64_t, uint64_t> &Sizes) {
@@ -31,10 +24,9 @@ uint64_t nodeCycles(const Graph &G, NodeIdx I, const TargetDesc &T,
   case NodeKind::Op:
     return N.Cycles;
   case NodeKind::SpillOut:
-    // T.spillOutCycles: nothing moves when DDR still holds the data.
-    return DDRBacked.count(N.Buf) ? 0 : transferCycles(T, Sizes.lookup(N.Buf));
+    return T.spillOutCycles(Sizes.lookup(N.Buf), DDRBacked.count(N.Buf));
   case NodeKind::SpillIn:
-    return transferCycles(T, Sizes.lookup(N.Buf));
+    return T.spillInCycles(Sizes.lookup(N.Buf));
   case NodeKind::Alloc:
   case NodeKind::Free:
     return 0;

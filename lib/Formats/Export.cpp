@@ -1,6 +1,7 @@
 //===- Export.cpp - Writing the contest's formats and DOT -----------------===//
 
 #include "dan/Formats/Export.h"
+#include "dan/Analysis/Replay.h"
 #include "dan/IR/MemoryPlan.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/JSON.h"
@@ -10,11 +11,9 @@ using namespace llvm;
 namespace dan {
 
 void exportJSON(const Graph &G, const TargetDesc &T, raw_ostream &OS) {
+  // Spill nodes get the pipe and cycles the replay gives them.
   DenseSet<uint64_t> Backed = ddrBackedBuffers(G);
-  DenseMap<uint64_t, uint64_t> Sizes;
-  for (const Node &N : G.Nodes)
-    if (N.Kind == NodeKind::Alloc)
-      Sizes.try_emplace(N.Buf, N.Size);
+  DenseMap<uint64_t, uint64_t> Sizes = bufferSizes(G);
 
   json::OStream J(OS, 2);
   J.objectBegin();
@@ -33,15 +32,11 @@ void exportJSON(const Graph &G, const TargetDesc &T, raw_ostream &OS) {
           break;
         case NodeKind::SpillOut:
         case NodeKind::SpillIn: {
-          bool Out = N.Kind == NodeKind::SpillOut;
-          uint64_t Size = Sizes.lookup(N.Buf);
-          J.attribute("Op", Out ? "SPILL_OUT" : "SPILL_IN");
+          J.attribute("Op",
+                      N.Kind == NodeKind::SpillOut ? "SPILL_OUT" : "SPILL_IN");
           J.attribute("BufId", int64_t(N.Buf));
-          J.attribute("Pipe",
-                      pipeName(Out ? T.spillOutPipe() : T.spillInPipe()));
-          J.attribute("Cycles",
-                      int64_t(Out ? T.spillOutCycles(Size, Backed.count(N.Buf))
-                                  : T.spillInCycles(Size)));
+          J.attribute("Pipe", pipeName(*nodePipe(N, T)));
+          J.attribute("Cycles", int64_t(nodeCycles(G, I, T, Backed, Sizes)));
           J.attributeArray("Bufs", [&] { J.value(int64_t(N.Buf)); });
           break;
         }

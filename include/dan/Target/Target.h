@@ -12,6 +12,7 @@
 
 #include "dan/IR/Enums.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MathExtras.h"
 #include <array>
 
 namespace dan {
@@ -28,8 +29,11 @@ public:
   Pipe spillInPipe() const { return SpillInPipe; }
   uint64_t spillAlpha() const { return Alpha; }
   uint64_t spillBeta() const { return Beta; }
-  /// Cycles of one transfer of \p Size bytes: alpha + beta * size.
-  uint64_t transferCycles(uint64_t Size) const { return Alpha + Beta * Size; }
+  /// Cycles of one transfer of \p Size bytes: alpha + beta * size,
+  /// saturating at 2^64 - 1 (alpha, beta and size may each be up to 2^40).
+  uint64_t transferCycles(uint64_t Size) const {
+    return llvm::SaturatingMultiplyAdd(Beta, Size, Alpha);
+  }
   /// Cycles of a SPILL_OUT: nothing moves when DDR still holds the data.
   uint64_t spillOutCycles(uint64_t Size, bool DDRBacked) const {
     return DDRBacked ? 0 : transferCycles(Size);
