@@ -35,6 +35,7 @@
 #include "dan/Transforms/MPAS.h"
 #include "dan/Analysis/Replay.h"
 #include "dan/Transforms/DLR.h"
+#include "dan/Transforms/ReuseGrid.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include <array>
@@ -48,12 +49,14 @@ namespace {
 
 constexpr uint32_t None = UINT32_MAX;
 
-using Key = std::array<int64_t, 4>;
+/// The task rank of a reuse-grid order (0 without one), then the weights.
+using Key = std::array<int64_t, 5>;
 
 class Scheduler {
 public:
-  Scheduler(Graph &G, const TargetDesc &T, const MPASOptions &Opts)
-      : G(G), T(T), Opts(Opts) {}
+  Scheduler(Graph &G, const TargetDesc &T, const MPASOptions &Opts,
+            const std::vector<uint32_t> *Rank = nullptr)
+      : G(G), T(T), Opts(Opts), Rank(Rank) {}
   Expected<MPASStats> run();
 
 private:
@@ -75,6 +78,8 @@ private:
   Graph &G;
   const TargetDesc &T;
   const MPASOptions &Opts;
+  /// Per node, the rank of its task in a reuse-grid order, or null.
+  const std::vector<uint32_t> *Rank;
   MPASStats Stats;
 
   size_t V = 0;
@@ -315,16 +320,17 @@ void Scheduler::buildGroups() {
 
 Key Scheduler::key(NodeIdx I) const {
   int64_t L = Lambda[I], D = Delta[I], NegH = -H[I], O = Ord[I];
+  int64_t R = Rank ? (*Rank)[I] : 0;
   switch (Opts.Weights) {
   case MPASWeights::Auto:
   case MPASWeights::Balanced:
-    return {L, D, NegH, O};
+    return {R, L, D, NegH, O};
   case MPASWeights::MemoryFirst:
-    return {D, L, O, 0};
+    return {R, D, L, O, 0};
   case MPASWeights::CriticalityFirst:
-    return {NegH, L, D, O};
+    return {R, NegH, L, D, O};
   }
-  return {L, D, NegH, O};
+  return {R, L, D, NegH, O};
 }
 
 void Scheduler::makeReady(NodeIdx I) {
@@ -482,7 +488,7 @@ NodeIdx Scheduler::demandAlloc() {
   }
   Committed = None;
   bool ByOverflow = Opts.Objective == MPASObjective::Overflow;
-  std::array<int64_t, 3> Best = {INT64_MAX, INT64_MAX, INT64_MAX};
+  std::array<int64_t, 4> Best = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
   std::array<int64_t, NumTiers> Add{};
   for (const auto &[K, Op] : Candidates) {
     // Every missing alloc must be ready now (not held back by the L0 rule).
@@ -519,8 +525,10 @@ NodeIdx Scheduler::demandAlloc() {
       }
     // Then the smallest net change, then the fewest bytes allocated (the
     // paper's smallest delta); strictly smaller wins, so remaining ties
-    // keep the key order of Candidates.
-    std::array<int64_t, 3> Score = {Over, Net, Cost};
+    // keep the key order of Candidates. A reuse-grid order's task rank
+    // comes before all of these.
+    std::array<int64_t, 4> Score = {Rank ? int64_t((*Rank)[Op]) : 0, Over, Net,
+                                    Cost};
     if (Score < Best) {
       Best = Score;
       Committed = Op;
@@ -619,66 +627,33 @@ StringRef l0ModeName(L0Mode M) {
   return "";
 }
 
-/// --l0=auto: a bounded candidate selection across the stage boundary. Each
-/// L0 mode orders a copy; default dan-dlr plans each order and the replay
-/// measures it; the least extra traffic wins, then the lower makespan, then
-/// the lower peak, ties to the earlier mode (capacity first). Orders whose
-/// plan fails are kept only if every plan fails.
-static Expected<MPASStats> runAutoL0(Graph &G, const TargetDesc &T,
-                                     const MPASOptions &Opts) {
-  MPASStats Best;
-  std::vector<NodeIdx> BestOrder;
-  std::tuple<bool, uint64_t, uint64_t, uint64_t> BestKey;
-  for (L0Mode M : {L0Mode::Capacity, L0Mode::Single}) {
-    MPASOptions Variant = Opts;
-    Variant.L0 = M;
-    Graph Copy = G;
-    Expected<MPASStats> S = runMPAS(Copy, T, Variant);
-    if (!S)
-      return S.takeError();
-    Graph Planned = Copy;
-    Expected<DLRStats> D = runDLR(Planned, T, DLROptions());
-    MPASStats::L0Trial Trial{M, 0, 0, S->PeakL1UB, bool(D)};
-    if (D) {
-      ReplayResult R = replay(Planned, T);
-      Trial.Traffic = R.ExtraTraffic;
-      Trial.Makespan = R.Makespan;
-    } else {
-      consumeError(D.takeError());
-    }
-    // A failed plan ranks after every successful one.
-    auto Key = std::make_tuple(!Trial.Planned, Trial.Traffic, Trial.Makespan,
-                               Trial.PeakL1UB);
-    bool Better = BestOrder.empty() || Key < BestKey;
-    SmallVector<MPASStats::L0Trial, 2> Tried = std::move(Best.L0Tried);
-    Tried.push_back(Trial);
-    if (Better) {
-      Best = *S;
-      BestKey = Key;
-      BestOrder = std::move(Copy.Order);
-      Best.L0Chosen = M;
-    }
-    Best.L0Tried = std::move(Tried);
+StringRef traversalName(Traversal O) {
+  switch (O) {
+  case Traversal::Auto:
+    return "auto";
+  case Traversal::Free:
+    return "free";
+  case Traversal::Grid:
+    return "grid";
   }
-  G.Order = std::move(BestOrder);
-  return Best;
+  return "";
 }
 
-Expected<MPASStats> runMPAS(Graph &G, const TargetDesc &T,
-                            const MPASOptions &Opts) {
-  if (Opts.L0 == L0Mode::Auto && !Opts.KeepInputOrder && !G.hasMemoryPlan())
-    return runAutoL0(G, T, Opts);
+/// One order under fixed L0 rule and traversal; --weights=auto is a bounded
+/// candidate selection: each variant orders its own copy of the schedule,
+/// the lowest peak wins, ties to the earlier variant (the paper's balanced
+/// weights first).
+static Expected<MPASStats> orderOnce(Graph &G, const TargetDesc &T,
+                                     const MPASOptions &Opts,
+                                     const std::vector<uint32_t> *Rank) {
   if (Opts.Weights != MPASWeights::Auto || Opts.KeepInputOrder) {
-    Expected<MPASStats> S = Scheduler(G, T, Opts).run();
+    Expected<MPASStats> S = Scheduler(G, T, Opts, Rank).run();
     if (S) {
       S->Chosen = Opts.Weights;
       S->L0Chosen = Opts.L0;
     }
     return S;
   }
-  // A bounded candidate selection: each variant orders its own copy of the
-  // schedule; the lowest peak wins, ties to the earlier variant (the
-  // paper's balanced weights first).
   MPASStats Best;
   std::vector<NodeIdx> BestOrder;
   for (MPASWeights W : {MPASWeights::Balanced, MPASWeights::MemoryFirst,
@@ -686,7 +661,7 @@ Expected<MPASStats> runMPAS(Graph &G, const TargetDesc &T,
     MPASOptions Variant = Opts;
     Variant.Weights = W;
     std::vector<NodeIdx> Input = G.Order;
-    Expected<MPASStats> S = Scheduler(G, T, Variant).run();
+    Expected<MPASStats> S = Scheduler(G, T, Variant, Rank).run();
     if (!S)
       return S.takeError();
     Best.Tried.push_back({W, S->PeakL1UB});
@@ -701,6 +676,94 @@ Expected<MPASStats> runMPAS(Graph &G, const TargetDesc &T,
   G.Order = std::move(BestOrder);
   Best.L0Chosen = Opts.L0;
   return Best;
+}
+
+/// --l0=auto: a bounded candidate selection across the stage boundary. Each
+/// L0 mode (capacity, then single), under each traversal tried (free, then
+/// grid when the graph has a reuse grid), orders a copy; default dan-dlr
+/// plans each order and the replay measures it; the least extra traffic
+/// wins, then the lower makespan, then the lower peak, ties to the earlier
+/// candidate. Orders whose plan fails are kept only if every plan fails.
+static Expected<MPASStats> runAutoL0(Graph &G, const TargetDesc &T,
+                                     const MPASOptions &Opts,
+                                     const std::optional<ReuseGrid> &Grid) {
+  SmallVector<Traversal, 2> Orders;
+  if (Opts.Order != Traversal::Grid)
+    Orders.push_back(Traversal::Free);
+  if (Opts.Order != Traversal::Free && Grid)
+    Orders.push_back(Traversal::Grid);
+  if (Orders.empty()) // --order=grid on a graph without a grid
+    Orders.push_back(Traversal::Free);
+  MPASStats Best;
+  SmallVector<MPASStats::L0Trial, 4> Tried;
+  std::vector<NodeIdx> BestOrder;
+  std::tuple<bool, uint64_t, uint64_t, uint64_t> BestKey;
+  for (Traversal O : Orders) {
+    for (L0Mode M : {L0Mode::Capacity, L0Mode::Single}) {
+      MPASOptions Variant = Opts;
+      Variant.L0 = M;
+      Graph Copy = G;
+      Expected<MPASStats> S = orderOnce(
+          Copy, T, Variant, O == Traversal::Grid ? &Grid->Rank : nullptr);
+      if (!S)
+        return S.takeError();
+      Graph Planned = Copy;
+      Expected<DLRStats> D = runDLR(Planned, T, DLROptions());
+      MPASStats::L0Trial Trial{M, O, 0, 0, S->PeakL1UB, bool(D)};
+      if (D) {
+        ReplayResult R = replay(Planned, T);
+        Trial.Traffic = R.ExtraTraffic;
+        Trial.Makespan = R.Makespan;
+      } else {
+        consumeError(D.takeError());
+      }
+      Tried.push_back(Trial);
+      // A failed plan ranks after every successful one.
+      auto Key = std::make_tuple(!Trial.Planned, Trial.Traffic, Trial.Makespan,
+                                 Trial.PeakL1UB);
+      if (BestOrder.empty() || Key < BestKey) {
+        Best = *S;
+        BestKey = Key;
+        BestOrder = std::move(Copy.Order);
+        Best.L0Chosen = M;
+        Best.OrderChosen = O;
+      }
+    }
+  }
+  Best.L0Tried = std::move(Tried);
+  G.Order = std::move(BestOrder);
+  return Best;
+}
+
+static MPASStats::GridInfo gridInfo(const ReuseGrid &Grid) {
+  return {Grid.Rows,
+          Grid.Cols,
+          Grid.StripWidth,
+          Grid.StripsOfColumns,
+          Grid.SimulatedReloadBytes,
+          Grid.RowWalkReloadBytes};
+}
+
+Expected<MPASStats> runMPAS(Graph &G, const TargetDesc &T,
+                            const MPASOptions &Opts) {
+  if (Opts.KeepInputOrder || G.hasMemoryPlan())
+    return orderOnce(G, T, Opts, nullptr);
+  std::optional<ReuseGrid> Grid;
+  if (Opts.Order != Traversal::Free)
+    Grid = findReuseGrid(G, T);
+  Expected<MPASStats> S = [&]() -> Expected<MPASStats> {
+    if (Opts.L0 == L0Mode::Auto)
+      return runAutoL0(G, T, Opts, Grid);
+    bool UseGrid = Opts.Order == Traversal::Grid && Grid;
+    Expected<MPASStats> One =
+        orderOnce(G, T, Opts, UseGrid ? &Grid->Rank : nullptr);
+    if (One)
+      One->OrderChosen = UseGrid ? Traversal::Grid : Traversal::Free;
+    return One;
+  }();
+  if (S && Grid)
+    S->Grid = gridInfo(*Grid);
+  return S;
 }
 
 } // namespace dan

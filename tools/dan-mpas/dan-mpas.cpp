@@ -64,6 +64,20 @@ static cl::opt<MPASObjective> Objective(
                           "objective)")),
     cl::cat(DANCategory));
 
+static cl::opt<Traversal> Order(
+    "order", cl::init(Traversal::Auto),
+    cl::desc("The order in which independent tasks are taken"),
+    cl::values(clEnumValN(Traversal::Auto, "auto",
+                          "with --l0=auto, the grid order (if the graph has "
+                          "a reuse grid) competes with the free one; "
+                          "otherwise free (default)"),
+               clEnumValN(Traversal::Free, "free",
+                          "the list scheduler alone (the paper)"),
+               clEnumValN(Traversal::Grid, "grid",
+                          "the cache-blocked order of the graph's reuse "
+                          "grid, when it has one")),
+    cl::cat(DANCategory));
+
 namespace {
 enum class Strategy { MPAS, Input };
 }
@@ -85,6 +99,7 @@ int main(int Argc, char **Argv) {
         Opts.Weights = Weights;
         Opts.Allocs = Allocs;
         Opts.Objective = Objective;
+        Opts.Order = Order;
         Opts.KeepInputOrder = Strat == Strategy::Input;
         Expected<MPASStats> S = runMPAS(G, T, Opts);
         if (!S)
@@ -93,16 +108,27 @@ int main(int Argc, char **Argv) {
           *Stats << "dan-mpas: @" << G.Name << ": peak L1+UB " << S->PeakL1UB
                  << ", L0 fallbacks " << S->Fallbacks << ", weights "
                  << weightsName(S->Chosen) << ", l0 " << l0ModeName(S->L0Chosen)
-                 << '\n';
+                 << ", order " << traversalName(S->OrderChosen) << '\n';
+          if (S->Grid)
+            *Stats << "dan-mpas:   reuse grid " << S->Grid->Rows << " x "
+                   << S->Grid->Cols << ": strips of "
+                   << (S->Grid->StripsOfColumns ? "columns" : "rows") << ", "
+                   << S->Grid->StripWidth << " wide"
+                   << ", simulated reloads " << S->Grid->SimulatedReloadBytes
+                   << " bytes (row by row: " << S->Grid->RowWalkReloadBytes
+                   << ")\n";
           for (const MPASStats::L0Trial &Trial : S->L0Tried) {
             *Stats << "dan-mpas:   tried l0 " << l0ModeName(Trial.Mode)
+                   << ", order " << traversalName(Trial.Order)
                    << ": peak L1+UB " << Trial.PeakL1UB;
             if (Trial.Planned)
               *Stats << ", stage-2 traffic " << Trial.Traffic << ", makespan "
                      << Trial.Makespan;
             else
               *Stats << ", dan-dlr cannot plan it";
-            *Stats << (Trial.Mode == S->L0Chosen ? " (kept)" : "") << '\n';
+            bool Kept =
+                Trial.Mode == S->L0Chosen && Trial.Order == S->OrderChosen;
+            *Stats << (Kept ? " (kept)" : "") << '\n';
           }
           for (auto [W, Peak] : S->Tried)
             *Stats << "dan-mpas:   tried " << weightsName(W) << ": peak L1+UB "

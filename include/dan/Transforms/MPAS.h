@@ -8,6 +8,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
+#include <optional>
 
 namespace dan {
 
@@ -40,11 +41,20 @@ enum class MPASObjective {
   Overflow, ///< bytes beyond each tier's capacity (what stage 2 must spill)
 };
 
+/// The order in which MPAS takes independent tasks.
+enum class Traversal {
+  Auto, ///< with L0Mode::Auto, Grid competes as further candidates;
+        ///< otherwise Free
+  Free, ///< the list scheduler alone (the paper)
+  Grid, ///< the cache-blocked order of the graph's reuse grid, if it has one
+};
+
 struct MPASOptions {
   L0Mode L0 = L0Mode::Auto;
   MPASWeights Weights = MPASWeights::Auto;
   AllocChoice Allocs = AllocChoice::Demand;
   MPASObjective Objective = MPASObjective::Overflow;
+  Traversal Order = Traversal::Auto;
   /// Keep the input order (the "Base" schedule); only checks legality.
   bool KeepInputOrder = false;
 };
@@ -64,14 +74,27 @@ struct MPASStats {
   /// plan dan-dlr makes from its order (traffic ~0 marks a failed plan).
   struct L0Trial {
     L0Mode Mode;
+    Traversal Order;
     uint64_t Traffic, Makespan, PeakL1UB;
     bool Planned;
   };
-  llvm::SmallVector<L0Trial, 2> L0Tried;
+  llvm::SmallVector<L0Trial, 4> L0Tried;
+  /// The traversal that produced the order (Free or Grid).
+  Traversal OrderChosen = Traversal::Free;
+  /// The graph's reuse grid, when it has one and it was looked for.
+  struct GridInfo {
+    unsigned Rows, Cols, StripWidth;
+    bool StripsOfColumns;
+    uint64_t SimulatedReloadBytes, RowWalkReloadBytes;
+  };
+  std::optional<GridInfo> Grid;
 };
 
 /// The name of an L0 mode as --l0 spells it.
 llvm::StringRef l0ModeName(L0Mode M);
+
+/// The name of a traversal as --order spells it.
+llvm::StringRef traversalName(Traversal O);
 
 /// The name of a weights variant as --weights spells it.
 llvm::StringRef weightsName(MPASWeights W);

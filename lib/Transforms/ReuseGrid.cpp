@@ -1,0 +1,332 @@
+//===- ReuseGrid.cpp - Cache-blocked task order for MPAS ------------------===//
+//
+// Cost: O(V + E) to find tasks and lines, then one simulation per candidate
+// blocking, (Rows + Cols) candidates of O(U log U) each, U being the reads
+// of DDR-backed buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dan/Transforms/ReuseGrid.h"
+#include "dan/IR/MemoryPlan.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <set>
+
+using namespace llvm;
+
+namespace dan {
+
+namespace {
+
+constexpr uint32_t None = UINT32_MAX;
+
+struct UnionFind {
+  std::vector<uint32_t> Parent;
+  explicit UnionFind(size_t N) : Parent(N) {
+    std::iota(Parent.begin(), Parent.end(), 0);
+  }
+  uint32_t find(uint32_t X) {
+    while (Parent[X] != X)
+      X = Parent[X] = Parent[Parent[X]];
+    return X;
+  }
+  void join(uint32_t A, uint32_t B) {
+    A = find(A);
+    B = find(B);
+    if (A != B)
+      Parent[std::max(A, B)] = std::min(A, B);
+  }
+};
+
+/// The reads of DDR-backed buffers, task by task, and what the simulation
+/// needs to know about each buffer.
+struct Workload {
+  std::vector<std::vector<uint32_t>> TaskReads; // source indices
+  std::vector<uint64_t> Size;
+  std::vector<Tier> BufTier;
+  std::array<uint64_t, NumTiers> Capacity{};
+};
+
+/// Reload bytes of a task order under farthest-next-use eviction per tier
+/// (Belady's rule; optimal when sizes are equal, a good estimate otherwise).
+uint64_t simulate(const Workload &W, ArrayRef<uint32_t> TaskOrder) {
+  std::vector<uint32_t> Seq;
+  for (uint32_t Task : TaskOrder)
+    Seq.insert(Seq.end(), W.TaskReads[Task].begin(), W.TaskReads[Task].end());
+  std::vector<uint32_t> Next(Seq.size());
+  std::vector<uint32_t> Last(W.Size.size(), None);
+  for (size_t K = Seq.size(); K-- > 0;) {
+    Next[K] = Last[Seq[K]];
+    Last[Seq[K]] = K;
+  }
+  std::vector<uint32_t> ResidentUntil(W.Size.size(), None);
+  std::vector<uint8_t> Seen(W.Size.size(), 0);
+  std::array<std::set<std::pair<uint32_t, uint32_t>>, NumTiers> Resident;
+  std::array<uint64_t, NumTiers> Used{};
+  uint64_t Reloads = 0;
+  for (size_t K = 0; K != Seq.size(); ++K) {
+    uint32_t B = Seq[K];
+    unsigned TI = static_cast<unsigned>(W.BufTier[B]);
+    auto &Set = Resident[TI];
+    if (ResidentUntil[B] != None) {
+      Set.erase({ResidentUntil[B], B});
+    } else {
+      if (Seen[B])
+        Reloads += W.Size[B];
+      Seen[B] = 1;
+      Used[TI] += W.Size[B];
+      while (Used[TI] > W.Capacity[TI] && !Set.empty()) {
+        auto Victim = std::prev(Set.end());
+        Used[TI] -= W.Size[Victim->second];
+        ResidentUntil[Victim->second] = None;
+        Set.erase(Victim);
+      }
+    }
+    if (Next[K] == None) { // last read: the buffer is freed
+      Used[TI] -= W.Size[B];
+      ResidentUntil[B] = None;
+    } else {
+      ResidentUntil[B] = Next[K];
+      Set.insert({Next[K], B});
+    }
+  }
+  return Reloads;
+}
+
+/// Strips of Width inner lines; inside a strip the outer lines are walked
+/// back and forth, and so are the inner lines of each step, so that every
+/// turn starts on the lines the last task read.
+std::vector<uint32_t> blockedOrder(const std::vector<uint32_t> &TaskAt,
+                                   unsigned Rows, unsigned Cols, unsigned Width,
+                                   bool StripsOfColumns) {
+  unsigned Outer = StripsOfColumns ? Rows : Cols;
+  unsigned Inner = StripsOfColumns ? Cols : Rows;
+  std::vector<uint32_t> Order;
+  Order.reserve(size_t(Rows) * Cols);
+  bool Forward = true;
+  for (unsigned S = 0, Strip = 0; S < Inner; S += Width, ++Strip) {
+    unsigned End = std::min(Inner, S + Width);
+    for (unsigned O = 0; O != Outer; ++O) {
+      unsigned OuterLine = Strip % 2 == 0 ? O : Outer - 1 - O;
+      for (unsigned I = 0; I != End - S; ++I) {
+        unsigned InnerLine = Forward ? S + I : End - 1 - I;
+        unsigned R = StripsOfColumns ? OuterLine : InnerLine;
+        unsigned C = StripsOfColumns ? InnerLine : OuterLine;
+        Order.push_back(TaskAt[size_t(R) * Cols + C]);
+      }
+      Forward = !Forward;
+    }
+  }
+  return Order;
+}
+
+} // namespace
+
+std::optional<ReuseGrid> findReuseGrid(const Graph &G, const TargetDesc &T) {
+  size_t V = G.size();
+  DenseSet<uint64_t> Backed = ddrBackedBuffers(G);
+  DenseMap<uint64_t, NodeIdx> AllocOf, FreeOf;
+  for (NodeIdx I = 0; I != V; ++I) {
+    if (G[I].Kind == NodeKind::Alloc)
+      AllocOf.try_emplace(G[I].Buf, I);
+    else if (G[I].Kind == NodeKind::Free)
+      FreeOf.try_emplace(G[I].Buf, I);
+  }
+  // Take out the DDR-backed buffers' ALLOC and FREE and the operations that
+  // touch nothing else (their COPY_INs); what stays connected is a task.
+  std::vector<uint8_t> Out(V, 0);
+  for (NodeIdx I = 0; I != V; ++I) {
+    const Node &N = G[I];
+    if (N.isSpill())
+      return std::nullopt;
+    if (N.Kind == NodeKind::Op)
+      Out[I] = !N.Bufs.empty() &&
+               all_of(N.Bufs, [&](uint64_t B) { return Backed.contains(B); });
+    else
+      Out[I] = Backed.contains(N.Buf);
+  }
+  UnionFind UF(V);
+  for (NodeIdx I = 0; I != V; ++I) {
+    if (Out[I])
+      continue;
+    for (NodeIdx P : G[I].Preds)
+      if (!Out[P])
+        UF.join(I, P);
+    if (G[I].Kind != NodeKind::Op)
+      continue;
+    for (uint64_t B : G[I].Bufs) {
+      if (Backed.contains(B))
+        continue;
+      for (auto *M : {&AllocOf, &FreeOf}) {
+        auto It = M->find(B);
+        if (It != M->end())
+          UF.join(I, It->second);
+      }
+    }
+  }
+  // Tasks and DDR-backed buffers are numbered in input order.
+  std::vector<uint32_t> TaskOf(V, None);
+  DenseMap<uint32_t, uint32_t> TaskOfRoot;
+  DenseMap<uint64_t, uint32_t> SourceOf;
+  Workload W;
+  std::vector<std::vector<uint32_t>> Readers; // source -> tasks
+  for (NodeIdx I : G.Order) {
+    if (Out[I])
+      continue;
+    auto [It, New] = TaskOfRoot.try_emplace(UF.find(I), W.TaskReads.size());
+    if (New)
+      W.TaskReads.emplace_back();
+    uint32_t Task = It->second;
+    TaskOf[I] = Task;
+    if (G[I].Kind != NodeKind::Op)
+      continue;
+    for (uint64_t B : G[I].Bufs) {
+      if (!Backed.contains(B))
+        continue;
+      auto A = AllocOf.find(B);
+      if (A == AllocOf.end())
+        return std::nullopt;
+      auto [S, NewSource] = SourceOf.try_emplace(B, W.Size.size());
+      if (NewSource) {
+        W.Size.push_back(G[A->second].Size);
+        W.BufTier.push_back(G[A->second].BufTier);
+        Readers.emplace_back();
+      }
+      W.TaskReads[Task].push_back(S->second);
+      if (Readers[S->second].empty() || Readers[S->second].back() != Task)
+        Readers[S->second].push_back(Task);
+    }
+  }
+  size_t NumTasks = W.TaskReads.size();
+  if (NumTasks < 4)
+    return std::nullopt;
+  // Lines: buffers with the same readers (readers are in increasing order,
+  // since tasks are numbered in input order, but a task may read a buffer
+  // again after another buffer; sort to be sure).
+  std::map<std::vector<uint32_t>, uint32_t> LineOfReaders;
+  std::vector<std::vector<uint32_t>> LinesOfTask(NumTasks);
+  for (uint32_t Task = 0; Task != NumTasks; ++Task)
+    for (uint32_t S : W.TaskReads[Task]) {
+      std::vector<uint32_t> R = Readers[S];
+      std::sort(R.begin(), R.end());
+      R.erase(std::unique(R.begin(), R.end()), R.end());
+      auto [It, New] = LineOfReaders.try_emplace(R, LineOfReaders.size());
+      (void)New;
+      auto &Lines = LinesOfTask[Task];
+      if (std::find(Lines.begin(), Lines.end(), It->second) == Lines.end())
+        Lines.push_back(It->second);
+    }
+  size_t NumLines = LineOfReaders.size();
+  // Two-colour the lines: every task joins a row line and a column line.
+  std::vector<std::vector<uint32_t>> Adjacent(NumLines);
+  for (auto &Lines : LinesOfTask) {
+    if (Lines.size() != 2)
+      return std::nullopt;
+    Adjacent[Lines[0]].push_back(Lines[1]);
+    Adjacent[Lines[1]].push_back(Lines[0]);
+  }
+  std::vector<int> Colour(NumLines, -1);
+  for (uint32_t Start = 0; Start != NumLines; ++Start) {
+    if (Colour[Start] != -1)
+      continue;
+    if (Start != 0) // the lines must form one grid
+      return std::nullopt;
+    Colour[Start] = 0;
+    std::vector<uint32_t> Work = {Start};
+    while (!Work.empty()) {
+      uint32_t L = Work.back();
+      Work.pop_back();
+      for (uint32_t M : Adjacent[L]) {
+        if (Colour[M] == -1) {
+          Colour[M] = 1 - Colour[L];
+          Work.push_back(M);
+        } else if (Colour[M] == Colour[L]) {
+          return std::nullopt;
+        }
+      }
+    }
+  }
+  std::vector<uint32_t> Index(NumLines);
+  unsigned Count[2] = {0, 0};
+  for (uint32_t L = 0; L != NumLines; ++L)
+    Index[L] = Count[Colour[L]]++;
+  ReuseGrid Grid;
+  Grid.Rows = Count[0];
+  Grid.Cols = Count[1];
+  if (Grid.Rows < 2 || Grid.Cols < 2 ||
+      size_t(Grid.Rows) * Grid.Cols != NumTasks)
+    return std::nullopt;
+  std::vector<uint32_t> TaskAt(NumTasks, None);
+  for (uint32_t Task = 0; Task != NumTasks; ++Task) {
+    uint32_t A = LinesOfTask[Task][0], B = LinesOfTask[Task][1];
+    if (Colour[A] != 0)
+      std::swap(A, B);
+    uint32_t &Slot = TaskAt[size_t(Index[A]) * Grid.Cols + Index[B]];
+    if (Slot != None)
+      return std::nullopt;
+    Slot = Task;
+  }
+  // What the tasks keep of each tier for themselves is not available to the
+  // shared buffers.
+  std::vector<std::array<uint64_t, NumTiers>> Private(NumTasks);
+  for (NodeIdx I = 0; I != V; ++I)
+    if (TaskOf[I] != None && G[I].Kind == NodeKind::Alloc)
+      Private[TaskOf[I]][static_cast<unsigned>(G[I].BufTier)] += G[I].Size;
+  for (unsigned TI = 0; TI != NumTiers; ++TI) {
+    uint64_t Most = 0;
+    for (auto &P : Private)
+      Most = std::max(Most, P[TI]);
+    uint64_t Cap = T.capacity(static_cast<Tier>(TI));
+    W.Capacity[TI] = Cap > Most ? Cap - Most : 0;
+  }
+  // Candidates: both orientations, every strip width; the fewest reload
+  // bytes wins, ties to strips of columns, then to the narrower strip.
+  uint64_t Best = UINT64_MAX;
+  std::vector<uint32_t> BestOrder;
+  for (bool OfColumns : {true, false}) {
+    unsigned Inner = OfColumns ? Grid.Cols : Grid.Rows;
+    for (unsigned Width = 1; Width <= Inner; ++Width) {
+      std::vector<uint32_t> Order =
+          blockedOrder(TaskAt, Grid.Rows, Grid.Cols, Width, OfColumns);
+      uint64_t Cost = simulate(W, Order);
+      if (OfColumns && Width == Inner)
+        Grid.RowWalkReloadBytes = Cost;
+      if (Cost < Best) {
+        Best = Cost;
+        BestOrder = std::move(Order);
+        Grid.StripWidth = Width;
+        Grid.StripsOfColumns = OfColumns;
+      }
+    }
+  }
+  Grid.SimulatedReloadBytes = Best;
+  std::vector<uint32_t> RankOfTask(NumTasks);
+  for (uint32_t P = 0; P != NumTasks; ++P)
+    RankOfTask[BestOrder[P]] = P + 1;
+  // Task nodes take their task's rank, a DDR-backed buffer's ALLOC and
+  // COPY_IN the rank of its first reader; FREEs keep 0 and run when ready.
+  Grid.Rank.assign(V, 0);
+  std::vector<uint32_t> FirstReader(W.Size.size(), None);
+  for (uint32_t Task = 0; Task != NumTasks; ++Task)
+    for (uint32_t S : W.TaskReads[Task])
+      FirstReader[S] = std::min(FirstReader[S], RankOfTask[Task]);
+  for (NodeIdx I = 0; I != V; ++I) {
+    const Node &N = G[I];
+    if (N.Kind == NodeKind::Free)
+      continue;
+    if (TaskOf[I] != None) {
+      Grid.Rank[I] = RankOfTask[TaskOf[I]];
+      continue;
+    }
+    uint64_t B = N.Kind == NodeKind::Op ? N.Bufs.front() : N.Buf;
+    auto S = SourceOf.find(B);
+    if (S != SourceOf.end() && FirstReader[S->second] != None)
+      Grid.Rank[I] = FirstReader[S->second];
+  }
+  return Grid;
+}
+
+} // namespace dan
