@@ -49,3 +49,18 @@ TEST(TargetTest, BadOverrides) {
   EXPECT_TRUE(fails(T.parseSpillCost("a,b")));
   EXPECT_EQ(T.capacity(Tier::UB), 1024u);
 }
+
+TEST(TargetTest, OpCycles) {
+  TargetDesc T = TargetDesc::davinci();
+  // The traces' values at their tile shapes.
+  EXPECT_EQ(T.opCycles(OpCost::CopyIn, 128), 325u);
+  EXPECT_EQ(T.opCycles(OpCost::MoveL0, 128), 31u);
+  EXPECT_EQ(T.opCycles(OpCost::MoveL0Transposed, 128), 54u);
+  EXPECT_EQ(T.opCycles(OpCost::Mmad, 8 * 8 * 8), 128u);
+  EXPECT_EQ(T.opCycles(OpCost::FixpOut, 256), 263u);
+  EXPECT_EQ(T.opCycles(OpCost::CopyOutUB, 128), 191u);
+  EXPECT_EQ(T.opCycles(OpCost::CopyOutUB, 2), 150u);
+  EXPECT_EQ(T.opCycles(OpCost::RowSum, 12345), 342u);
+  // Saturates instead of wrapping.
+  EXPECT_EQ(T.opCycles(OpCost::CopyIn, UINT64_MAX), UINT64_MAX);
+}

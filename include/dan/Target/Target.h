@@ -17,6 +17,17 @@
 
 namespace dan {
 
+/// The operation costs dan-gen uses (DAN_OP_COST in Davinci.def).
+enum class OpCost : uint8_t {
+#define DAN_OP_COST(Key, Base, Num, Den) Key,
+#include "dan/Target/Davinci.def"
+};
+
+constexpr unsigned NumOpCosts = 0
+#define DAN_OP_COST(Key, Base, Num, Den) +1
+#include "dan/Target/Davinci.def"
+    ;
+
 class TargetDesc {
 public:
   /// The Davinci core with the numbers of Davinci.def.
@@ -40,6 +51,13 @@ public:
   }
   /// Cycles of a SPILL_IN.
   uint64_t spillInCycles(uint64_t Size) const { return transferCycles(Size); }
+  /// Cycles of an operation of cost \p K on quantity \p X:
+  /// Base + Num * X / Den, saturating.
+  uint64_t opCycles(OpCost K, uint64_t X) const {
+    const OpCostRow &R = OpCosts[static_cast<unsigned>(K)];
+    return llvm::SaturatingAdd(R.Base,
+                               llvm::SaturatingMultiply(R.Num, X) / R.Den);
+  }
 
   void setCapacity(Tier T, uint64_t Bytes) { Capacity[index(T)] = Bytes; }
   void setSpillCost(uint64_t A, uint64_t B) {
@@ -61,6 +79,10 @@ private:
   Pipe SpillInPipe = Pipe::MTE2;
   uint64_t Alpha = 0;
   uint64_t Beta = 0;
+  struct OpCostRow {
+    uint64_t Base = 0, Num = 0, Den = 1;
+  };
+  std::array<OpCostRow, NumOpCosts> OpCosts{};
 };
 
 } // namespace dan

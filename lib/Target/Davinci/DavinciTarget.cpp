@@ -20,6 +20,8 @@ TargetDesc TargetDesc::davinci() {
 #define DAN_SPILL_COST(A, B)                                                   \
   T.Alpha = A;                                                                 \
   T.Beta = B;
+#define DAN_OP_COST(Key, Base, Num, Den)                                       \
+  T.OpCosts[static_cast<unsigned>(OpCost::Key)] = {Base, Num, Den};
 #include "dan/Target/Davinci.def"
   return T;
 }

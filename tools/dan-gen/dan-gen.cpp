@@ -1,0 +1,230 @@
+//===- dan-gen.cpp - Write graphs of known shape --------------------------===//
+//
+// Writes a tiled matmul, FlashAttention or multi-layer convolution graph as
+// DAN IR or contest JSON (lib/Gen; docs/CommandGuide/dan-gen.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ToolSupport.h"
+#include "dan/Formats/Export.h"
+#include "dan/Gen/Generate.h"
+#include "dan/IR/Printer.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Regex.h"
+
+using namespace llvm;
+using namespace dan;
+using namespace dan::tool;
+
+namespace {
+enum class OutFormat { IR, JSON };
+} // namespace
+
+static cl::opt<GenFamily> Family(
+    "family", cl::desc("The workload family"), cl::init(GenFamily::Matmul),
+    cl::values(clEnumValN(GenFamily::Matmul, "matmul",
+                          "tiled matrix multiply (default)"),
+               clEnumValN(GenFamily::Attention, "attention",
+                          "FlashAttention with online softmax"),
+               clEnumValN(GenFamily::Conv, "conv", "multi-layer convolution")),
+    cl::cat(DANCategory));
+
+static cl::opt<uint64_t>
+    MTiles("m-tiles", cl::init(8), cl::value_desc("N"),
+           cl::desc("matmul: Output tiles along M (default 8)"),
+           cl::cat(DANCategory));
+static cl::opt<uint64_t>
+    NTiles("n-tiles", cl::init(8), cl::value_desc("N"),
+           cl::desc("matmul: Output tiles along N (default 8)"),
+           cl::cat(DANCategory));
+static cl::opt<uint64_t> KTiles("k-tiles", cl::init(8), cl::value_desc("N"),
+                                cl::desc("matmul: Tiles along K, the MATMULs "
+                                         "accumulated per output tile "
+                                         "(default 8)"),
+                                cl::cat(DANCategory));
+static cl::opt<uint64_t>
+    TileM("tile-m", cl::init(8), cl::value_desc("E"),
+          cl::desc("matmul: Elements of a tile along M (default 8)"),
+          cl::cat(DANCategory));
+static cl::opt<uint64_t>
+    TileN("tile-n", cl::init(8), cl::value_desc("E"),
+          cl::desc("matmul: Elements of a tile along N (default 8)"),
+          cl::cat(DANCategory));
+static cl::opt<uint64_t>
+    TileK("tile-k", cl::init(8), cl::value_desc("E"),
+          cl::desc("matmul: Elements of a tile along K (default 8)"),
+          cl::cat(DANCategory));
+static cl::opt<MatmulOrder>
+    Order("order",
+          cl::desc("matmul: The order of the output tiles (K innermost)"),
+          cl::init(MatmulOrder::MNK),
+          cl::values(clEnumValN(MatmulOrder::MNK, "mnk",
+                                "row by row, as the traces (default)"),
+                     clEnumValN(MatmulOrder::NMK, "nmk", "column by column"),
+                     clEnumValN(MatmulOrder::Zigzag, "zigzag",
+                                "row by row, every other row right to left")),
+          cl::cat(DANCategory));
+
+static cl::opt<uint64_t>
+    QBlocks("q-blocks", cl::init(4), cl::value_desc("N"),
+            cl::desc("attention: Query blocks (default 4)"),
+            cl::cat(DANCategory));
+static cl::opt<uint64_t>
+    KVBlocks("kv-blocks", cl::init(4), cl::value_desc("N"),
+             cl::desc("attention: Key/value blocks (default 4)"),
+             cl::cat(DANCategory));
+static cl::opt<uint64_t>
+    HeadTiles("head-tiles", cl::init(2), cl::value_desc("N"),
+              cl::desc("attention: Tiles along the head dimension (default 2)"),
+              cl::cat(DANCategory));
+
+static cl::opt<uint64_t>
+    Layers("layers", cl::init(4), cl::value_desc("N"),
+           cl::desc("conv: Convolution layers (default 4)"),
+           cl::cat(DANCategory));
+static cl::opt<uint64_t>
+    FmapTiles("fmap-tiles", cl::init(8), cl::value_desc("N"),
+              cl::desc("conv: Feature-map tiles per layer (default 8)"),
+              cl::cat(DANCategory));
+static cl::opt<uint64_t> ChannelTiles(
+    "channel-tiles", cl::init(2), cl::value_desc("N"),
+    cl::desc("conv: Channel tiles per feature-map tile (default 2)"),
+    cl::cat(DANCategory));
+static cl::list<uint64_t> Kernels(
+    "kernels", cl::CommaSeparated, cl::value_desc("K,..."),
+    cl::desc("conv: Kernel size of each layer, repeated over the layers "
+             "(odd, default 3)"),
+    cl::cat(DANCategory));
+static cl::opt<uint64_t> TileSize(
+    "tile-size", cl::init(128), cl::value_desc("BYTES"),
+    cl::desc("conv: Bytes of one feature-map tile in L1 (default 128)"),
+    cl::cat(DANCategory));
+
+static cl::opt<uint64_t> Seed("seed", cl::init(0), cl::value_desc("N"),
+                              cl::desc("Seed of the cycle jitter (default 0)"),
+                              cl::cat(DANCategory));
+static cl::opt<unsigned>
+    Jitter("jitter", cl::init(0), cl::value_desc("PERCENT"),
+           cl::desc("Move each operation's cycles by a random amount within "
+                    "+-PERCENT, drawn from --seed (default 0: the cost formula "
+                    "exactly)"),
+           cl::cat(DANCategory));
+static cl::opt<FreePlacement>
+    Frees("frees",
+          cl::desc("Where the FREE statements stand in the written order"),
+          cl::init(FreePlacement::End),
+          cl::values(clEnumValN(FreePlacement::End, "end",
+                                "all at the end, by buffer id, as the traces "
+                                "(default)"),
+                     clEnumValN(FreePlacement::LastUse, "last-use",
+                                "each right after the last operation that uses "
+                                "its buffer")),
+          cl::cat(DANCategory));
+static cl::opt<std::string>
+    Name("name", cl::value_desc("NAME"),
+         cl::desc("Graph name (default: family and shape, e.g. "
+                  "matmul_8x8x8)"),
+         cl::cat(DANCategory));
+static cl::opt<OutFormat>
+    Format("format", cl::desc("Output format"), cl::init(OutFormat::IR),
+           cl::values(clEnumValN(OutFormat::IR, "ir", "DAN IR (default)"),
+                      clEnumValN(OutFormat::JSON, "json", "contest JSON")),
+           cl::cat(DANCategory));
+static cl::opt<std::string> Output("o", cl::init("-"), cl::value_desc("path"),
+                                   cl::desc("Output file (default: stdout)"),
+                                   cl::cat(DANCategory));
+
+/// An option of one family given with another is a usage error: it would
+/// silently do nothing.
+static bool checkFamilyOptions() {
+  struct Owned {
+    cl::Option *Opt;
+    GenFamily Owner;
+  };
+  const Owned All[] = {{&MTiles, GenFamily::Matmul},
+                       {&NTiles, GenFamily::Matmul},
+                       {&KTiles, GenFamily::Matmul},
+                       {&TileM, GenFamily::Matmul},
+                       {&TileN, GenFamily::Matmul},
+                       {&TileK, GenFamily::Matmul},
+                       {&Order, GenFamily::Matmul},
+                       {&QBlocks, GenFamily::Attention},
+                       {&KVBlocks, GenFamily::Attention},
+                       {&HeadTiles, GenFamily::Attention},
+                       {&Layers, GenFamily::Conv},
+                       {&FmapTiles, GenFamily::Conv},
+                       {&ChannelTiles, GenFamily::Conv},
+                       {std::addressof(Kernels), GenFamily::Conv},
+                       {&TileSize, GenFamily::Conv}};
+  static const char *FamilyNames[] = {"matmul", "attention", "conv"};
+  for (const Owned &O : All)
+    if (O.Opt->getNumOccurrences() && O.Owner != Family) {
+      reportError("--" + O.Opt->ArgStr + " applies to --family=" +
+                  FamilyNames[static_cast<unsigned>(O.Owner)] + " only");
+      return false;
+    }
+  return true;
+}
+
+int main(int Argc, char **Argv) {
+  InitLLVM X(Argc, Argv);
+  if (cl::Option *LLVMStats = cl::getRegisteredOptions().lookup("stats"))
+    LLVMStats->removeArgument();
+  // Declared after LLVM's own -stats is gone, as in runStageTool.
+  cl::opt<bool> Stats(
+      "stats",
+      cl::desc("Print the graph's node, edge and buffer counts to "
+               "stderr"),
+      cl::cat(DANCategory));
+  parseCommandLine(
+      Argc, Argv,
+      "dan-gen: write a tiled matmul, FlashAttention or convolution graph "
+      "with the structure of the contest traces\n");
+  TargetDesc Target = targetFromOptions();
+  if (!checkFamilyOptions())
+    return ExitUsage;
+  if (Name.getNumOccurrences() && !Regex("^[A-Za-z0-9_.$-]+$").match(Name)) {
+    reportError("--name '" + Name +
+                "' is not a graph name: use letters, digits and _ . $ -");
+    return ExitUsage;
+  }
+
+  GenOptions Opts;
+  Opts.Family = Family;
+  Opts.Matmul = {MTiles, NTiles, KTiles, TileM, TileN, TileK, Order};
+  Opts.Attention = {QBlocks, KVBlocks, HeadTiles};
+  Opts.Conv.Layers = Layers;
+  Opts.Conv.FmapTiles = FmapTiles;
+  Opts.Conv.ChannelTiles = ChannelTiles;
+  if (Kernels.getNumOccurrences())
+    Opts.Conv.Kernels.assign(Kernels.begin(), Kernels.end());
+  Opts.Conv.TileBytes = TileSize;
+  Opts.JitterPercent = Jitter;
+  Opts.Seed = Seed;
+  Opts.Frees = Frees;
+  Opts.Name = Name;
+
+  Expected<std::unique_ptr<Graph>> G = generateGraph(Opts, Target);
+  if (!G) {
+    reportError(toString(G.takeError()));
+    return ExitUsage;
+  }
+  if (Stats) {
+    size_t Edges = 0, Buffers = 0;
+    for (const Node &N : (*G)->Nodes) {
+      Edges += N.Preds.size();
+      Buffers += N.Kind == NodeKind::Alloc;
+    }
+    errs() << "dan-gen: @" << (*G)->Name << ": " << (*G)->size() << " nodes, "
+           << Edges << " edges, " << Buffers << " buffers\n";
+  }
+  return writeOutput(Output,
+                     [&](raw_ostream &OS) {
+                       if (Format == OutFormat::JSON)
+                         exportJSON(**G, Target, OS);
+                       else
+                         printGraph(**G, OS);
+                     })
+             ? ExitSuccess
+             : ExitUsage;
+}
