@@ -115,6 +115,15 @@ private:
   std::vector<Consumer> Consumers;
   std::vector<SmallVector<uint32_t, 1>> WaitersOf; // node -> consumers
   std::set<std::pair<Key, uint32_t>> Openable;
+  /// Consumers that joined Openable since tryOpen last looked. The others
+  /// did not fit then, and L0 room only grows at an L0 FREE, which sets
+  /// ScanAllOpenable; until then tryOpen checks the newcomers alone.
+  std::vector<uint32_t> NewlyOpenable;
+  bool ScanAllOpenable = true;
+  void addOpenable(uint32_t CI) {
+    Openable.insert({key(Consumers[CI].Op), CI});
+    NewlyOpenable.push_back(CI);
+  }
   std::array<uint64_t, NumTiers> LiveBytes{}, ReservedBytes{};
   std::array<uint32_t, NumTiers> LiveCount{}, ReservedCount{};
   std::set<std::pair<Key, NodeIdx>> Pending; // ready but gated L0 allocs
@@ -314,7 +323,7 @@ void Scheduler::buildGroups() {
     for (NodeIdx P : External)
       WaitersOf[P].push_back(CI);
     if (C.External == 0)
-      Openable.insert({key(C.Op), CI});
+      addOpenable(CI);
   }
 }
 
@@ -376,6 +385,21 @@ void Scheduler::open(uint32_t CI) {
 void Scheduler::tryOpen() {
   // In priority order, every consumer whose group fits now; one that does
   // not fit waits without blocking those behind it.
+  if (!ScanAllOpenable) {
+    llvm::sort(NewlyOpenable, [&](uint32_t A, uint32_t B) {
+      return std::make_pair(key(Consumers[A].Op), A) <
+             std::make_pair(key(Consumers[B].Op), B);
+    });
+    for (uint32_t CI : NewlyOpenable)
+      if (!Consumers[CI].Opened && fits(CI)) {
+        Openable.erase({key(Consumers[CI].Op), CI});
+        open(CI);
+      }
+    NewlyOpenable.clear();
+    return;
+  }
+  ScanAllOpenable = false;
+  NewlyOpenable.clear();
   for (auto It = Openable.begin(); It != Openable.end();) {
     if (!fits(It->second)) {
       ++It;
@@ -409,6 +433,7 @@ void Scheduler::schedule(NodeIdx I) {
       } else {
         LiveBytes[K] -= std::min(LiveBytes[K], N.Size);
         LiveCount[K] -= LiveCount[K] ? 1 : 0;
+        ScanAllOpenable = true;
       }
     }
   }
@@ -431,7 +456,7 @@ void Scheduler::schedule(NodeIdx I) {
     Candidates.erase({key(I), I});
   for (uint32_t CI : WaitersOf[I])
     if (--Consumers[CI].External == 0 && !Consumers[CI].Opened)
-      Openable.insert({key(Consumers[CI].Op), CI});
+      addOpenable(CI);
 }
 
 bool Scheduler::fallback() {
@@ -646,10 +671,16 @@ StringRef traversalName(Traversal O) {
 static Expected<MPASStats> orderOnce(Graph &G, const TargetDesc &T,
                                      const MPASOptions &Opts,
                                      const std::vector<uint32_t> *Rank) {
-  if (Opts.Weights != MPASWeights::Auto || Opts.KeepInputOrder) {
-    Expected<MPASStats> S = Scheduler(G, T, Opts, Rank).run();
+  // Under a grid order the task rank comes first and the weights only order
+  // nodes inside a task, where the variants reach the same peak on every
+  // graph tried; auto runs the paper's balanced weights alone there.
+  if (Opts.Weights != MPASWeights::Auto || Opts.KeepInputOrder || Rank) {
+    MPASOptions One = Opts;
+    if (One.Weights == MPASWeights::Auto)
+      One.Weights = MPASWeights::Balanced;
+    Expected<MPASStats> S = Scheduler(G, T, One, Rank).run();
     if (S) {
-      S->Chosen = Opts.Weights;
+      S->Chosen = One.Weights;
       S->L0Chosen = Opts.L0;
     }
     return S;
