@@ -34,8 +34,8 @@
 
 #include "dan/Transforms/MPAS.h"
 #include "dan/Analysis/Replay.h"
+#include "dan/Transforms/Baselines.h"
 #include "dan/Transforms/DLR.h"
-#include "dan/Transforms/ReuseGrid.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include <array>
@@ -658,8 +658,10 @@ StringRef traversalName(Traversal O) {
     return "auto";
   case Traversal::Free:
     return "free";
-  case Traversal::Grid:
-    return "grid";
+  case Traversal::Tasks:
+    return "tasks";
+  case Traversal::Window:
+    return "window";
   }
   return "";
 }
@@ -709,56 +711,117 @@ static Expected<MPASStats> orderOnce(Graph &G, const TargetDesc &T,
   return Best;
 }
 
+/// One candidate order of the --l0=auto selection.
+struct OrderCandidate {
+  Traversal Order;
+  L0Mode Mode;
+};
+
+/// The candidates --l0=auto tries, in tie-break order.
+static SmallVector<OrderCandidate, 5>
+orderCandidates(Traversal Requested, const std::optional<TaskOrder> &Tasks) {
+  SmallVector<OrderCandidate, 5> List;
+  auto BothModes = [&](Traversal O) {
+    List.push_back({O, L0Mode::Capacity});
+    List.push_back({O, L0Mode::Single});
+  };
+  switch (Requested) {
+  case Traversal::Free:
+    BothModes(Traversal::Free);
+    break;
+  case Traversal::Tasks:
+    BothModes(Tasks ? Traversal::Tasks : Traversal::Free);
+    break;
+  case Traversal::Window:
+    List.push_back({Traversal::Window, L0Mode::Capacity});
+    break;
+  case Traversal::Auto:
+    // On a reuse grid the blocked order is built to minimize reloads; the
+    // others only cost time there (Matmul_Case1: four more plans).
+    if (Tasks && Tasks->IsGrid) {
+      BothModes(Traversal::Tasks);
+      break;
+    }
+    BothModes(Traversal::Free);
+    if (Tasks)
+      BothModes(Traversal::Tasks);
+    List.push_back({Traversal::Window, L0Mode::Capacity});
+    break;
+  }
+  return List;
+}
+
+/// The peak of live L1+UB bytes along the schedule.
+static uint64_t peakL1UB(const Graph &G, const TargetDesc &T) {
+  uint64_t Live = 0, Peak = 0;
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (!T.countsInPeak(N.BufTier))
+      continue;
+    if (N.Kind == NodeKind::Alloc)
+      Peak = std::max(Peak, Live += N.Size);
+    else if (N.Kind == NodeKind::Free)
+      Live -= std::min(Live, N.Size);
+  }
+  return Peak;
+}
+
+/// Orders \p G under one candidate.
+static Expected<MPASStats>
+orderCandidate(Graph &G, const TargetDesc &T, const MPASOptions &Opts,
+               const OrderCandidate &C, const std::optional<TaskOrder> &Tasks) {
+  if (C.Order == Traversal::Window) {
+    if (Error E = orderBaseline(G, T, Method::MAGIS))
+      return std::move(E);
+    MPASStats S;
+    S.PeakL1UB = peakL1UB(G, T);
+    S.L0Chosen = C.Mode;
+    return S;
+  }
+  MPASOptions Variant = Opts;
+  Variant.L0 = C.Mode;
+  bool ByTask = C.Order == Traversal::Tasks && Tasks;
+  return orderOnce(G, T, Variant, ByTask ? &Tasks->Rank : nullptr);
+}
+
 /// --l0=auto: a bounded candidate selection across the stage boundary. Each
-/// L0 mode (capacity, then single), under each traversal tried (free, then
-/// grid when the graph has a reuse grid), orders a copy; default dan-dlr
-/// plans each order and the replay measures it; the least extra traffic
-/// wins, then the lower makespan, then the lower peak, ties to the earlier
-/// candidate. Orders whose plan fails are kept only if every plan fails.
+/// candidate (an order and an L0 mode, orderCandidates) orders a copy;
+/// default dan-dlr plans each order and the replay measures it; the least
+/// extra traffic wins, then the lower makespan, then the lower peak, ties
+/// to the earlier candidate. Orders whose plan fails are kept only if every
+/// plan fails.
 static Expected<MPASStats> runAutoL0(Graph &G, const TargetDesc &T,
                                      const MPASOptions &Opts,
-                                     const std::optional<ReuseGrid> &Grid) {
-  SmallVector<Traversal, 2> Orders;
-  if (Opts.Order != Traversal::Grid)
-    Orders.push_back(Traversal::Free);
-  if (Opts.Order != Traversal::Free && Grid)
-    Orders.push_back(Traversal::Grid);
-  if (Orders.empty()) // --order=grid on a graph without a grid
-    Orders.push_back(Traversal::Free);
+                                     const std::optional<TaskOrder> &Tasks) {
   MPASStats Best;
-  SmallVector<MPASStats::L0Trial, 4> Tried;
+  SmallVector<MPASStats::L0Trial, 5> Tried;
   std::vector<NodeIdx> BestOrder;
   std::tuple<bool, uint64_t, uint64_t, uint64_t> BestKey;
-  for (Traversal O : Orders) {
-    for (L0Mode M : {L0Mode::Capacity, L0Mode::Single}) {
-      MPASOptions Variant = Opts;
-      Variant.L0 = M;
-      Graph Copy = G;
-      Expected<MPASStats> S = orderOnce(
-          Copy, T, Variant, O == Traversal::Grid ? &Grid->Rank : nullptr);
-      if (!S)
-        return S.takeError();
-      Graph Planned = Copy;
-      Expected<DLRStats> D = runDLR(Planned, T, DLROptions());
-      MPASStats::L0Trial Trial{M, O, 0, 0, S->PeakL1UB, bool(D)};
-      if (D) {
-        ReplayResult R = replay(Planned, T);
-        Trial.Traffic = R.ExtraTraffic;
-        Trial.Makespan = R.Makespan;
-      } else {
-        consumeError(D.takeError());
-      }
-      Tried.push_back(Trial);
-      // A failed plan ranks after every successful one.
-      auto Key = std::make_tuple(!Trial.Planned, Trial.Traffic, Trial.Makespan,
-                                 Trial.PeakL1UB);
-      if (BestOrder.empty() || Key < BestKey) {
-        Best = *S;
-        BestKey = Key;
-        BestOrder = std::move(Copy.Order);
-        Best.L0Chosen = M;
-        Best.OrderChosen = O;
-      }
+  for (const OrderCandidate &C : orderCandidates(Opts.Order, Tasks)) {
+    Graph Copy = G;
+    Expected<MPASStats> S = orderCandidate(Copy, T, Opts, C, Tasks);
+    if (!S)
+      return S.takeError();
+    Graph Planned = Copy;
+    Expected<DLRStats> D = runDLR(Planned, T, DLROptions());
+    MPASStats::L0Trial Trial{C.Mode, C.Order, 0, 0, S->PeakL1UB, bool(D)};
+    if (D) {
+      ReplayResult R = replay(Planned, T);
+      Trial.Traffic = R.ExtraTraffic;
+      Trial.Makespan = R.Makespan;
+    } else {
+      consumeError(D.takeError());
+    }
+    Tried.push_back(Trial);
+    // A failed plan ranks after every successful one.
+    auto Key = std::make_tuple(!Trial.Planned, Trial.Traffic, Trial.Makespan,
+                               Trial.PeakL1UB);
+    if (BestOrder.empty() || Key < BestKey) {
+      Best = *S;
+      BestKey = Key;
+      BestOrder = std::move(Copy.Order);
+      Best.L0Chosen = C.Mode;
+      Best.OrderChosen = C.Order;
     }
   }
   Best.L0Tried = std::move(Tried);
@@ -766,34 +829,34 @@ static Expected<MPASStats> runAutoL0(Graph &G, const TargetDesc &T,
   return Best;
 }
 
-static MPASStats::GridInfo gridInfo(const ReuseGrid &Grid) {
-  return {Grid.Rows,
-          Grid.Cols,
-          Grid.StripWidth,
-          Grid.StripsOfColumns,
-          Grid.SimulatedReloadBytes,
-          Grid.RowWalkReloadBytes};
-}
-
 Expected<MPASStats> runMPAS(Graph &G, const TargetDesc &T,
                             const MPASOptions &Opts) {
   if (Opts.KeepInputOrder || G.hasMemoryPlan())
     return orderOnce(G, T, Opts, nullptr);
-  std::optional<ReuseGrid> Grid;
-  if (Opts.Order != Traversal::Free)
-    Grid = findReuseGrid(G, T);
+  std::optional<TaskOrder> Tasks;
+  if (Opts.Order != Traversal::Free && Opts.Order != Traversal::Window)
+    Tasks = findTaskOrder(G, T);
   Expected<MPASStats> S = [&]() -> Expected<MPASStats> {
     if (Opts.L0 == L0Mode::Auto)
-      return runAutoL0(G, T, Opts, Grid);
-    bool UseGrid = Opts.Order == Traversal::Grid && Grid;
-    Expected<MPASStats> One =
-        orderOnce(G, T, Opts, UseGrid ? &Grid->Rank : nullptr);
+      return runAutoL0(G, T, Opts, Tasks);
+    if (Opts.Order == Traversal::Window && Opts.L0 != L0Mode::Capacity)
+      return createStringError(
+          inconvertibleErrorCode(),
+          "--order=window keeps the L0 tiers within capacity; it cannot "
+          "follow --l0=%s",
+          l0ModeName(Opts.L0).str().c_str());
+    Traversal O = Opts.Order == Traversal::Auto ? Traversal::Free : Opts.Order;
+    if (O == Traversal::Tasks && !Tasks)
+      O = Traversal::Free;
+    Expected<MPASStats> One = orderCandidate(G, T, Opts, {O, Opts.L0}, Tasks);
     if (One)
-      One->OrderChosen = UseGrid ? Traversal::Grid : Traversal::Free;
+      One->OrderChosen = O;
     return One;
   }();
-  if (S && Grid)
-    S->Grid = gridInfo(*Grid);
+  if (S && Tasks) {
+    S->Tasks = std::move(Tasks);
+    S->Tasks->Rank.clear();
+  }
   return S;
 }
 

@@ -161,7 +161,7 @@ std::unique_ptr<Graph> readIR(SourceMgr &SM, StringRef Path, int &Status) {
 namespace dan::tool {
 
 int runStageTool(int Argc, char **Argv, StringRef Overview,
-                 const StagePass &Pass) {
+                 const StagePass &Pass, const OptionCheck &Check) {
   // LLVM registers its own -stats (for Statistic counters, empty in a
   // release build); a stage's --stats means its own report instead.
   if (cl::Option *LLVMStats = cl::getRegisteredOptions().lookup("stats"))
@@ -176,6 +176,11 @@ int runStageTool(int Argc, char **Argv, StringRef Overview,
   cl::opt<bool> Stats("stats", cl::desc("Print what the stage did to stderr"),
                       cl::cat(DANCategory));
   parseCommandLine(Argc, Argv, Overview);
+  if (Check)
+    if (std::optional<std::string> Msg = Check()) {
+      reportError(*Msg);
+      return ExitUsage;
+    }
   TargetDesc Target = targetFromOptions();
 
   SourceMgr SM;

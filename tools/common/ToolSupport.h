@@ -70,10 +70,14 @@ bool writeOutputs(llvm::ArrayRef<std::pair<std::string, std::string>> Files,
 using StagePass = std::function<llvm::Error(Graph &G, const TargetDesc &T,
                                             llvm::raw_ostream *Stats)>;
 
+/// Checks option combinations once the command line is parsed: an error
+/// message makes it a usage error (exit status 2).
+using OptionCheck = std::function<std::optional<std::string>()>;
+
 /// The whole of a stage tool: options, reading the IR (a file or stdin),
 /// running \p Pass, and writing the IR (stdout or -o) only on success.
 int runStageTool(int Argc, char **Argv, llvm::StringRef Overview,
-                 const StagePass &Pass);
+                 const StagePass &Pass, const OptionCheck &Check = nullptr);
 
 /// How messages name an input path: "<stdin>" for "-".
 llvm::StringRef displayName(llvm::StringRef Path);

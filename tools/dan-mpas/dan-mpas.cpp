@@ -67,15 +67,19 @@ static cl::opt<MPASObjective> Objective(
 static cl::opt<Traversal> Order(
     "order", cl::init(Traversal::Auto),
     cl::desc("The order in which independent tasks are taken"),
-    cl::values(clEnumValN(Traversal::Auto, "auto",
-                          "with --l0=auto, the grid order (if the graph has "
-                          "a reuse grid) competes with the free one; "
-                          "otherwise free (default)"),
-               clEnumValN(Traversal::Free, "free",
-                          "the list scheduler alone (the paper)"),
-               clEnumValN(Traversal::Grid, "grid",
-                          "the cache-blocked order of the graph's reuse "
-                          "grid, when it has one")),
+    cl::values(
+        clEnumValN(Traversal::Auto, "auto",
+                   "with --l0=auto, a candidate selection: the tasks order "
+                   "alone on a reuse grid, else free, tasks and window; "
+                   "otherwise free (default)"),
+        clEnumValN(Traversal::Free, "free",
+                   "the list scheduler alone (the paper)"),
+        clEnumValN(Traversal::Tasks, "tasks",
+                   "one task at a time: cache-blocked on a reuse grid, else "
+                   "in input order"),
+        clEnumValN(Traversal::Window, "window",
+                   "the windowed exact search over operations (the magis "
+                   "baseline's order); L0 within capacity")),
     cl::cat(DANCategory));
 
 namespace {
@@ -109,14 +113,18 @@ int main(int Argc, char **Argv) {
                  << ", L0 fallbacks " << S->Fallbacks << ", weights "
                  << weightsName(S->Chosen) << ", l0 " << l0ModeName(S->L0Chosen)
                  << ", order " << traversalName(S->OrderChosen) << '\n';
-          if (S->Grid)
-            *Stats << "dan-mpas:   reuse grid " << S->Grid->Rows << " x "
-                   << S->Grid->Cols << ": strips of "
-                   << (S->Grid->StripsOfColumns ? "columns" : "rows") << ", "
-                   << S->Grid->StripWidth << " wide"
-                   << ", simulated reloads " << S->Grid->SimulatedReloadBytes
-                   << " bytes (row by row: " << S->Grid->RowWalkReloadBytes
+          if (S->Tasks && S->Tasks->IsGrid)
+            *Stats << "dan-mpas:   tasks: " << S->Tasks->Tasks
+                   << ", a reuse grid " << S->Tasks->Rows << " x "
+                   << S->Tasks->Cols << ": strips of "
+                   << (S->Tasks->StripsOfColumns ? "columns" : "rows") << ", "
+                   << S->Tasks->StripWidth << " wide, simulated reloads "
+                   << S->Tasks->SimulatedReloadBytes
+                   << " bytes (row by row: " << S->Tasks->RowWalkReloadBytes
                    << ")\n";
+          else if (S->Tasks)
+            *Stats << "dan-mpas:   tasks: " << S->Tasks->Tasks
+                   << ", no reuse grid: in input order\n";
           for (const MPASStats::L0Trial &Trial : S->L0Tried) {
             *Stats << "dan-mpas:   tried l0 " << l0ModeName(Trial.Mode)
                    << ", order " << traversalName(Trial.Order)
@@ -135,5 +143,14 @@ int main(int Argc, char **Argv) {
                    << Peak << (W == S->Chosen ? " (kept)" : "") << '\n';
         }
         return Error::success();
+      },
+      []() -> std::optional<std::string> {
+        if (Order == Traversal::Window && L0 != L0Mode::Auto &&
+            L0 != L0Mode::Capacity)
+          return ("--order=window keeps the L0 tiers within capacity; it "
+                  "cannot follow --l0=" +
+                  l0ModeName(L0))
+              .str();
+        return std::nullopt;
       });
 }

@@ -5,6 +5,7 @@
 
 #include "dan/IR/Graph.h"
 #include "dan/Target/Target.h"
+#include "dan/Transforms/TaskOrder.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -43,10 +44,13 @@ enum class MPASObjective {
 
 /// The order in which MPAS takes independent tasks.
 enum class Traversal {
-  Auto, ///< with L0Mode::Auto, Grid competes as further candidates;
-        ///< otherwise Free
-  Free, ///< the list scheduler alone (the paper)
-  Grid, ///< the cache-blocked order of the graph's reuse grid, if it has one
+  Auto,   ///< with L0Mode::Auto, a candidate selection (docs/MPAS.md);
+          ///< otherwise Free
+  Free,   ///< the list scheduler alone (the paper)
+  Tasks,  ///< one task at a time: cache-blocked on a reuse grid, else in
+          ///< input order (Free when the graph has fewer than two tasks)
+  Window, ///< the windowed exact search over operations (the order of the
+          ///< magis baseline, docs/Baselines.md); L0 within capacity
 };
 
 struct MPASOptions {
@@ -78,16 +82,12 @@ struct MPASStats {
     uint64_t Traffic, Makespan, PeakL1UB;
     bool Planned;
   };
-  llvm::SmallVector<L0Trial, 4> L0Tried;
-  /// The traversal that produced the order (Free or Grid).
+  llvm::SmallVector<L0Trial, 5> L0Tried;
+  /// The traversal that produced the order (never Auto).
   Traversal OrderChosen = Traversal::Free;
-  /// The graph's reuse grid, when it has one and it was looked for.
-  struct GridInfo {
-    unsigned Rows, Cols, StripWidth;
-    bool StripsOfColumns;
-    uint64_t SimulatedReloadBytes, RowWalkReloadBytes;
-  };
-  std::optional<GridInfo> Grid;
+  /// The graph's tasks, when it has two or more and they were looked for
+  /// (Rank left empty).
+  std::optional<TaskOrder> Tasks;
 };
 
 /// The name of an L0 mode as --l0 spells it.

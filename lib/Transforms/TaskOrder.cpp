@@ -1,4 +1,4 @@
-//===- ReuseGrid.cpp - Cache-blocked task order for MPAS ------------------===//
+//===- TaskOrder.cpp - One task at a time, cache-blocked on a grid --------===//
 //
 // Cost: O(V + E) to find tasks and lines, then one simulation per candidate
 // blocking, (Rows + Cols) candidates of O(U log U) each, U being the reads
@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dan/Transforms/ReuseGrid.h"
+#include "dan/Transforms/TaskOrder.h"
 #include "dan/IR/MemoryPlan.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -123,9 +123,120 @@ std::vector<uint32_t> blockedOrder(const std::vector<uint32_t> &TaskAt,
   return Order;
 }
 
+/// The grid's blocked order, or nothing if the tasks do not form a grid.
+std::optional<std::vector<uint32_t>>
+gridOrder(const Graph &G, const TargetDesc &T, Workload &W,
+          const std::vector<std::vector<uint32_t>> &Readers,
+          const std::vector<uint32_t> &TaskOf, TaskOrder &Grid) {
+  size_t V = G.size();
+  size_t NumTasks = W.TaskReads.size();
+  if (NumTasks < 4)
+    return std::nullopt;
+  // Lines: buffers with the same readers (readers are in increasing order,
+  // since tasks are numbered in input order, but a task may read a buffer
+  // again after another buffer; sort to be sure).
+  std::map<std::vector<uint32_t>, uint32_t> LineOfReaders;
+  std::vector<std::vector<uint32_t>> LinesOfTask(NumTasks);
+  for (uint32_t Task = 0; Task != NumTasks; ++Task)
+    for (uint32_t S : W.TaskReads[Task]) {
+      std::vector<uint32_t> R = Readers[S];
+      std::sort(R.begin(), R.end());
+      R.erase(std::unique(R.begin(), R.end()), R.end());
+      auto [It, New] = LineOfReaders.try_emplace(R, LineOfReaders.size());
+      (void)New;
+      auto &Lines = LinesOfTask[Task];
+      if (std::find(Lines.begin(), Lines.end(), It->second) == Lines.end())
+        Lines.push_back(It->second);
+    }
+  size_t NumLines = LineOfReaders.size();
+  // Two-colour the lines: every task joins a row line and a column line.
+  std::vector<std::vector<uint32_t>> Adjacent(NumLines);
+  for (auto &Lines : LinesOfTask) {
+    if (Lines.size() != 2)
+      return std::nullopt;
+    Adjacent[Lines[0]].push_back(Lines[1]);
+    Adjacent[Lines[1]].push_back(Lines[0]);
+  }
+  std::vector<int> Colour(NumLines, -1);
+  for (uint32_t Start = 0; Start != NumLines; ++Start) {
+    if (Colour[Start] != -1)
+      continue;
+    if (Start != 0) // the lines must form one grid
+      return std::nullopt;
+    Colour[Start] = 0;
+    std::vector<uint32_t> Work = {Start};
+    while (!Work.empty()) {
+      uint32_t L = Work.back();
+      Work.pop_back();
+      for (uint32_t M : Adjacent[L]) {
+        if (Colour[M] == -1) {
+          Colour[M] = 1 - Colour[L];
+          Work.push_back(M);
+        } else if (Colour[M] == Colour[L]) {
+          return std::nullopt;
+        }
+      }
+    }
+  }
+  std::vector<uint32_t> Index(NumLines);
+  unsigned Count[2] = {0, 0};
+  for (uint32_t L = 0; L != NumLines; ++L)
+    Index[L] = Count[Colour[L]]++;
+  Grid.Rows = Count[0];
+  Grid.Cols = Count[1];
+  if (Grid.Rows < 2 || Grid.Cols < 2 ||
+      size_t(Grid.Rows) * Grid.Cols != NumTasks)
+    return std::nullopt;
+  std::vector<uint32_t> TaskAt(NumTasks, None);
+  for (uint32_t Task = 0; Task != NumTasks; ++Task) {
+    uint32_t A = LinesOfTask[Task][0], B = LinesOfTask[Task][1];
+    if (Colour[A] != 0)
+      std::swap(A, B);
+    uint32_t &Slot = TaskAt[size_t(Index[A]) * Grid.Cols + Index[B]];
+    if (Slot != None)
+      return std::nullopt;
+    Slot = Task;
+  }
+  // What the tasks keep of each tier for themselves is not available to the
+  // shared buffers.
+  std::vector<std::array<uint64_t, NumTiers>> Private(NumTasks);
+  for (NodeIdx I = 0; I != V; ++I)
+    if (TaskOf[I] != None && G[I].Kind == NodeKind::Alloc)
+      Private[TaskOf[I]][static_cast<unsigned>(G[I].BufTier)] += G[I].Size;
+  for (unsigned TI = 0; TI != NumTiers; ++TI) {
+    uint64_t Most = 0;
+    for (auto &P : Private)
+      Most = std::max(Most, P[TI]);
+    uint64_t Cap = T.capacity(static_cast<Tier>(TI));
+    W.Capacity[TI] = Cap > Most ? Cap - Most : 0;
+  }
+  // Candidates: both orientations, every strip width; the fewest reload
+  // bytes wins, ties to strips of columns, then to the narrower strip.
+  uint64_t Best = UINT64_MAX;
+  std::vector<uint32_t> BestOrder;
+  for (bool OfColumns : {true, false}) {
+    unsigned Inner = OfColumns ? Grid.Cols : Grid.Rows;
+    for (unsigned Width = 1; Width <= Inner; ++Width) {
+      std::vector<uint32_t> Order =
+          blockedOrder(TaskAt, Grid.Rows, Grid.Cols, Width, OfColumns);
+      uint64_t Cost = simulate(W, Order);
+      if (OfColumns && Width == Inner)
+        Grid.RowWalkReloadBytes = Cost;
+      if (Cost < Best) {
+        Best = Cost;
+        BestOrder = std::move(Order);
+        Grid.StripWidth = Width;
+        Grid.StripsOfColumns = OfColumns;
+      }
+    }
+  }
+  Grid.SimulatedReloadBytes = Best;
+  return BestOrder;
+}
+
 } // namespace
 
-std::optional<ReuseGrid> findReuseGrid(const Graph &G, const TargetDesc &T) {
+std::optional<TaskOrder> findTaskOrder(const Graph &G, const TargetDesc &T) {
   size_t V = G.size();
   DenseSet<uint64_t> Backed = ddrBackedBuffers(G);
   DenseMap<uint64_t, NodeIdx> AllocOf, FreeOf;
@@ -201,114 +312,23 @@ std::optional<ReuseGrid> findReuseGrid(const Graph &G, const TargetDesc &T) {
     }
   }
   size_t NumTasks = W.TaskReads.size();
-  if (NumTasks < 4)
+  if (NumTasks < 2)
     return std::nullopt;
-  // Lines: buffers with the same readers (readers are in increasing order,
-  // since tasks are numbered in input order, but a task may read a buffer
-  // again after another buffer; sort to be sure).
-  std::map<std::vector<uint32_t>, uint32_t> LineOfReaders;
-  std::vector<std::vector<uint32_t>> LinesOfTask(NumTasks);
-  for (uint32_t Task = 0; Task != NumTasks; ++Task)
-    for (uint32_t S : W.TaskReads[Task]) {
-      std::vector<uint32_t> R = Readers[S];
-      std::sort(R.begin(), R.end());
-      R.erase(std::unique(R.begin(), R.end()), R.end());
-      auto [It, New] = LineOfReaders.try_emplace(R, LineOfReaders.size());
-      (void)New;
-      auto &Lines = LinesOfTask[Task];
-      if (std::find(Lines.begin(), Lines.end(), It->second) == Lines.end())
-        Lines.push_back(It->second);
-    }
-  size_t NumLines = LineOfReaders.size();
-  // Two-colour the lines: every task joins a row line and a column line.
-  std::vector<std::vector<uint32_t>> Adjacent(NumLines);
-  for (auto &Lines : LinesOfTask) {
-    if (Lines.size() != 2)
-      return std::nullopt;
-    Adjacent[Lines[0]].push_back(Lines[1]);
-    Adjacent[Lines[1]].push_back(Lines[0]);
+  TaskOrder Result;
+  Result.Tasks = NumTasks;
+  std::optional<std::vector<uint32_t>> Order =
+      gridOrder(G, T, W, Readers, TaskOf, Result);
+  Result.IsGrid = Order.has_value();
+  if (!Order) { // one task after the other, in input order
+    Order.emplace(NumTasks);
+    std::iota(Order->begin(), Order->end(), 0);
   }
-  std::vector<int> Colour(NumLines, -1);
-  for (uint32_t Start = 0; Start != NumLines; ++Start) {
-    if (Colour[Start] != -1)
-      continue;
-    if (Start != 0) // the lines must form one grid
-      return std::nullopt;
-    Colour[Start] = 0;
-    std::vector<uint32_t> Work = {Start};
-    while (!Work.empty()) {
-      uint32_t L = Work.back();
-      Work.pop_back();
-      for (uint32_t M : Adjacent[L]) {
-        if (Colour[M] == -1) {
-          Colour[M] = 1 - Colour[L];
-          Work.push_back(M);
-        } else if (Colour[M] == Colour[L]) {
-          return std::nullopt;
-        }
-      }
-    }
-  }
-  std::vector<uint32_t> Index(NumLines);
-  unsigned Count[2] = {0, 0};
-  for (uint32_t L = 0; L != NumLines; ++L)
-    Index[L] = Count[Colour[L]]++;
-  ReuseGrid Grid;
-  Grid.Rows = Count[0];
-  Grid.Cols = Count[1];
-  if (Grid.Rows < 2 || Grid.Cols < 2 ||
-      size_t(Grid.Rows) * Grid.Cols != NumTasks)
-    return std::nullopt;
-  std::vector<uint32_t> TaskAt(NumTasks, None);
-  for (uint32_t Task = 0; Task != NumTasks; ++Task) {
-    uint32_t A = LinesOfTask[Task][0], B = LinesOfTask[Task][1];
-    if (Colour[A] != 0)
-      std::swap(A, B);
-    uint32_t &Slot = TaskAt[size_t(Index[A]) * Grid.Cols + Index[B]];
-    if (Slot != None)
-      return std::nullopt;
-    Slot = Task;
-  }
-  // What the tasks keep of each tier for themselves is not available to the
-  // shared buffers.
-  std::vector<std::array<uint64_t, NumTiers>> Private(NumTasks);
-  for (NodeIdx I = 0; I != V; ++I)
-    if (TaskOf[I] != None && G[I].Kind == NodeKind::Alloc)
-      Private[TaskOf[I]][static_cast<unsigned>(G[I].BufTier)] += G[I].Size;
-  for (unsigned TI = 0; TI != NumTiers; ++TI) {
-    uint64_t Most = 0;
-    for (auto &P : Private)
-      Most = std::max(Most, P[TI]);
-    uint64_t Cap = T.capacity(static_cast<Tier>(TI));
-    W.Capacity[TI] = Cap > Most ? Cap - Most : 0;
-  }
-  // Candidates: both orientations, every strip width; the fewest reload
-  // bytes wins, ties to strips of columns, then to the narrower strip.
-  uint64_t Best = UINT64_MAX;
-  std::vector<uint32_t> BestOrder;
-  for (bool OfColumns : {true, false}) {
-    unsigned Inner = OfColumns ? Grid.Cols : Grid.Rows;
-    for (unsigned Width = 1; Width <= Inner; ++Width) {
-      std::vector<uint32_t> Order =
-          blockedOrder(TaskAt, Grid.Rows, Grid.Cols, Width, OfColumns);
-      uint64_t Cost = simulate(W, Order);
-      if (OfColumns && Width == Inner)
-        Grid.RowWalkReloadBytes = Cost;
-      if (Cost < Best) {
-        Best = Cost;
-        BestOrder = std::move(Order);
-        Grid.StripWidth = Width;
-        Grid.StripsOfColumns = OfColumns;
-      }
-    }
-  }
-  Grid.SimulatedReloadBytes = Best;
   std::vector<uint32_t> RankOfTask(NumTasks);
   for (uint32_t P = 0; P != NumTasks; ++P)
-    RankOfTask[BestOrder[P]] = P + 1;
+    RankOfTask[(*Order)[P]] = P + 1;
   // Task nodes take their task's rank, a DDR-backed buffer's ALLOC and
   // COPY_IN the rank of its first reader; FREEs keep 0 and run when ready.
-  Grid.Rank.assign(V, 0);
+  Result.Rank.assign(V, 0);
   std::vector<uint32_t> FirstReader(W.Size.size(), None);
   for (uint32_t Task = 0; Task != NumTasks; ++Task)
     for (uint32_t S : W.TaskReads[Task])
@@ -318,15 +338,15 @@ std::optional<ReuseGrid> findReuseGrid(const Graph &G, const TargetDesc &T) {
     if (N.Kind == NodeKind::Free)
       continue;
     if (TaskOf[I] != None) {
-      Grid.Rank[I] = RankOfTask[TaskOf[I]];
+      Result.Rank[I] = RankOfTask[TaskOf[I]];
       continue;
     }
     uint64_t B = N.Kind == NodeKind::Op ? N.Bufs.front() : N.Buf;
     auto S = SourceOf.find(B);
     if (S != SourceOf.end() && FirstReader[S->second] != None)
-      Grid.Rank[I] = FirstReader[S->second];
+      Result.Rank[I] = FirstReader[S->second];
   }
-  return Grid;
+  return Result;
 }
 
 } // namespace dan

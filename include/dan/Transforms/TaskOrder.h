@@ -1,0 +1,54 @@
+//===- TaskOrder.h - One task at a time, cache-blocked on a grid -*- C++
+//-*-===//
+//
+// Tiled kernels reach the scheduler as independent tasks (a matmul's output
+// tiles, FlashAttention's query blocks) that share DDR-backed input
+// buffers. Interleaving tasks, as a peak-minimizing list scheduler does,
+// keeps many tasks' intermediates live at once; running them one at a time
+// keeps one task's. Which task runs next then decides how often stage 2
+// must reload the shared inputs: on a reuse grid (every task reads a row
+// line and a column line) the order with the fewest reloads is the
+// cache-blocked one a loop-tiling compiler would choose. findTaskOrder
+// recovers the tasks and the grid from the graph alone; see docs/MPAS.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DAN_TRANSFORMS_TASKORDER_H
+#define DAN_TRANSFORMS_TASKORDER_H
+
+#include "dan/IR/Graph.h"
+#include "dan/Target/Target.h"
+#include <optional>
+#include <vector>
+
+namespace dan {
+
+struct TaskOrder {
+  unsigned Tasks = 0;
+  /// Whether the tasks form a reuse grid; if not, they run in input order.
+  bool IsGrid = false;
+  /// On a grid: lines of the two families (rows and columns).
+  unsigned Rows = 0, Cols = 0;
+  /// On a grid, the chosen blocking: strips of StripWidth lines of the inner
+  /// family, the outer family walked back and forth inside each strip.
+  unsigned StripWidth = 0;
+  bool StripsOfColumns = true;
+  /// On a grid: bytes of reloads the simulation predicts for the chosen
+  /// order, and for the plain row-by-row walk (what the blocking saves).
+  uint64_t SimulatedReloadBytes = 0, RowWalkReloadBytes = 0;
+  /// Per node: 1 + the position of its task in the order; 0 for nodes
+  /// outside every task (FREEs included, which run when ready).
+  std::vector<uint32_t> Rank;
+};
+
+/// The task order of \p G, or nothing if it has fewer than two tasks.
+/// A task is a connected part of the graph once the DDR-backed buffers
+/// (those a COPY_IN fills) and their COPY_INs are taken out; a line is a
+/// set of DDR-backed buffers read by exactly the same tasks. The graph has
+/// a grid when every task reads exactly two lines, one of each family, and
+/// every (row, column) pair is exactly one task.
+std::optional<TaskOrder> findTaskOrder(const Graph &G, const TargetDesc &T);
+
+} // namespace dan
+
+#endif // DAN_TRANSFORMS_TASKORDER_H
