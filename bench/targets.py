@@ -6,12 +6,17 @@ Usage: bench/targets.py [--build DIR] [--workloads DIR] [--md]
 For each workload it runs, in one process each, timing every step:
   stage 1: dan-mpas --l0=single                      -> peak L1+UB
   default pipeline: dan-mpas | dan-dlr | dan-cpe     -> traffic, makespan
-and replays each result with dan-replay --format=json. Every plan is
-checked with dan-verify (stage 1 also with --l0-single, stage 3 also
---against its stage-2 input). It prints DAN's figures, the targets of
-../shared/design/anchors.md and the makespan's distance to its lower bound
-(makespan / max(critical path, busiest pipe)). Run times are wall clock on
-this machine: compare them within one run only.
+and replays each result with dan-replay --format=json, in the safe reuse
+reading (DAN's ruler) and in the literal one. Every plan is checked: stage 1
+with dan-verify --l0-single, every pipeline stage with dan-verify (stage 3
+also --against its stage-2 input), and the final plan is exported as a
+submission triple, imported back onto the contest JSON, verified, and must
+replay to the same four metrics. It prints DAN's figures beside the targets
+of issue 5, each cell marked 'beat' (strictly lower), 'tie' or 'MISS', the
+makespan's lower bounds (critical path, busiest pipe; safe reading) and
+their ratio, and the run times. Stage-3 cells also need the traffic within
+the target's. Run times are wall clock on this machine: compare them within
+one run only.
 """
 import argparse
 import json
@@ -42,16 +47,21 @@ def run(cmd, **kw):
     return proc.stdout, time.perf_counter() - start
 
 
+def mark(value, target):
+    return "beat" if value < target else "tie" if value == target else "MISS"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--workloads", default=os.path.join(ROOT, "..", "shared", "workloads"))
-    ap.add_argument("--md", action="store_true", help="print a Markdown table")
+    ap.add_argument("--md", action="store_true", help="print Markdown tables")
     args = ap.parse_args()
     if not os.path.isdir(args.workloads):
         print("UNSUPPORTED: no workloads folder")
         return 0
     b = lambda tool: os.path.join(args.build, "bin", tool)
+    metrics = ("peak_l1ub", "extra_ddr_traffic", "spill_count", "makespan")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in sorted(TARGETS):
@@ -64,31 +74,65 @@ def main():
             run([b("dan-verify"), "--l0-single", p("s1single")])
             s1 = json.loads(run([b("dan-replay"), "--format=json", p("s1single")])[0])
             _, t_mpas = run([b("dan-mpas"), p("in"), "-o", p("s1")])
+            run([b("dan-verify"), p("s1")])
             _, t_dlr = run([b("dan-dlr"), p("s1"), "-o", p("s2")])
             run([b("dan-verify"), p("s2")])
             _, t_cpe = run([b("dan-cpe"), p("s2"), "-o", p("s3")])
             run([b("dan-verify"), "--against", p("s2"), p("s3")])
             s3 = json.loads(run([b("dan-replay"), "--format=json", p("s3")])[0])
-            lb = max(s3["critical_path_lb"], s3["pipe_lb"])
-            rows.append((name, s1["peak_l1ub"], s3["extra_ddr_traffic"], s3["makespan"],
-                         s3["spill_count"], lb, t_s1, t_mpas + t_dlr + t_cpe))
-    head = ("graph", "stage1 peak", "target", "stage2 traffic", "target",
-            "stage3 makespan", "target (traffic)", "spills", "makespan/LB", "s1 s", "pipeline s")
-    lines = []
-    for (name, peak, traffic, makespan, spills, lb, t1, tp) in rows:
-        tp1, tp2, tp3, tt3 = TARGETS[name]
-        lines.append((name, f"{peak:,}", f"{tp1:,}", f"{traffic:,}", f"{tp2:,}",
-                      f"{makespan:,}", f"{tp3:,} ({tt3:,})", str(spills),
-                      f"{makespan / lb:.3f}" if lb else "-", f"{t1:.2f}", f"{tp:.2f}"))
-    if args.md:
-        print("| " + " | ".join(head) + " |")
-        print("| " + " | ".join("---" if i == 0 else "---:" for i in range(len(head))) + " |")
-        for line in lines:
-            print("| " + " | ".join(line) + " |")
-    else:
-        widths = [max(len(str(r[i])) for r in [head] + lines) for i in range(len(head))]
-        for r in [head] + lines:
-            print("  ".join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in enumerate(zip(r, widths))))
+            lit = json.loads(run([b("dan-replay"), "--format=json",
+                                  "--reuse-reading=literal", p("s3")])[0])
+            # The final plan as a contest submission, read back and re-scored.
+            sub = os.path.join(tmp, name + ".sub")
+            run([b("dan-translate"), p("s3"), "--export=submission", "-o", sub])
+            run([b("dan-translate"), "--import=submission", src, sub, "-o", p("back")])
+            run([b("dan-verify"), p("back")])
+            back = json.loads(run([b("dan-replay"), "--format=json", p("back")])[0])
+            if any(back[m] != s3[m] for m in metrics):
+                sys.exit(f"{name}: the submission replays differently: "
+                         f"{[(m, back[m], s3[m]) for m in metrics]}")
+            rows.append(dict(name=name, peak=s1["peak_l1ub"], traffic=s3["extra_ddr_traffic"],
+                             safe=s3["makespan"], literal=lit["makespan"],
+                             spills=s3["spill_count"], cp=s3["critical_path_lb"],
+                             pipe=s3["pipe_lb"], t1=t_s1, tp=t_mpas + t_dlr + t_cpe))
+    figures = []
+    times = []
+    counts = {"beat": 0, "tie": 0, "MISS": 0}
+    for r in rows:
+        tp1, tp2, tp3, tt3 = TARGETS[r["name"]]
+        within = r["traffic"] <= tt3
+        m1, m2 = mark(r["peak"], tp1), mark(r["traffic"], tp2)
+        m3 = mark(r["safe"], tp3) if within else "MISS"
+        m3l = mark(r["literal"], tp3) if within else "MISS"
+        for m in (m1, m2, m3):
+            counts[m] += 1
+        lb = max(r["cp"], r["pipe"])
+        figures.append((r["name"], f"{r['peak']:,}", f"{tp1:,}", m1,
+                        f"{r['traffic']:,}", f"{tp2:,}", m2,
+                        f"{r['safe']:,}", f"{r['literal']:,}", f"{tp3:,} ({tt3:,})",
+                        m3, m3l))
+        times.append((r["name"], str(r["spills"]), f"{r['cp']:,}", f"{r['pipe']:,}",
+                      f"{r['safe'] / lb:.3f}" if lb else "-", f"{r['t1']:.2f}",
+                      f"{r['tp']:.2f}"))
+    head1 = ("graph", "stage1 peak", "target", "", "stage2 traffic", "target", "",
+             "stage3 makespan safe", "literal", "target (traffic)", "safe", "literal")
+    head2 = ("graph", "spills", "critical path", "busiest pipe", "makespan/LB",
+             "stage1 s", "pipeline s")
+    for head, lines in ((head1, figures), (head2, times)):
+        if args.md:
+            print("| " + " | ".join(head) + " |")
+            print("| " + " | ".join("---" if i == 0 else "---:" for i in range(len(head))) + " |")
+            for line in lines:
+                print("| " + " | ".join(line) + " |")
+        else:
+            widths = [max(len(str(r[i])) for r in [head] + lines) for i in range(len(head))]
+            for r in [head] + lines:
+                print("  ".join(str(c).rjust(w) if i else str(c).ljust(w)
+                                for i, (c, w) in enumerate(zip(r, widths))))
+        print()
+    total = sum(counts.values())
+    print(f"cells (stage 3 in the safe reading): {counts['beat']} beaten, "
+          f"{counts['tie']} tied, {counts['MISS']} missed of {total}")
     return 0
 
 
