@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dan/Transforms/DLR.h"
+#include "dan/Analysis/Replay.h"
 #include "dan/Analysis/Verifier.h"
 #include "dan/IR/Diagnostic.h"
 #include "dan/IR/MemoryPlan.h"
@@ -82,6 +83,7 @@ private:
   void makeResident(unsigned B);
   void spillOut(unsigned B);
   unsigned pickVictim(Tier Tr);
+  unsigned pickBeyondHorizon(Tier Tr);
   uint32_t nextUse(Buffer &B);
   double penalty(Buffer &V, Tier Tr);
   SmallVector<unsigned, 4> pickWindow(Tier Tr, uint64_t Size);
@@ -279,6 +281,13 @@ bool Repacker::place(unsigned BI) {
       makeResident(BI);
       return true;
     }
+    if (Opts.Horizon) {
+      unsigned V = pickBeyondHorizon(B.BufTier);
+      if (V != None) {
+        spillOut(V);
+        continue;
+      }
+    }
     if (Opts.Victims == VictimSet::Window) {
       // Evict the cheapest contiguous range that makes room at once.
       SmallVector<unsigned, 4> Victims = pickWindow(B.BufTier, B.Size);
@@ -433,6 +442,27 @@ void Repacker::spillOut(unsigned BI) {
   ++Stats.Evictions[TI];
   Stats.ExtraTraffic += B.Traffic;
   Stats.SpillCycles += B.Cycles;
+}
+
+unsigned Repacker::pickBeyondHorizon(Tier Tr) {
+  // The release horizon: of the buffers not needed for Opts.Horizon
+  // positions, the least recently used. Its release (the SPILL_OUT the
+  // reload's reuse edge waits for) follows its last use, which lies
+  // furthest in the past. Ties: the smaller buffer id.
+  unsigned Best = None;
+  for (unsigned VI : Resident[tierIndex(Tr)]) {
+    Buffer &V = Bufs[VI];
+    if (isPinned(V))
+      continue;
+    uint32_t Next = nextUse(V);
+    if (Next != None && Next - Pos < Opts.Horizon)
+      continue;
+    const Buffer *W = Best == None ? nullptr : &Bufs[Best];
+    if (!W || V.LastUse < W->LastUse ||
+        (V.LastUse == W->LastUse && V.Id < W->Id))
+      Best = VI;
+  }
+  return Best;
 }
 
 unsigned Repacker::pickVictim(Tier Tr) {
@@ -632,12 +662,61 @@ Error Repacker::run() {
   return Error::success();
 }
 
-Expected<DLRStats> runDLR(Graph &G, const TargetDesc &T,
-                          const DLROptions &Opts) {
+static Expected<DLRStats> planOnce(Graph &G, const TargetDesc &T,
+                                   const DLROptions &Opts) {
   Repacker R(G, T, Opts);
   if (Error E = R.run())
     return E;
-  return R.stats();
+  DLRStats S = R.stats();
+  S.Horizon = Opts.Horizon;
+  return S;
+}
+
+Expected<DLRStats> runDLR(Graph &G, const TargetDesc &T,
+                          const DLROptions &Opts) {
+  if (!Opts.AutoHorizon)
+    return planOnce(G, T, Opts);
+  // A bounded candidate selection: one plan per horizon, each replayed; the
+  // least traffic wins, then the lowest makespan, ties to the earlier
+  // horizon (none first). When every plan fails, the first error stands.
+  std::optional<Graph> Best;
+  DLRStats BestStats;
+  std::pair<uint64_t, uint64_t> BestKey;
+  SmallVector<DLRStats::HorizonTrial, 4> Tried;
+  Error First = Error::success();
+  bool Failed = false;
+  for (uint32_t H : AutoHorizons) {
+    DLROptions One = Opts;
+    One.AutoHorizon = false;
+    One.Horizon = H;
+    Graph Copy = G;
+    Expected<DLRStats> S = planOnce(Copy, T, One);
+    if (!S) {
+      Tried.push_back({H, 0, 0, false});
+      if (!Failed) {
+        consumeError(std::move(First));
+        First = S.takeError();
+        Failed = true;
+      } else {
+        consumeError(S.takeError());
+      }
+      continue;
+    }
+    ReplayResult R = replay(Copy, T);
+    Tried.push_back({H, R.ExtraTraffic, R.Makespan, true});
+    std::pair<uint64_t, uint64_t> Key = {R.ExtraTraffic, R.Makespan};
+    if (!Best || Key < BestKey) {
+      Best = std::move(Copy);
+      BestStats = *S;
+      BestKey = Key;
+    }
+  }
+  if (!Best)
+    return std::move(First);
+  consumeError(std::move(First));
+  G = std::move(*Best);
+  BestStats.HorizonTried = std::move(Tried);
+  return BestStats;
 }
 
 } // namespace dan

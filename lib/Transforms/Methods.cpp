@@ -43,7 +43,9 @@ std::optional<Method> lookupMethod(StringRef Name) {
 static Error runDAN(Graph &G, const TargetDesc &T) {
   if (Expected<MPASStats> S = runMPAS(G, T, MPASOptions()); !S)
     return S.takeError();
-  if (Expected<DLRStats> S = runDLR(G, T, DLROptions()); !S)
+  DLROptions Plan; // dan-dlr's defaults
+  Plan.AutoHorizon = true;
+  if (Expected<DLRStats> S = runDLR(G, T, Plan); !S)
     return S.takeError();
   if (Expected<CPEStats> S = runCPE(G, T, CPEOptions()); !S)
     return S.takeError();

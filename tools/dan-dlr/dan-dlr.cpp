@@ -75,6 +75,26 @@ static cl::opt<double, false, WeightParser>
                        "(default 1)"),
               cl::cat(DANCategory));
 
+static cl::opt<std::string> Horizon(
+    "horizon", cl::init("auto"), cl::value_desc("auto|off|N"),
+    cl::desc("Release horizon: when room is needed, evict first the least "
+             "recently used buffer not needed for N schedule positions; "
+             "'auto' plans with none, 800, 400 and 200 and keeps the least "
+             "traffic, then the lowest makespan (default auto)"),
+    cl::cat(DANCategory));
+
+/// --horizon as options, or nothing when the value is malformed.
+static std::optional<std::pair<bool, uint32_t>> parseHorizon() {
+  if (Horizon == "auto")
+    return std::make_pair(true, 0u);
+  if (Horizon == "off")
+    return std::make_pair(false, 0u);
+  uint32_t N;
+  if (StringRef(Horizon).getAsInteger(10, N) || N == 0)
+    return std::nullopt;
+  return std::make_pair(false, N);
+}
+
 static void printStats(raw_ostream &OS, const Graph &G, const DLRStats &S) {
   std::string Head = "dan-dlr: @" + G.Name + ": ";
   OS << Head << "spills " << S.Spills << ", extra traffic " << S.ExtraTraffic
@@ -86,6 +106,24 @@ static void printStats(raw_ostream &OS, const Graph &G, const DLRStats &S) {
   OS << "\n";
   OS << Head << "reloads before free " << S.ReloadsBeforeFree
      << ", pinned spills " << S.PinnedSpills << "\n";
+  OS << Head << "release horizon ";
+  if (S.Horizon)
+    OS << S.Horizon << "\n";
+  else
+    OS << "none\n";
+  for (const DLRStats::HorizonTrial &Trial : S.HorizonTried) {
+    OS << Head << "  tried horizon ";
+    if (Trial.Horizon)
+      OS << Trial.Horizon;
+    else
+      OS << "none";
+    if (Trial.Planned)
+      OS << ": traffic " << Trial.Traffic << ", makespan " << Trial.Makespan;
+    else
+      OS << ": no plan";
+    OS << (Trial.Planned && Trial.Horizon == S.Horizon ? " (kept)" : "")
+       << "\n";
+  }
 }
 
 int main(int Argc, char **Argv) {
@@ -101,11 +139,18 @@ int main(int Argc, char **Argv) {
         Opts.Victims = Victims;
         Opts.LambdaByte = LambdaByte;
         Opts.LambdaCyc = LambdaCyc;
+        std::tie(Opts.AutoHorizon, Opts.Horizon) = *parseHorizon();
         Expected<DLRStats> S = runDLR(G, T, Opts);
         if (!S)
           return S.takeError();
         if (Stats)
           printStats(*Stats, G, *S);
         return Error::success();
+      },
+      []() -> std::optional<std::string> {
+        if (!parseHorizon())
+          return "invalid --horizon '" + Horizon +
+                 "': expected auto, off or a positive integer below 2^32";
+        return std::nullopt;
       });
 }

@@ -16,6 +16,7 @@
 #include "dan/IR/Graph.h"
 #include "dan/Target/Target.h"
 #include "dan/Transforms/FreeList.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 #include <array>
 
@@ -43,6 +44,10 @@ enum class VictimSet {
   Single, ///< the best-scored buffer, again until a segment fits (paper)
 };
 
+/// The release horizons --horizon=auto plans with, in tie-break order
+/// (0: no horizon).
+constexpr uint32_t AutoHorizons[] = {0, 800, 400, 200};
+
 struct DLROptions {
   FitPolicy Fit = FitPolicy::Best;
   EvictPolicy Evict = EvictPolicy::Cost;
@@ -51,6 +56,13 @@ struct DLROptions {
   double LambdaByte = 1.0;
   /// Weight of the spill cycles S(b,k) in the cost score (eq. 30).
   double LambdaCyc = 1.0;
+  /// Release horizon in schedule positions, 0 for none: when room is
+  /// needed, the least recently used of the buffers whose next use is at
+  /// least this far away goes first (docs/DLR.md).
+  uint32_t Horizon = 0;
+  /// Plan under each of AutoHorizons and keep the plan with the least
+  /// traffic, then the lowest makespan (Horizon is then not used).
+  bool AutoHorizon = false;
 };
 
 struct DLRStats {
@@ -68,6 +80,16 @@ struct DLRStats {
   /// Spills of buffers an operation uses, made when its other buffers could
   /// not be placed around them (fragmentation by pinned buffers).
   uint64_t PinnedSpills = 0;
+  /// The release horizon of the plan (with AutoHorizon: the one kept).
+  uint32_t Horizon = 0;
+  /// With AutoHorizon: each horizon tried, with its plan's traffic and
+  /// makespan (Planned false when the plan failed).
+  struct HorizonTrial {
+    uint32_t Horizon;
+    uint64_t Traffic, Makespan;
+    bool Planned;
+  };
+  llvm::SmallVector<HorizonTrial, 4> HorizonTried;
 };
 
 /// The epsilon of the cost score's denominator (eq. 31).
