@@ -435,7 +435,8 @@ static Ablation runAblation(const Graph &G, const TargetDesc &T, Reporter &Rep,
                if (!A.Stage1Error.empty())
                  return M.Error = "stage 1 failed";
                Graph Copy = S1;
-               DLROptions Opts;
+               DLROptions Opts; // dan-dlr's defaults, the victim rule apart
+               Opts.AutoHorizon = true;
                if (LRU)
                  Opts.Evict = EvictPolicy::LRU;
                Expected<DLRStats> S = runDLR(Copy, T, Opts);
