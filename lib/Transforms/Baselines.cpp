@@ -1259,6 +1259,36 @@ DLROptions baselineDLROptions(Method M) {
   return Opts;
 }
 
+Error orderOperationsByKey(Graph &G, const TargetDesc &T,
+                           ArrayRef<uint64_t> KeyOfNode) {
+  if (Error E = checkInput(G, T, Method::MAGIS))
+    return E;
+  std::vector<NodeIdx> Order;
+  {
+    View V(G, T);
+    // A list schedule of the operations: the ready one with the smallest
+    // key (then the earlier in input order) runs next, so edges always win.
+    size_t N = V.Ops.size();
+    std::vector<uint32_t> Left(N), Ops;
+    Ops.reserve(N);
+    std::set<std::pair<uint64_t, uint32_t>> Ready;
+    for (uint32_t O = 0; O != N; ++O)
+      if (!(Left[O] = V.OpPreds[O].size()))
+        Ready.insert({KeyOfNode[V.Ops[O]], O});
+    while (!Ready.empty()) {
+      uint32_t O = Ready.begin()->second;
+      Ready.erase(Ready.begin());
+      Ops.push_back(O);
+      for (uint32_t S : V.OpSuccs[O])
+        if (--Left[S] == 0)
+          Ready.insert({KeyOfNode[V.Ops[S]], S});
+    }
+    Order = materialize(V, legalizeL0(V, std::move(Ops)));
+  }
+  G.Order = std::move(Order);
+  return Error::success();
+}
+
 Error orderBaseline(Graph &G, const TargetDesc &T, Method M) {
   if (M == Method::DAN || M == Method::Base)
     return createStringError(inconvertibleErrorCode(),

@@ -662,6 +662,8 @@ StringRef traversalName(Traversal O) {
     return "tasks";
   case Traversal::Window:
     return "window";
+  case Traversal::Groups:
+    return "groups";
   }
   return "";
 }
@@ -715,17 +717,23 @@ static Expected<MPASStats> orderOnce(Graph &G, const TargetDesc &T,
 struct OrderCandidate {
   Traversal Order;
   L0Mode Mode;
+  /// Traversal::Groups: tasks per group, 0 for all of them.
+  unsigned Group = 0;
 };
 
+/// The group sizes --order=auto tries, in tie-break order (0: all tasks).
+static constexpr unsigned AutoGroups[] = {1, 2, 4, 0};
+
 /// The candidates --l0=auto tries, in tie-break order.
-static SmallVector<OrderCandidate, 5>
-orderCandidates(Traversal Requested, const std::optional<TaskOrder> &Tasks) {
-  SmallVector<OrderCandidate, 5> List;
+static SmallVector<OrderCandidate, 9>
+orderCandidates(const MPASOptions &Opts,
+                const std::optional<TaskOrder> &Tasks) {
+  SmallVector<OrderCandidate, 9> List;
   auto BothModes = [&](Traversal O) {
     List.push_back({O, L0Mode::Capacity});
     List.push_back({O, L0Mode::Single});
   };
-  switch (Requested) {
+  switch (Opts.Order) {
   case Traversal::Free:
     BothModes(Traversal::Free);
     break;
@@ -734,6 +742,12 @@ orderCandidates(Traversal Requested, const std::optional<TaskOrder> &Tasks) {
     break;
   case Traversal::Window:
     List.push_back({Traversal::Window, L0Mode::Capacity});
+    break;
+  case Traversal::Groups:
+    if (Tasks)
+      List.push_back({Traversal::Groups, L0Mode::Capacity, Opts.Group});
+    else
+      BothModes(Traversal::Free);
     break;
   case Traversal::Auto:
     // On a reuse grid the blocked order is built to minimize reloads; the
@@ -746,6 +760,9 @@ orderCandidates(Traversal Requested, const std::optional<TaskOrder> &Tasks) {
     if (Tasks)
       BothModes(Traversal::Tasks);
     List.push_back({Traversal::Window, L0Mode::Capacity});
+    if (Tasks)
+      for (unsigned Group : AutoGroups)
+        List.push_back({Traversal::Groups, L0Mode::Capacity, Group});
     break;
   }
   return List;
@@ -766,10 +783,49 @@ static uint64_t peakL1UB(const Graph &G, const TargetDesc &T) {
   return Peak;
 }
 
+/// Keys for Traversal::Groups: the group of the node's task (of the first
+/// task reading its buffer, for a COPY_IN), then its input position.
+static std::vector<uint64_t> groupKeys(const Graph &G, const TaskOrder &Tasks,
+                                       unsigned Group) {
+  constexpr uint32_t NoTask = UINT32_MAX;
+  size_t V = G.size();
+  auto GroupOf = [&](uint32_t Task) -> uint64_t {
+    return Group ? Task / Group : 0;
+  };
+  DenseMap<uint64_t, uint64_t> GroupOfBuf;
+  for (NodeIdx I : G.Order)
+    if (Tasks.TaskOf[I] != NoTask && G[I].Kind == NodeKind::Op)
+      for (uint64_t B : G[I].Bufs)
+        GroupOfBuf.try_emplace(B, GroupOf(Tasks.TaskOf[I]));
+  std::vector<uint32_t> Pos = G.positions();
+  std::vector<uint64_t> Key(V);
+  for (NodeIdx I = 0; I != V; ++I) {
+    uint64_t Gr = 0;
+    if (Tasks.TaskOf[I] != NoTask) {
+      Gr = GroupOf(Tasks.TaskOf[I]);
+    } else if (G[I].Kind == NodeKind::Op && !G[I].Bufs.empty()) {
+      auto It = GroupOfBuf.find(G[I].Bufs.front());
+      if (It != GroupOfBuf.end())
+        Gr = It->second;
+    }
+    Key[I] = (Gr << 32) | Pos[I];
+  }
+  return Key;
+}
+
 /// Orders \p G under one candidate.
 static Expected<MPASStats>
 orderCandidate(Graph &G, const TargetDesc &T, const MPASOptions &Opts,
                const OrderCandidate &C, const std::optional<TaskOrder> &Tasks) {
+  if (C.Order == Traversal::Groups) {
+    if (Error E = orderOperationsByKey(G, T, groupKeys(G, *Tasks, C.Group)))
+      return std::move(E);
+    MPASStats S;
+    S.PeakL1UB = peakL1UB(G, T);
+    S.L0Chosen = C.Mode;
+    S.GroupChosen = C.Group;
+    return S;
+  }
   if (C.Order == Traversal::Window) {
     if (Error E = orderBaseline(G, T, Method::MAGIS))
       return std::move(E);
@@ -794,17 +850,18 @@ static Expected<MPASStats> runAutoL0(Graph &G, const TargetDesc &T,
                                      const MPASOptions &Opts,
                                      const std::optional<TaskOrder> &Tasks) {
   MPASStats Best;
-  SmallVector<MPASStats::L0Trial, 5> Tried;
+  SmallVector<MPASStats::L0Trial, 9> Tried;
   std::vector<NodeIdx> BestOrder;
   std::tuple<bool, uint64_t, uint64_t, uint64_t> BestKey;
-  for (const OrderCandidate &C : orderCandidates(Opts.Order, Tasks)) {
+  for (const OrderCandidate &C : orderCandidates(Opts, Tasks)) {
     Graph Copy = G;
     Expected<MPASStats> S = orderCandidate(Copy, T, Opts, C, Tasks);
     if (!S)
       return S.takeError();
     Graph Planned = Copy;
     Expected<DLRStats> D = runDLR(Planned, T, DLROptions());
-    MPASStats::L0Trial Trial{C.Mode, C.Order, 0, 0, S->PeakL1UB, bool(D)};
+    MPASStats::L0Trial Trial{C.Mode, C.Order,     C.Group, 0,
+                             0,      S->PeakL1UB, bool(D)};
     if (D) {
       ReplayResult R = replay(Planned, T);
       Trial.Traffic = R.ExtraTraffic;
@@ -822,6 +879,7 @@ static Expected<MPASStats> runAutoL0(Graph &G, const TargetDesc &T,
       BestOrder = std::move(Copy.Order);
       Best.L0Chosen = C.Mode;
       Best.OrderChosen = C.Order;
+      Best.GroupChosen = C.Group;
     }
   }
   Best.L0Tried = std::move(Tried);
@@ -839,16 +897,19 @@ Expected<MPASStats> runMPAS(Graph &G, const TargetDesc &T,
   Expected<MPASStats> S = [&]() -> Expected<MPASStats> {
     if (Opts.L0 == L0Mode::Auto)
       return runAutoL0(G, T, Opts, Tasks);
-    if (Opts.Order == Traversal::Window && Opts.L0 != L0Mode::Capacity)
+    if ((Opts.Order == Traversal::Window || Opts.Order == Traversal::Groups) &&
+        Opts.L0 != L0Mode::Capacity)
       return createStringError(
           inconvertibleErrorCode(),
-          "--order=window keeps the L0 tiers within capacity; it cannot "
+          "--order=%s keeps the L0 tiers within capacity; it cannot "
           "follow --l0=%s",
+          traversalName(Opts.Order).str().c_str(),
           l0ModeName(Opts.L0).str().c_str());
     Traversal O = Opts.Order == Traversal::Auto ? Traversal::Free : Opts.Order;
-    if (O == Traversal::Tasks && !Tasks)
+    if ((O == Traversal::Tasks || O == Traversal::Groups) && !Tasks)
       O = Traversal::Free;
-    Expected<MPASStats> One = orderCandidate(G, T, Opts, {O, Opts.L0}, Tasks);
+    Expected<MPASStats> One =
+        orderCandidate(G, T, Opts, {O, Opts.L0, Opts.Group}, Tasks);
     if (One)
       One->OrderChosen = O;
     return One;

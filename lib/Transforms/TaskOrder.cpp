@@ -316,6 +316,7 @@ std::optional<TaskOrder> findTaskOrder(const Graph &G, const TargetDesc &T) {
     return std::nullopt;
   TaskOrder Result;
   Result.Tasks = NumTasks;
+  Result.TaskOf = TaskOf;
   std::optional<std::vector<uint32_t>> Order =
       gridOrder(G, T, W, Readers, TaskOf, Result);
   Result.IsGrid = Order.has_value();

@@ -79,8 +79,26 @@ static cl::opt<Traversal> Order(
                    "in input order"),
         clEnumValN(Traversal::Window, "window",
                    "the windowed exact search over operations (the magis "
-                   "baseline's order); L0 within capacity")),
+                   "baseline's order); L0 within capacity"),
+        clEnumValN(Traversal::Groups, "groups",
+                   "the input order of the operations, the tasks taken "
+                   "--group at a time; L0 within capacity")),
     cl::cat(DANCategory));
+
+static cl::opt<unsigned>
+    Group("group", cl::init(2), cl::value_desc("N"),
+          cl::desc("With --order=groups: tasks per group, 0 for all at once "
+                   "(default 2; --order=auto tries 1, 2, 4 and all)"),
+          cl::cat(DANCategory));
+
+/// How --stats names an order: "groups of N" or "groups of all" with the
+/// group size.
+static std::string orderName(Traversal O, unsigned G) {
+  std::string Name = traversalName(O).str();
+  if (O == Traversal::Groups)
+    Name += G ? " of " + std::to_string(G) : " of all";
+  return Name;
+}
 
 namespace {
 enum class Strategy { MPAS, Input };
@@ -104,6 +122,7 @@ int main(int Argc, char **Argv) {
         Opts.Allocs = Allocs;
         Opts.Objective = Objective;
         Opts.Order = Order;
+        Opts.Group = Group;
         Opts.KeepInputOrder = Strat == Strategy::Input;
         Expected<MPASStats> S = runMPAS(G, T, Opts);
         if (!S)
@@ -112,7 +131,8 @@ int main(int Argc, char **Argv) {
           *Stats << "dan-mpas: @" << G.Name << ": peak L1+UB " << S->PeakL1UB
                  << ", L0 fallbacks " << S->Fallbacks << ", weights "
                  << weightsName(S->Chosen) << ", l0 " << l0ModeName(S->L0Chosen)
-                 << ", order " << traversalName(S->OrderChosen) << '\n';
+                 << ", order " << orderName(S->OrderChosen, S->GroupChosen)
+                 << '\n';
           if (S->Tasks && S->Tasks->IsGrid)
             *Stats << "dan-mpas:   tasks: " << S->Tasks->Tasks
                    << ", a reuse grid " << S->Tasks->Rows << " x "
@@ -127,15 +147,17 @@ int main(int Argc, char **Argv) {
                    << ", no reuse grid: in input order\n";
           for (const MPASStats::L0Trial &Trial : S->L0Tried) {
             *Stats << "dan-mpas:   tried l0 " << l0ModeName(Trial.Mode)
-                   << ", order " << traversalName(Trial.Order)
+                   << ", order " << orderName(Trial.Order, Trial.Group)
                    << ": peak L1+UB " << Trial.PeakL1UB;
             if (Trial.Planned)
               *Stats << ", stage-2 traffic " << Trial.Traffic << ", makespan "
                      << Trial.Makespan;
             else
               *Stats << ", dan-dlr cannot plan it";
-            bool Kept =
-                Trial.Mode == S->L0Chosen && Trial.Order == S->OrderChosen;
+            bool Kept = Trial.Mode == S->L0Chosen &&
+                        Trial.Order == S->OrderChosen &&
+                        (Trial.Order != Traversal::Groups ||
+                         Trial.Group == S->GroupChosen);
             *Stats << (Kept ? " (kept)" : "") << '\n';
           }
           for (auto [W, Peak] : S->Tried)
@@ -145,12 +167,15 @@ int main(int Argc, char **Argv) {
         return Error::success();
       },
       []() -> std::optional<std::string> {
-        if (Order == Traversal::Window && L0 != L0Mode::Auto &&
-            L0 != L0Mode::Capacity)
-          return ("--order=window keeps the L0 tiers within capacity; it "
-                  "cannot follow --l0=" +
+        if ((Order == Traversal::Window || Order == Traversal::Groups) &&
+            L0 != L0Mode::Auto && L0 != L0Mode::Capacity)
+          return ("--order=" + traversalName(Order) +
+                  " keeps the L0 tiers within capacity; it cannot follow "
+                  "--l0=" +
                   l0ModeName(L0))
               .str();
+        if (Group.getNumOccurrences() && Order != Traversal::Groups)
+          return std::string("--group applies to --order=groups only");
         return std::nullopt;
       });
 }

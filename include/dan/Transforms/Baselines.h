@@ -46,6 +46,13 @@ constexpr unsigned MAGISStride = 5;
 /// baseline \p M (HMCOS, COSMA, MAGIS or EDA); no memory plan is made.
 llvm::Error orderBaseline(Graph &G, const TargetDesc &T, Method M);
 
+/// Orders the operations of \p G by \p KeyOfNode (indexed by NodeIdx;
+/// smaller first, as far as the edges allow, ties to the input order),
+/// keeps the L0 tiers within capacity as the baselines do, and places
+/// every ALLOC late and every FREE early around them.
+llvm::Error orderOperationsByKey(Graph &G, const TargetDesc &T,
+                                 llvm::ArrayRef<uint64_t> KeyOfNode);
+
 /// The DLR options baseline \p M plans memory with.
 DLROptions baselineDLROptions(Method M);
 

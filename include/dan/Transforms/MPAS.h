@@ -51,6 +51,8 @@ enum class Traversal {
           ///< input order (Free when the graph has fewer than two tasks)
   Window, ///< the windowed exact search over operations (the order of the
           ///< magis baseline, docs/Baselines.md); L0 within capacity
+  Groups, ///< the input order of the operations, the tasks taken a group
+          ///< at a time; L0 within capacity
 };
 
 struct MPASOptions {
@@ -59,6 +61,8 @@ struct MPASOptions {
   AllocChoice Allocs = AllocChoice::Demand;
   MPASObjective Objective = MPASObjective::Overflow;
   Traversal Order = Traversal::Auto;
+  /// Traversal::Groups: tasks per group, 0 for all of them at once.
+  unsigned Group = 2;
   /// Keep the input order (the "Base" schedule); only checks legality.
   bool KeepInputOrder = false;
 };
@@ -79,12 +83,15 @@ struct MPASStats {
   struct L0Trial {
     L0Mode Mode;
     Traversal Order;
+    unsigned Group;
     uint64_t Traffic, Makespan, PeakL1UB;
     bool Planned;
   };
-  llvm::SmallVector<L0Trial, 5> L0Tried;
+  llvm::SmallVector<L0Trial, 9> L0Tried;
   /// The traversal that produced the order (never Auto).
   Traversal OrderChosen = Traversal::Free;
+  /// With OrderChosen == Groups: tasks per group (0: all).
+  unsigned GroupChosen = 0;
   /// The graph's tasks, when it has two or more and they were looked for
   /// (Rank left empty).
   std::optional<TaskOrder> Tasks;

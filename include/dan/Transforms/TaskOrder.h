@@ -39,6 +39,9 @@ struct TaskOrder {
   /// Per node: 1 + the position of its task in the order; 0 for nodes
   /// outside every task (FREEs included, which run when ready).
   std::vector<uint32_t> Rank;
+  /// Per node: its task (numbered in input order), or UINT32_MAX for nodes
+  /// outside every task.
+  std::vector<uint32_t> TaskOf;
 };
 
 /// The task order of \p G, or nothing if it has fewer than two tasks.
