@@ -27,6 +27,29 @@ TEST(FreeListTest, StartsAsOneSegment) {
   EXPECT_EQ(F.find(1001, FitPolicy::First), std::nullopt);
 }
 
+TEST(FreeListTest, NextFitRotates) {
+  FreeList F(400);
+  // Nothing placed yet: the cursor is at 0.
+  EXPECT_EQ(F.find(100, FitPolicy::Next), 0u);
+  F.take(0, 100);
+  F.take(100, 100);
+  F.release(0, 100);
+  // Holes [0, 100) and [200, 400): next fit starts after the last take.
+  EXPECT_EQ(F.find(100, FitPolicy::Next), 200u);
+  EXPECT_EQ(F.find(100, FitPolicy::Best), 0u);
+  F.take(200, 100);
+  F.take(300, 100);
+  // At the end of the tier it wraps to the lowest room that fits.
+  EXPECT_EQ(F.find(100, FitPolicy::Next), 0u);
+  EXPECT_EQ(F.find(101, FitPolicy::Next), std::nullopt);
+  // The cursor may sit inside a free segment: the room starts there.
+  F.release(200, 200);
+  F.take(0, 50);
+  EXPECT_EQ(F.find(100, FitPolicy::Next), 200u);
+  F.take(250, 10);
+  EXPECT_EQ(F.find(100, FitPolicy::Next), 260u);
+}
+
 TEST(FreeListTest, EmptyTier) {
   FreeList F(0);
   EXPECT_TRUE(F.segments().empty());

@@ -669,48 +669,58 @@ static Expected<DLRStats> planOnce(Graph &G, const TargetDesc &T,
     return E;
   DLRStats S = R.stats();
   S.Horizon = Opts.Horizon;
+  S.Fit = Opts.Fit;
   return S;
 }
 
 Expected<DLRStats> runDLR(Graph &G, const TargetDesc &T,
                           const DLROptions &Opts) {
-  if (!Opts.AutoHorizon)
+  if (!Opts.AutoHorizon && !Opts.AutoFit)
     return planOnce(G, T, Opts);
-  // A bounded candidate selection: one plan per horizon, each replayed; the
-  // least traffic wins, then the lowest makespan, ties to the earlier
-  // horizon (none first). When every plan fails, the first error stands.
+  SmallVector<FitPolicy, 2> Fits = {Opts.Fit};
+  if (Opts.AutoFit)
+    Fits = {FitPolicy::Best, FitPolicy::Next};
+  SmallVector<uint32_t, 4> Horizons = {Opts.Horizon};
+  if (Opts.AutoHorizon)
+    Horizons.assign(std::begin(AutoHorizons), std::end(AutoHorizons));
+  // A bounded candidate selection: one plan per fit and horizon, each
+  // replayed; the least traffic wins, then the lowest makespan, ties to the
+  // earlier (best fit, then no horizon, first). When every plan fails, the
+  // first error stands.
   std::optional<Graph> Best;
   DLRStats BestStats;
   std::pair<uint64_t, uint64_t> BestKey;
-  SmallVector<DLRStats::HorizonTrial, 4> Tried;
+  SmallVector<DLRStats::HorizonTrial, 8> Tried;
   Error First = Error::success();
   bool Failed = false;
-  for (uint32_t H : AutoHorizons) {
-    DLROptions One = Opts;
-    One.AutoHorizon = false;
-    One.Horizon = H;
-    Graph Copy = G;
-    Expected<DLRStats> S = planOnce(Copy, T, One);
-    if (!S) {
-      Tried.push_back({H, 0, 0, false});
-      if (!Failed) {
-        consumeError(std::move(First));
-        First = S.takeError();
-        Failed = true;
-      } else {
-        consumeError(S.takeError());
+  for (FitPolicy F : Fits)
+    for (uint32_t H : Horizons) {
+      DLROptions One = Opts;
+      One.AutoHorizon = One.AutoFit = false;
+      One.Horizon = H;
+      One.Fit = F;
+      Graph Copy = G;
+      Expected<DLRStats> S = planOnce(Copy, T, One);
+      if (!S) {
+        Tried.push_back({F, H, 0, 0, false});
+        if (!Failed) {
+          consumeError(std::move(First));
+          First = S.takeError();
+          Failed = true;
+        } else {
+          consumeError(S.takeError());
+        }
+        continue;
       }
-      continue;
+      ReplayResult R = replay(Copy, T);
+      Tried.push_back({F, H, R.ExtraTraffic, R.Makespan, true});
+      std::pair<uint64_t, uint64_t> Key = {R.ExtraTraffic, R.Makespan};
+      if (!Best || Key < BestKey) {
+        Best = std::move(Copy);
+        BestStats = *S;
+        BestKey = Key;
+      }
     }
-    ReplayResult R = replay(Copy, T);
-    Tried.push_back({H, R.ExtraTraffic, R.Makespan, true});
-    std::pair<uint64_t, uint64_t> Key = {R.ExtraTraffic, R.Makespan};
-    if (!Best || Key < BestKey) {
-      Best = std::move(Copy);
-      BestStats = *S;
-      BestKey = Key;
-    }
-  }
   if (!Best)
     return std::move(First);
   consumeError(std::move(First));

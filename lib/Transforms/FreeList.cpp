@@ -32,6 +32,18 @@ std::optional<uint64_t> FreeList::find(uint64_t Size, FitPolicy Fit) const {
       return std::nullopt;
     return It->second;
   }
+  if (Fit == FitPolicy::Next) {
+    // From the segment holding the cursor (or the first after it) on; the
+    // room may start inside a segment, at the cursor.
+    auto It = ByOffset.upper_bound(Cursor);
+    if (It != ByOffset.begin())
+      --It;
+    for (; It != ByOffset.end(); ++It) {
+      uint64_t Start = std::max(It->first, Cursor);
+      if (Start < It->second && It->second - Start >= Size)
+        return Start;
+    }
+  }
   for (const auto &[Begin, End] : ByOffset)
     if (End - Begin >= Size)
       return Begin;
@@ -41,6 +53,7 @@ std::optional<uint64_t> FreeList::find(uint64_t Size, FitPolicy Fit) const {
 void FreeList::take(uint64_t Offset, uint64_t Size) {
   if (Size == 0)
     return;
+  Cursor = Offset + Size;
   auto It = ByOffset.upper_bound(Offset);
   assert(It != ByOffset.begin() && "take outside every free segment");
   --It;

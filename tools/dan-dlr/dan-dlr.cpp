@@ -30,15 +30,39 @@ struct WeightParser : public cl::parser<double> {
 };
 } // namespace
 
-static cl::opt<FitPolicy>
+namespace {
+enum class FitChoice { Auto, Best, First, Next };
+} // namespace
+
+static cl::opt<FitChoice>
     Fit("fit", cl::desc("How a placement chooses its free segment"),
-        cl::init(FitPolicy::Best),
-        cl::values(clEnumValN(FitPolicy::Best, "best",
+        cl::init(FitChoice::Auto),
+        cl::values(clEnumValN(FitChoice::Auto, "auto",
+                              "plan with best and with next fit (each "
+                              "under every --horizon tried) and keep the "
+                              "least traffic, then the lowest makespan "
+                              "(default)"),
+                   clEnumValN(FitChoice::Best, "best",
                               "the smallest segment that fits, ties to the "
-                              "lowest offset (default)"),
-                   clEnumValN(FitPolicy::First, "first",
-                              "the lowest offset that fits")),
+                              "lowest offset"),
+                   clEnumValN(FitChoice::First, "first",
+                              "the lowest offset that fits"),
+                   clEnumValN(FitChoice::Next, "next",
+                              "the first room at or after the end of the "
+                              "last placement in the tier, wrapping around")),
         cl::cat(DANCategory));
+
+static StringRef fitName(FitPolicy F) {
+  switch (F) {
+  case FitPolicy::Best:
+    return "best";
+  case FitPolicy::First:
+    return "first";
+  case FitPolicy::Next:
+    return "next";
+  }
+  return "";
+}
 
 static cl::opt<EvictPolicy> Evict(
     "evict",
@@ -106,13 +130,13 @@ static void printStats(raw_ostream &OS, const Graph &G, const DLRStats &S) {
   OS << "\n";
   OS << Head << "reloads before free " << S.ReloadsBeforeFree
      << ", pinned spills " << S.PinnedSpills << "\n";
-  OS << Head << "release horizon ";
+  OS << Head << "fit " << fitName(S.Fit) << ", release horizon ";
   if (S.Horizon)
     OS << S.Horizon << "\n";
   else
     OS << "none\n";
   for (const DLRStats::HorizonTrial &Trial : S.HorizonTried) {
-    OS << Head << "  tried horizon ";
+    OS << Head << "  tried fit " << fitName(Trial.Fit) << ", horizon ";
     if (Trial.Horizon)
       OS << Trial.Horizon;
     else
@@ -121,7 +145,9 @@ static void printStats(raw_ostream &OS, const Graph &G, const DLRStats &S) {
       OS << ": traffic " << Trial.Traffic << ", makespan " << Trial.Makespan;
     else
       OS << ": no plan";
-    OS << (Trial.Planned && Trial.Horizon == S.Horizon ? " (kept)" : "")
+    OS << (Trial.Planned && Trial.Horizon == S.Horizon && Trial.Fit == S.Fit
+               ? " (kept)"
+               : "")
        << "\n";
   }
 }
@@ -134,7 +160,10 @@ int main(int Argc, char **Argv) {
       "linear repackaging)\n",
       [](Graph &G, const TargetDesc &T, raw_ostream *Stats) -> Error {
         DLROptions Opts;
-        Opts.Fit = Fit;
+        Opts.AutoFit = Fit == FitChoice::Auto;
+        Opts.Fit = Fit == FitChoice::First  ? FitPolicy::First
+                   : Fit == FitChoice::Next ? FitPolicy::Next
+                                            : FitPolicy::Best;
         Opts.Evict = Evict;
         Opts.Victims = Victims;
         Opts.LambdaByte = LambdaByte;

@@ -63,6 +63,9 @@ struct DLROptions {
   /// Plan under each of AutoHorizons and keep the plan with the least
   /// traffic, then the lowest makespan (Horizon is then not used).
   bool AutoHorizon = false;
+  /// Likewise under best fit and next fit (Fit is then not used); with
+  /// AutoHorizon, under every pair.
+  bool AutoFit = false;
 };
 
 struct DLRStats {
@@ -80,16 +83,19 @@ struct DLRStats {
   /// Spills of buffers an operation uses, made when its other buffers could
   /// not be placed around them (fragmentation by pinned buffers).
   uint64_t PinnedSpills = 0;
-  /// The release horizon of the plan (with AutoHorizon: the one kept).
+  /// The release horizon and fit of the plan (with AutoHorizon or AutoFit:
+  /// the ones kept).
   uint32_t Horizon = 0;
+  FitPolicy Fit = FitPolicy::Best;
   /// With AutoHorizon: each horizon tried, with its plan's traffic and
   /// makespan (Planned false when the plan failed).
   struct HorizonTrial {
+    FitPolicy Fit;
     uint32_t Horizon;
     uint64_t Traffic, Makespan;
     bool Planned;
   };
-  llvm::SmallVector<HorizonTrial, 4> HorizonTried;
+  llvm::SmallVector<HorizonTrial, 8> HorizonTried;
 };
 
 /// The epsilon of the cost score's denominator (eq. 31).

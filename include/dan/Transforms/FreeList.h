@@ -23,6 +23,10 @@ namespace dan {
 enum class FitPolicy {
   Best,  ///< the smallest segment that fits; ties to the lowest offset
   First, ///< the segment at the lowest offset that fits
+  /// Next fit: the first room at or after the end of the last placement,
+  /// wrapping to the lowest offset; consecutive placements rotate through
+  /// the tier instead of reusing the bytes just released.
+  Next,
 };
 
 class FreeList {
@@ -33,7 +37,7 @@ public:
   /// The offset a buffer of \p Size gets under \p Fit: the start of the
   /// chosen segment (eq. 24), or std::nullopt when no segment is large
   /// enough (the candidate set of eq. 23 is empty). Best fit is O(log S),
-  /// first fit O(S) for S segments. \p Size must be positive.
+  /// first and next fit O(S) for S segments. \p Size must be positive.
   std::optional<uint64_t> find(uint64_t Size, FitPolicy Fit) const;
 
   /// Marks [Offset, Offset + Size) used; it must lie inside one free
@@ -55,6 +59,8 @@ private:
 
   uint64_t Capacity;
   uint64_t Free = 0;
+  /// The end of the last take(): where next fit starts looking.
+  uint64_t Cursor = 0;
   /// begin -> end.
   std::map<uint64_t, uint64_t> ByOffset;
   /// (end - begin, begin).
