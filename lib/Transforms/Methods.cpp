@@ -44,7 +44,7 @@ static Error runDAN(Graph &G, const TargetDesc &T) {
   if (Expected<MPASStats> S = runMPAS(G, T, MPASOptions()); !S)
     return S.takeError();
   DLROptions Plan; // dan-dlr's defaults
-  Plan.AutoHorizon = Plan.AutoFit = true;
+  Plan.AutoHorizon = true;
   if (Expected<DLRStats> S = runDLR(G, T, Plan); !S)
     return S.takeError();
   if (Expected<CPEStats> S = runCPE(G, T, CPEOptions()); !S)

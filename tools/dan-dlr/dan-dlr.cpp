@@ -36,15 +36,14 @@ enum class FitChoice { Auto, Best, First, Next };
 
 static cl::opt<FitChoice>
     Fit("fit", cl::desc("How a placement chooses its free segment"),
-        cl::init(FitChoice::Auto),
+        cl::init(FitChoice::Best),
         cl::values(clEnumValN(FitChoice::Auto, "auto",
                               "plan with best and with next fit (each "
                               "under every --horizon tried) and keep the "
-                              "least traffic, then the lowest makespan "
-                              "(default)"),
+                              "least traffic, then the lowest makespan"),
                    clEnumValN(FitChoice::Best, "best",
                               "the smallest segment that fits, ties to the "
-                              "lowest offset"),
+                              "lowest offset (default)"),
                    clEnumValN(FitChoice::First, "first",
                               "the lowest offset that fits"),
                    clEnumValN(FitChoice::Next, "next",
