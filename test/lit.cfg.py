@@ -19,8 +19,14 @@ config.substitutions.append(("%examples", os.path.join(config.dan_src_root, "exa
 config.substitutions.append(("%workloads", config.dan_workloads_dir))
 config.substitutions.append(("%python", "python3"))
 config.substitutions.append(("%utils", os.path.join(config.dan_src_root, "utils")))
+config.substitutions.append(("%fuzz", os.path.join(config.dan_src_root, "fuzz")))
 
 # Tests on the real traces need ../shared/workloads; without it they are
 # reported UNSUPPORTED.
 if os.path.isdir(config.dan_workloads_dir):
     config.available_features.add("workloads")
+
+# The fuzz targets link libFuzzer only in a DAN_FUZZ build (utils/fuzz.sh);
+# tests that fuzz need it, the others replay inputs in any build.
+if config.dan_fuzz.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("libfuzzer")

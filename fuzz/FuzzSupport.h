@@ -1,0 +1,56 @@
+//===- FuzzSupport.h - What the DAN fuzz targets share ----------*- C++ -*-===//
+//
+// Each fuzz target calls the library directly: no file, no exit. Inputs that
+// need several files carry them as sections (splitSections). The checks
+// below turn a broken promise of the library into an abort, which libFuzzer
+// reports like a crash. docs/Fuzzing.md describes the targets.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DAN_FUZZ_FUZZSUPPORT_H
+#define DAN_FUZZ_FUZZSUPPORT_H
+
+#include "dan/IR/Graph.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/SourceMgr.h"
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace dan::fuzz {
+
+/// Makes \p SM format every diagnostic and print none. A diagnostic at a
+/// location outside every buffer of \p SM (a dangling SMLoc) aborts.
+void quietDiagnostics(llvm::SourceMgr &SM);
+
+/// Adds a NUL-terminated copy of \p Text to \p SM, as a file would be.
+unsigned addBuffer(llvm::SourceMgr &SM, llvm::StringRef Text,
+                   llvm::StringRef Name);
+
+/// Splits \p Data at marker lines "%% NAME" (NAME one of \p Names): the text
+/// before the first marker goes to \p Head, each section to its slot in
+/// \p Sections (std::nullopt when absent). Returns false when a section is
+/// given twice.
+bool splitSections(llvm::StringRef Data, llvm::ArrayRef<llvm::StringRef> Names,
+                   llvm::StringRef &Head,
+                   std::vector<std::optional<llvm::StringRef>> &Sections);
+
+/// The printer's promise: the IR printed from \p G parses back, and prints
+/// the same bytes again.
+void checkRoundTrip(const Graph &G);
+
+/// Verifies \p G (with the default error limit, with none, and against
+/// itself) and replays it, checking that the verifier's counts agree and
+/// that the replay's figures hold together; the replay's bounds, edges and
+/// capacities are checked only on a graph that verifies. Returns the number
+/// of errors without a limit.
+unsigned checkVerifyAndReplay(const Graph &G, llvm::SourceMgr &SM);
+
+/// Prints \p Msg and the texts that show it to stderr, then aborts.
+[[noreturn]] void fail(const llvm::Twine &Msg, llvm::StringRef First = "",
+                       llvm::StringRef Second = "");
+
+} // namespace dan::fuzz
+
+#endif // DAN_FUZZ_FUZZSUPPORT_H

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Fuzzes DAN: installs clang-19 and libFuzzer when missing, builds the fuzz
+# targets with libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer in
+# their own build directory, then runs each target for SECONDS.
+#
+#   utils/fuzz.sh [-n] SECONDS [TARGET...]
+#
+#   SECONDS  how long each target runs (0: only build)
+#   TARGET   ir, json, csv, submission, pipeline (default: all five)
+#   -n       do not configure or build; use the targets already built
+#
+# Environment: DAN_FUZZ_BUILD_DIR (default build-fuzz/). Each target's
+# corpus grows in $DAN_FUZZ_BUILD_DIR/fuzz-corpus/TARGET, starting from the
+# committed seeds (fuzz/seeds/TARGET, never written to); what fails is saved
+# in $DAN_FUZZ_BUILD_DIR/fuzz-artifacts/TARGET. Prints one line per target
+# (time, executions, result), also appended to $DAN_FUZZ_BUILD_DIR/
+# fuzz-runs.log, and exits 1 if any target found something.
+# docs/Fuzzing.md says more.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${DAN_FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
+ALL_TARGETS=(ir json csv submission pipeline)
+
+usage() {
+  sed -n '6,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  exit 2
+}
+
+BUILD=1
+if [[ ${1:-} == -n ]]; then
+  BUILD=0
+  shift
+fi
+[[ $# -ge 1 && $1 =~ ^[0-9]+$ ]] || usage
+SECONDS_EACH=$1
+shift
+TARGETS=("$@")
+((${#TARGETS[@]})) || TARGETS=("${ALL_TARGETS[@]}")
+for t in "${TARGETS[@]}"; do
+  [[ " ${ALL_TARGETS[*]} " == *" $t "* ]] || { echo "fuzz: unknown target '$t'" >&2; usage; }
+done
+
+if ((BUILD)); then
+  # What the normal build needs (scripts/setup.sh's list) and clang-19 with
+  # its compiler-rt, which holds libFuzzer and the sanitizer runtimes.
+  PACKAGES=(cmake ninja-build g++ python3 llvm-19-dev llvm-19-tools libzstd-dev
+            re2c bison googletest libgtest-dev clang-19 libclang-rt-19-dev)
+  missing=()
+  for p in "${PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+      missing+=("$p")
+    fi
+  done
+  if ((${#missing[@]})); then
+    echo "fuzz: installing ${missing[*]}"
+    SUDO=""
+    if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+  if [[ ! -f "$BUILD_DIR/build.ninja" ]]; then
+    CC=clang-19 CXX=clang++-19 cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDAN_FUZZ=ON >/dev/null
+  fi
+  # Two cores: never more than two jobs.
+  ninja -C "$BUILD_DIR" -j2 fuzz-targets | tail -n 1
+fi
+((SECONDS_EACH > 0)) || exit 0
+
+status=0
+for t in "${TARGETS[@]}"; do
+  bin="$BUILD_DIR/bin/dan-fuzz-$t"
+  [[ -x $bin ]] || { echo "fuzz: $bin is not built; run without -n" >&2; exit 2; }
+  corpus="$BUILD_DIR/fuzz-corpus/$t"
+  artifacts="$BUILD_DIR/fuzz-artifacts/$t"
+  log="$BUILD_DIR/fuzz-logs/$t.log"
+  mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
+  # A hang (10 s on one input) and a memory blow-up (2 GB) are findings too.
+  # The first corpus directory receives new inputs; the seeds are only read.
+  set +e
+  start=$(date +%s)
+  "$bin" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 -dict="$ROOT/fuzz/dicts/$t.dict" \
+    -artifact_prefix="$artifacts/" "$corpus" "$ROOT/fuzz/seeds/$t" >"$log" 2>&1
+  rc=$?
+  secs=$(($(date +%s) - start))
+  set -e
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  if ((rc == 0)); then
+    result="no finding"
+  else
+    status=1
+    # The first line that says what went wrong: a sanitizer's report, a
+    # failed assertion, a check of fuzz/FuzzSupport.cpp, or libFuzzer's.
+    what=$(grep -m1 -o -E 'ERROR: [A-Za-z]+Sanitizer: .*|runtime error: .*|Assertion .* failed|dan-fuzz: .*|ERROR: libFuzzer: .*' "$log" || echo 'see the log')
+    result="FINDING (exit $rc): ${what:0:200}"
+    result+="; input in $artifacts, log $log"
+  fi
+  line=$(printf 'fuzz: %-10s %5ss %10s executions  %s' "$t" "$secs" "${runs:-?}" "$result")
+  echo "$line"
+  # Every run is also kept, dated, in fuzz-runs.log: the record of the runs.
+  echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $line" >>"$BUILD_DIR/fuzz-runs.log"
+done
+exit $status
