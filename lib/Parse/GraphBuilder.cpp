@@ -28,10 +28,13 @@ bool GraphBuilder::addNode(Node N) {
 }
 
 bool GraphBuilder::addEdge(uint64_t From, uint64_t To, SMLoc Loc, bool Reuse) {
-  auto FromIt = Ids.find(From);
+  // No node has an id above MaxValue, and DenseMap must never be asked for
+  // its reserved keys (2^64 - 1 and 2^64 - 2): it would return an empty
+  // slot, with no node in it, as a match.
+  auto FromIt = From <= MaxValue ? Ids.find(From) : Ids.end();
   if (FromIt == Ids.end())
     return error(Loc, "edge from unknown node " + Twine(From));
-  auto ToIt = Ids.find(To);
+  auto ToIt = To <= MaxValue ? Ids.find(To) : Ids.end();
   if (ToIt == Ids.end())
     return error(Loc, "edge to unknown node " + Twine(To));
   auto &Set = Reuse ? ReuseEdges : Edges;
