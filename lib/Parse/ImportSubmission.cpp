@@ -69,6 +69,13 @@ bool applySubmission(Graph &G, SourceMgr &SM, const SubmissionBuffers &Files) {
       if (!Allocs.count(Buf))
         return B.error(L.Loc, "spill of b" + Twine(Buf) +
                                   ", which the graph never allocates");
+      // The printed IR must read back: no id above MaxValue.
+      if (N0 + 2 * K + 1 > MaxValue)
+        return B.error(L.Loc, "spill " + Twine(K) + " would be nodes n" +
+                                  Twine(N0 + 2 * K) + " and n" +
+                                  Twine(N0 + 2 * K + 1) +
+                                  ", above the id limit 2^40 (" +
+                                  Twine(MaxValue) + ")");
       Node Out, In;
       Out.Kind = NodeKind::SpillOut;
       In.Kind = NodeKind::SpillIn;
@@ -91,7 +98,9 @@ bool applySubmission(Graph &G, SourceMgr &SM, const SubmissionBuffers &Files) {
     uint64_t Id;
     if (L.Text.getAsInteger(10, Id))
       return B.error(L.Loc, "expected a node id, not '" + L.Text + "'");
-    auto It = Ids.find(Id);
+    // Never ask the map for its reserved keys (2^64 - 1, 2^64 - 2): it
+    // would return an empty slot as a match.
+    auto It = Id <= MaxValue ? Ids.find(Id) : Ids.end();
     if (It == Ids.end())
       return B.error(L.Loc, "node " + Twine(Id) + " is not in the graph" +
                                 (Id >= N0 ? " nor in the spill file" : ""));
