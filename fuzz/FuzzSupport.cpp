@@ -3,6 +3,7 @@
 #include "FuzzSupport.h"
 #include "dan/Analysis/Replay.h"
 #include "dan/Analysis/Verifier.h"
+#include "dan/IR/Diagnostic.h"
 #include "dan/IR/Printer.h"
 #include "dan/Parse/Parser.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -116,6 +117,16 @@ unsigned checkVerifyAndReplay(const Graph &G, SourceMgr &SM) {
   if (unsigned E = verifyGraph(G, T, Self, Diag); E != Errors)
     fail("verifying a graph against itself gives " + Twine(E) +
          " errors instead of " + Twine(Errors));
+  // The stage tools' input check agrees, and its errors point into the
+  // input too.
+  Error PassInput = verifyPassInput(G, T, "dan-fuzz");
+  if (bool(PassInput) != (Errors != 0))
+    fail("verifyPassInput disagrees with " + Twine(Errors) + " errors");
+  handleAllErrors(std::move(PassInput), [&](const DiagError &D) {
+    for (const Diagnostic &X : D.diags())
+      if (X.Loc.isValid())
+        SM.PrintMessage(X.Loc, X.Kind, X.Msg);
+  });
   VerifyOptions L0 = All;
   L0.L0Single = true;
   unsigned L0Errors = verifyGraph(G, T, L0, Diag);

@@ -40,11 +40,11 @@ bool splitSections(llvm::StringRef Data, llvm::ArrayRef<llvm::StringRef> Names,
 /// the same bytes again.
 void checkRoundTrip(const Graph &G);
 
-/// Verifies \p G (with the default error limit, with none, and against
-/// itself) and replays it, checking that the verifier's counts agree and
-/// that the replay's figures hold together; the replay's bounds, edges and
-/// capacities are checked only on a graph that verifies. Returns the number
-/// of errors without a limit.
+/// Verifies \p G (with the default error limit, with none, against itself,
+/// with --l0-single, and as a stage pass's input check) and replays it,
+/// checking that the verifier's counts agree and that the replay's figures
+/// hold together; the replay's bounds, edges and capacities are checked only
+/// on a graph that verifies. Returns the number of errors without a limit.
 unsigned checkVerifyAndReplay(const Graph &G, llvm::SourceMgr &SM);
 
 /// Prints \p Msg and the texts that show it to stderr, then aborts.
