@@ -5,6 +5,7 @@
 #include "dan/Parse/Parser.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include <algorithm>
 
 using namespace llvm;
 
@@ -53,40 +54,66 @@ bool ParseState::checkOpName(StringRef Name, SrcRange R) {
   return true;
 }
 
-bool ParseState::defineNode(uint64_t Id, SrcRange R, Node N, IdRefList After,
-                            IdRefList Reuse) {
-  auto [It, Inserted] = Ids.try_emplace(Id, G.size());
-  if (!Inserted) {
+NodeIdx *ParseState::findId(uint64_t Id) {
+  if (Id < DenseIds.size() && DenseIds[Id] != UINT32_MAX)
+    return &DenseIds[Id];
+  // An id defined before the table grew past it stays in the map.
+  if (SparseIds.empty())
+    return nullptr;
+  auto It = SparseIds.find(Id);
+  return It == SparseIds.end() ? nullptr : &It->second;
+}
+
+bool ParseState::addId(uint64_t Id, NodeIdx I) {
+  if (findId(Id))
+    return false;
+  // Grow the direct table while ids stay within a few times the node count.
+  if (Id >= DenseIds.size() && Id < 4 * uint64_t(G.size()) + 1024)
+    DenseIds.resize(std::max<uint64_t>(Id + 1, 2 * DenseIds.size()),
+                    UINT32_MAX);
+  if (Id < DenseIds.size())
+    DenseIds[Id] = I;
+  else
+    SparseIds.try_emplace(Id, I);
+  return true;
+}
+
+bool ParseState::defineNode(uint64_t Id, SrcRange R) {
+  if (NodeIdx *Old = findId(Id)) {
     error(R.begin, "redefinition of node n" + Twine(Id));
-    note(G[It->second].Loc, "previous definition is here");
+    note(G[*Old].Loc, "previous definition is here");
     return false;
   }
-  N.Id = Id;
-  N.Loc = R.begin;
-  NodeIdx I = G.addNode(std::move(N));
-  for (const IdRef &Ref : After)
-    Refs.push_back({I, Ref.first, Ref.second, false});
-  for (const IdRef &Ref : Reuse)
-    Refs.push_back({I, Ref.first, Ref.second, true});
+  NodeIdx I = G.size();
+  addId(Id, I);
+  Cur.Id = Id;
+  Cur.Loc = R.begin;
+  G.addNode(std::move(Cur));
+  Cur = Node();
+  for (size_t K = 0; K != CurRefs.size(); ++K)
+    Refs.push_back({I, CurRefs[K].first, CurRefs[K].second, K >= AfterEnd});
+  CurRefs.clear();
+  AfterEnd = 0;
   return true;
 }
 
 bool ParseState::finish() {
   for (const PendingRef &Ref : Refs) {
-    auto It = Ids.find(Ref.Id);
-    if (It == Ids.end()) {
+    NodeIdx *Found = findId(Ref.Id);
+    if (!Found) {
       error(Ref.Loc, "use of undefined node n" + Twine(Ref.Id));
       continue;
     }
     Node &User = G[Ref.User];
     auto &List = Ref.Reuse ? User.ReusePreds : User.Preds;
-    if (is_contained(List, It->second)) {
+    NodeIdx Target = *Found;
+    if (is_contained(List, Target)) {
       error(Ref.Loc, "duplicate " + Twine(Ref.Reuse ? "reuse " : "") +
                          "edge from n" + Twine(Ref.Id) + " to n" +
                          Twine(User.Id));
       continue;
     }
-    List.push_back(It->second);
+    List.push_back(Target);
   }
   G.sortEdges();
   return !HadError;
@@ -99,6 +126,12 @@ namespace dan {
 std::unique_ptr<Graph> parseGraph(SourceMgr &SM, unsigned BufferID) {
   const MemoryBuffer *Buf = SM.getMemoryBuffer(BufferID);
   auto G = std::make_unique<Graph>();
+  // One statement a line in practice: reserving the nodes up front spares
+  // the vector's regrowth, which copies every Node (SmallVector members
+  // are not nothrow-movable).
+  size_t Lines = std::count(Buf->getBufferStart(), Buf->getBufferEnd(), '\n');
+  G->Nodes.reserve(Lines);
+  G->Order.reserve(Lines);
   detail::ParseState PS(SM, *G);
   detail::Lexer Lex(Buf->getBufferStart(), Buf->getBufferEnd(), PS);
   detail::IRParser P(Lex, PS);

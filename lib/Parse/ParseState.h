@@ -39,9 +39,15 @@ public:
   bool lookupPipe(llvm::StringRef Name, SrcRange R, Pipe &P);
   bool checkOpName(llvm::StringRef Name, SrcRange R);
 
-  /// Adds a node defined at \p R with its edges; fails on a redefined id.
-  bool defineNode(uint64_t Id, SrcRange R, Node N, IdRefList After,
-                  IdRefList Reuse);
+  /// The node of the statement being read.
+  Node &node() { return Cur; }
+  /// A node reference of the statement being read: 'after' ones first, then
+  /// endAfter(), then 'reuse' ones.
+  void addRef(uint64_t Id, llvm::SMLoc Loc) { CurRefs.emplace_back(Id, Loc); }
+  void endAfter() { AfterEnd = CurRefs.size(); }
+  /// Adds node() as defined at \p R with its references, and starts the
+  /// next statement; fails on a redefined id.
+  bool defineNode(uint64_t Id, SrcRange R);
   /// Resolves edges once every node is known.
   bool finish();
 
@@ -54,9 +60,19 @@ private:
     llvm::SMLoc Loc;
     bool Reuse;
   };
+  /// The node index of an id: ids below DenseIds.size() are looked up
+  /// directly (UINT32_MAX: not defined), larger ones in SparseIds. Ids are
+  /// dense in practice, so a graph of a million nodes needs no hashing.
+  NodeIdx *findId(uint64_t Id);
+  bool addId(uint64_t Id, NodeIdx I);
+
   llvm::SourceMgr &SM;
   Graph &G;
-  llvm::DenseMap<uint64_t, NodeIdx> Ids;
+  Node Cur;
+  IdRefList CurRefs;
+  size_t AfterEnd = 0;
+  std::vector<NodeIdx> DenseIds;
+  llvm::DenseMap<uint64_t, NodeIdx> SparseIds;
   std::vector<PendingRef> Refs;
   bool HadError = false;
 };

@@ -40,6 +40,7 @@
 #include "llvm/Support/MathExtras.h"
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <functional>
 
 using namespace llvm;
@@ -96,6 +97,22 @@ private:
   uint64_t Makespan = 0;
   /// How many nodes finish at Makespan.
   uint64_t AtMax = 0;
+  /// The latest finish in each block of BlockSize consecutive node
+  /// indices, and how many nodes of the block finish then: a commit
+  /// recomputes the blocks it touched and takes the maximum over the
+  /// blocks, O(changed + touched blocks * BlockSize + V / BlockSize),
+  /// instead of rescanning every node.
+  static constexpr uint32_t BlockSize = 256;
+  std::vector<uint64_t> BlockMax;
+  std::vector<uint32_t> BlockAtMax;
+  std::vector<uint8_t> BlockDirty;
+  std::vector<uint32_t> DirtyBlocks;
+  void recountBlock(uint32_t B);
+  /// Nodes retimed so far (every candidate's, accepted or not), and the
+  /// most the search may retime (0: no limit); a candidate that would pass
+  /// the limit is dropped and ends the search.
+  uint64_t Retimed = 0, RetimeLimit = 0;
+  bool OverLimit = false;
 
   // Scratch of one candidate's timing: a node's new times are valid when
   // its ChangedEpoch is Epoch.
@@ -103,7 +120,12 @@ private:
   std::vector<uint32_t> ChangedEpoch, QueuedEpoch;
   std::vector<uint64_t> NewStart, NewFinish;
   std::vector<NodeIdx> Changed;
-  std::vector<uint32_t> Heap;
+  /// The positions waiting to be retimed, as a bit set: a candidate's
+  /// nodes are retimed in schedule order by scanning it forward (every
+  /// node a retimed node reaches comes later in the order), O(retimed +
+  /// span / 64) instead of a heap's O(retimed log retimed).
+  std::vector<uint64_t> Waiting;
+  std::vector<uint32_t> WaitingSet;
 
   ArrayRef<NodeIdx> preds(NodeIdx I) const {
     return ArrayRef(PredList).slice(PredBegin[I],
@@ -264,6 +286,7 @@ Search::Search(const Graph &G, const TargetDesc &T, bool WithReuse,
 
   ChangedEpoch.assign(V, 0);
   QueuedEpoch.assign(V, 0);
+  Waiting.assign(V / 64 + 1, 0);
   NewStart.assign(V, 0);
   NewFinish.assign(V, 0);
   timeAll();
@@ -292,18 +315,39 @@ void Search::timeAll() {
     Start[I] = S;
     Finish[I] = SaturatingAdd(S, Cycles[I]);
   }
+  uint32_t Blocks = (V + BlockSize - 1) / BlockSize;
+  BlockMax.assign(Blocks, 0);
+  BlockAtMax.assign(Blocks, 0);
+  BlockDirty.assign(Blocks, 0);
+  for (uint32_t B = 0; B != Blocks; ++B)
+    recountBlock(B);
   recountMax();
+}
+
+void Search::recountBlock(uint32_t B) {
+  uint64_t Max = 0;
+  uint32_t Count = 0;
+  for (NodeIdx I = B * BlockSize, E = std::min<size_t>(V, I + BlockSize);
+       I != E; ++I) {
+    if (Finish[I] > Max) {
+      Max = Finish[I];
+      Count = 0;
+    }
+    Count += Finish[I] == Max;
+  }
+  BlockMax[B] = Max;
+  BlockAtMax[B] = Count;
 }
 
 void Search::recountMax() {
   Makespan = 0;
   AtMax = 0;
-  for (NodeIdx I = 0; I != V; ++I) {
-    if (Finish[I] > Makespan) {
-      Makespan = Finish[I];
+  for (uint32_t B = 0, E = BlockMax.size(); B != E; ++B) {
+    if (BlockMax[B] > Makespan) {
+      Makespan = BlockMax[B];
       AtMax = 0;
     }
-    AtMax += Finish[I] == Makespan;
+    AtMax += BlockMax[B] == Makespan ? BlockAtMax[B] : 0;
   }
 }
 
@@ -465,13 +509,31 @@ bool Search::improves(ArrayRef<NodeIdx> Seeds) {
     Epoch = 1;
   }
   Changed.clear();
-  Heap.clear();
+  // Bits a candidate that stopped early left behind.
+  for (uint32_t P : WaitingSet)
+    Waiting[P / 64] = 0;
+  WaitingSet.clear();
+  uint32_t Cursor = UINT32_MAX, Pending = 0;
   auto Push = [&](NodeIdx I) {
     if (QueuedEpoch[I] == Epoch)
       return;
     QueuedEpoch[I] = Epoch;
-    Heap.push_back(Pos[I]);
-    std::push_heap(Heap.begin(), Heap.end(), std::greater<>());
+    uint32_t P = Pos[I];
+    Waiting[P / 64] |= uint64_t(1) << (P % 64);
+    WaitingSet.push_back(P);
+    Cursor = std::min(Cursor, P);
+    ++Pending;
+  };
+  auto Pop = [&] {
+    uint32_t W = Cursor / 64;
+    uint64_t Bits = Waiting[W] & (~uint64_t(0) << (Cursor % 64));
+    while (!Bits)
+      Bits = Waiting[++W];
+    uint32_t P = W * 64 + llvm::countr_zero(Bits);
+    Waiting[W] &= ~(uint64_t(1) << (P % 64));
+    Cursor = P;
+    --Pending;
+    return Order[P];
   };
   auto Fin = [&](NodeIdx I) {
     return ChangedEpoch[I] == Epoch ? NewFinish[I] : Finish[I];
@@ -479,10 +541,8 @@ bool Search::improves(ArrayRef<NodeIdx> Seeds) {
   for (NodeIdx I : Seeds)
     Push(I);
   uint64_t Reduced = 0;
-  while (!Heap.empty()) {
-    std::pop_heap(Heap.begin(), Heap.end(), std::greater<>());
-    NodeIdx I = Order[Heap.back()];
-    Heap.pop_back();
+  while (Pending) {
+    NodeIdx I = Pop();
     uint64_t S = 0;
     for (NodeIdx P : preds(I))
       S = std::max(S, Fin(P));
@@ -490,6 +550,10 @@ bool Search::improves(ArrayRef<NodeIdx> Seeds) {
     if (Prev != None)
       S = std::max(S, Fin(Prev));
     uint64_t F = SaturatingAdd(S, Cycles[I]);
+    if (++Retimed > RetimeLimit && RetimeLimit) {
+      OverLimit = true;
+      return false;
+    }
     if (F == Finish[I]) {
       // Unchanged; a node still finishing at the makespan keeps it.
       if (F == Makespan)
@@ -515,7 +579,17 @@ void Search::commit() {
   for (NodeIdx I : Changed) {
     Start[I] = NewStart[I];
     Finish[I] = NewFinish[I];
+    uint32_t B = I / BlockSize;
+    if (!BlockDirty[B]) {
+      BlockDirty[B] = 1;
+      DirtyBlocks.push_back(B);
+    }
   }
+  for (uint32_t B : DirtyBlocks) {
+    recountBlock(B);
+    BlockDirty[B] = 0;
+  }
+  DirtyBlocks.clear();
   recountMax();
 }
 
@@ -622,11 +696,29 @@ void Search::candidates(NodeIdx C, unsigned W,
 }
 
 void Search::run(const CPEOptions &Opts, CPEStats &S) {
-  for (unsigned Pass = 0; Pass != Opts.Passes; ++Pass) {
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point Deadline = Clock::now();
+  if (Opts.TimeBudget > 0)
+    Deadline += std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(Opts.TimeBudget));
+  if (Opts.Effort) {
+    uint64_t Edges = PredList.size();
+    RetimeLimit = SaturatingMultiply(Opts.Effort, uint64_t(V) + Edges);
+  }
+  bool Stop = false;
+  for (unsigned Pass = 0; Pass != Opts.Passes && !Stop; ++Pass) {
     std::vector<NodeIdx> Chain = criticalChain();
     uint64_t Accepted = 0, Tried = 0;
     bool Limit = false;
     auto Budget = [&] {
+      if (OverLimit) {
+        S.HitEffortLimit = Stop = true;
+        return false;
+      }
+      if (Opts.TimeBudget > 0 && Clock::now() >= Deadline) {
+        S.HitTimeBudget = Stop = true;
+        return false;
+      }
       if (Opts.MaxCandidates && Tried >= Opts.MaxCandidates) {
         Limit = true;
         return false;
@@ -660,7 +752,7 @@ void Search::run(const CPEOptions &Opts, CPEStats &S) {
         }
       }
       Accepted += Moved;
-      if (Limit)
+      if (Limit || Stop)
         break;
     }
     ++S.Passes;
@@ -669,6 +761,7 @@ void Search::run(const CPEOptions &Opts, CPEStats &S) {
     if (!Accepted)
       break;
   }
+  S.Retimed = Retimed;
 }
 
 /// Reuse edges whose placement starts before its release has finished, in

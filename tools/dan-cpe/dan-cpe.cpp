@@ -4,6 +4,8 @@
 #include "dan/Transforms/CPE.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
+#include <cmath>
+#include <string>
 
 using namespace llvm;
 using namespace dan;
@@ -25,8 +27,7 @@ static cl::opt<CPEMode> Mode(
     cl::cat(DANCategory));
 
 static cl::opt<CPEMoveSet> MoveSet(
-    "move", cl::init(CPEMoveSet::Ops),
-    cl::desc("Which nodes a move may carry"),
+    "move", cl::init(CPEMoveSet::Ops), cl::desc("Which nodes a move may carry"),
     cl::values(
         clEnumValN(CPEMoveSet::Ops, "ops",
                    "only operations, never across a node of a buffer they "
@@ -53,6 +54,34 @@ static cl::opt<uint64_t> MaxCandidates(
     "max-candidates", cl::init(CPEOptions().MaxCandidates), cl::value_desc("N"),
     cl::desc("At most N candidate moves timed per pass; 0 for no limit "
              "(default 4000)"),
+    cl::cat(DANCategory));
+
+static cl::opt<uint64_t> Effort(
+    "effort", cl::init(CPEOptions().Effort), cl::value_desc("X"),
+    cl::desc("Stop once the candidates have retimed X times (nodes + edges) "
+             "nodes in all; 0 for no limit (default " +
+             std::to_string(CPEOptions().Effort) + ")"),
+    cl::cat(DANCategory));
+
+namespace {
+/// Seconds: a finite number >= 0.
+struct SecondsParser : public cl::parser<double> {
+  using cl::parser<double>::parser;
+  bool parse(cl::Option &O, StringRef ArgName, StringRef Arg, double &Val) {
+    if (cl::parser<double>::parse(O, ArgName, Arg, Val))
+      return true;
+    if (!std::isfinite(Val) || Val < 0)
+      return O.error("'" + Arg + "' is not a number of seconds >= 0");
+    return false;
+  }
+};
+} // namespace
+
+static cl::opt<double, false, SecondsParser> TimeBudget(
+    "time-budget", cl::init(0), cl::value_desc("SECONDS"),
+    cl::desc("Try no further candidate after SECONDS of search (wall clock; "
+             "the result then depends on the machine); 0 for no limit "
+             "(default)"),
     cl::cat(DANCategory));
 
 static void printStats(raw_ostream &OS, const Graph &G, const CPEStats &S) {
@@ -93,6 +122,9 @@ static void printStats(raw_ostream &OS, const Graph &G, const CPEStats &S) {
   if (Mode != CPEMode::Freeze && MoveSet == CPEMoveSet::OpsAndBuffers)
     OS << "buffer nodes moved: " << S.BufferNodesMoved << " (in "
        << S.BufferMoves << (S.BufferMoves == 1 ? " move" : " moves") << ")\n";
+  OS << "nodes retimed: " << S.Retimed
+     << (S.HitEffortLimit ? ", --effort limit reached" : "")
+     << (S.HitTimeBudget ? ", --time-budget reached" : "") << '\n';
 }
 
 int main(int Argc, char **Argv) {
@@ -104,7 +136,8 @@ int main(int Argc, char **Argv) {
       "  Moves operations (and, with --move=ops-and-buffers, buffer nodes\n"
       "  across operations but never past each other), so every offset,\n"
       "  spill node, spill edge, reuse edge and peak stays as stage 2 made\n"
-      "  it; the output passes 'dan-verify --against INPUT'. With --mode=ignore the search times\n"
+      "  it; the output passes 'dan-verify --against INPUT'. With "
+      "--mode=ignore the search times\n"
       "  the plan without its reuse edges: the output is not a stage-3\n"
       "  result, only a diagnostic.\n",
       [](Graph &G, const TargetDesc &T, raw_ostream *Stats) -> Error {
@@ -114,6 +147,8 @@ int main(int Argc, char **Argv) {
         Opts.Window = Window;
         Opts.Passes = Passes;
         Opts.MaxCandidates = MaxCandidates;
+        Opts.Effort = Effort;
+        Opts.TimeBudget = TimeBudget;
         Expected<CPEStats> S = runCPE(G, T, Opts);
         if (!S)
           return S.takeError();

@@ -49,6 +49,13 @@ struct CPEOptions {
   unsigned Passes = 8;
   /// The most candidate moves evaluated in one pass (0: no limit).
   uint64_t MaxCandidates = 4000;
+  /// The search stops once its candidates have retimed more than Effort
+  /// times (nodes + edges) nodes in all (0: no limit). Deterministic; keeps
+  /// the whole search O(Effort (V + E) log V).
+  uint64_t Effort = 200;
+  /// Wall-clock seconds after which no further candidate is tried (0: no
+  /// limit). The result then depends on the machine's speed.
+  double TimeBudget = 0;
 };
 
 struct CPEStats {
@@ -68,6 +75,11 @@ struct CPEStats {
   uint64_t BufferNodesMoved = 0;
   /// Whether the search stopped a pass at MaxCandidates.
   bool HitCandidateLimit = false;
+  /// Nodes retimed by all candidates; whether the search stopped at the
+  /// Effort limit or at the time budget.
+  uint64_t Retimed = 0;
+  bool HitEffortLimit = false;
+  bool HitTimeBudget = false;
 
   /// --mode=ignore only. The makespan of the input and of the output timed
   /// without reuse edges: the figures an Ignore variant would report.
