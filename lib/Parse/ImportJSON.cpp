@@ -4,6 +4,14 @@
 // values carry no source positions, so on an error a small scanner finds the
 // element or field in the text, for a file:line:col diagnostic.
 //
+// A large file is not parsed whole: the DOM of a million-node graph takes
+// about 5 GB. Instead the scanner checks the top-level skeleton
+// ({"key": value, ...}) and llvm::json parses the elements of the "Nodes",
+// "Edges" and "ReuseEdges" arrays a chunk at a time (and every other
+// top-level value whole). The graph and every diagnostic are the same as
+// with the whole-file parse: anything malformed sends the file back to that
+// path, which reports it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "GraphBuilder.h"
@@ -134,6 +142,10 @@ public:
       : Buf(*SM.getMemoryBuffer(BufferID)), B(SM, G), G(G) {}
 
   bool run();
+  /// The chunked path. Returns std::nullopt when the file is not in the
+  /// expected shape or not valid JSON (nothing was reported): the caller
+  /// then starts over with run() on a fresh graph.
+  std::optional<bool> runStreamed();
 
 private:
   SMLoc at(size_t Offset) const {
@@ -159,6 +171,7 @@ private:
   bool readString(const json::Object &O, StringRef Field, size_t Index,
                   StringRef &Out);
   bool readEdges(const json::Object &Root, StringRef Key, bool Reuse);
+  bool readEdge(const json::Value &V, StringRef Key, size_t I, bool Reuse);
 
   const MemoryBuffer &Buf;
   /// Element offsets of each top-level array, found on first use.
@@ -299,21 +312,25 @@ bool JSONImporter::readEdges(const json::Object &Root, StringRef Key,
   if (!Arr)
     return B.error(at(memberOffset(Buf.getBuffer(), 0, Key)),
                    "'" + Key + "' must be an array of [src, dst] pairs");
-  for (size_t I = 0, E = Arr->size(); I != E; ++I) {
-    const json::Array *Pair = (*Arr)[I].getAsArray();
-    std::optional<int64_t> From, To;
-    if (Pair && Pair->size() == 2) {
-      From = (*Pair)[0].getAsInteger();
-      To = (*Pair)[1].getAsInteger();
-    }
-    SMLoc Loc = at(Key, I);
-    if (!From || !To || *From < 0 || *To < 0)
-      return B.error(Loc, Key + "[" + Twine(I) +
-                              "] must be a pair [src, dst] of node ids");
-    if (!B.addEdge(*From, *To, Loc, Reuse))
+  for (size_t I = 0, E = Arr->size(); I != E; ++I)
+    if (!readEdge((*Arr)[I], Key, I, Reuse))
       return false;
-  }
   return true;
+}
+
+bool JSONImporter::readEdge(const json::Value &V, StringRef Key, size_t I,
+                            bool Reuse) {
+  const json::Array *Pair = V.getAsArray();
+  std::optional<int64_t> From, To;
+  if (Pair && Pair->size() == 2) {
+    From = (*Pair)[0].getAsInteger();
+    To = (*Pair)[1].getAsInteger();
+  }
+  SMLoc Loc = at(Key, I);
+  if (!From || !To || *From < 0 || *To < 0)
+    return B.error(Loc, Key + "[" + Twine(I) +
+                            "] must be a pair [src, dst] of node ids");
+  return B.addEdge(*From, *To, Loc, Reuse);
 }
 
 bool JSONImporter::run() {
@@ -353,12 +370,164 @@ bool JSONImporter::run() {
   return true;
 }
 
+std::optional<bool> JSONImporter::runStreamed() {
+  if (!checkDepth())
+    return false;
+  StringRef Text = Buf.getBuffer();
+  JSONScanner S(Text);
+  char K;
+  size_t Pos;
+  StringRef Str;
+  // The skeleton: '{', then "key": value pairs separated by ',', then '}'
+  // and nothing after. The arrays of the three known keys are split into
+  // their elements' ranges; any other value is kept whole.
+  struct Member {
+    size_t Begin = 0, End = 0; // the value's text
+    std::vector<std::pair<size_t, size_t>> Elements;
+    bool IsArray = false;
+  };
+  StringMap<Member> Members;
+  if (!S.next(K, Pos, Str) || K != '{')
+    return std::nullopt;
+  bool First = true;
+  while (true) {
+    if (!S.next(K, Pos, Str))
+      return std::nullopt;
+    if (K == '}' && First)
+      break;
+    // A key with escapes could spell a known key differently; leave such a
+    // file to the whole-file path.
+    if (K != '"' || Str.contains('\\'))
+      return std::nullopt;
+    auto [It, New] = Members.try_emplace(Str);
+    if (!New || !S.next(K, Pos, Str) || K != ':' || !S.next(K, Pos, Str))
+      return std::nullopt;
+    Member &M = It->second;
+    M.Begin = Pos;
+    M.IsArray = K == '[';
+    if (K == '"') {
+      M.End = Pos + Str.size() + 2;
+    } else if (K == 'v') {
+      M.End = Pos;
+      while (M.End < Text.size() && !isSpace(Text[M.End]) &&
+             !StringRef("{}[]:,\"").contains(Text[M.End]))
+        ++M.End;
+    } else if (K == '{' || K == '[') {
+      bool Split =
+          M.IsArray && (It->first() == "Nodes" || It->first() == "Edges" ||
+                        It->first() == "ReuseEdges");
+      int Depth = 1;
+      size_t ElemBegin = SIZE_MAX;
+      while (Depth > 0) {
+        if (!S.next(K, Pos, Str))
+          return std::nullopt;
+        if (Split && Depth == 1 && ElemBegin == SIZE_MAX && K != ']' &&
+            K != ',')
+          ElemBegin = Pos;
+        if (K == '{' || K == '[')
+          ++Depth;
+        else if (K == '}' || K == ']')
+          --Depth;
+        if (Split && (K == ',' ? Depth == 1 : Depth == 0)) {
+          if (ElemBegin != SIZE_MAX)
+            M.Elements.push_back({ElemBegin, Pos});
+          else if (K == ',' || !M.Elements.empty())
+            return std::nullopt; // an empty element: ",," or ",]"
+          ElemBegin = SIZE_MAX;
+        }
+      }
+      M.End = Pos + 1;
+    } else {
+      return std::nullopt;
+    }
+    First = false;
+    if (!S.next(K, Pos, Str))
+      return std::nullopt;
+    if (K == '}')
+      break;
+    if (K != ',')
+      return std::nullopt;
+  }
+  if (S.next(K, Pos, Str))
+    return std::nullopt;
+  auto IsSplit = [](StringRef Key, const Member &M) {
+    return M.IsArray &&
+           (Key == "Nodes" || Key == "Edges" || Key == "ReuseEdges");
+  };
+  // Every other value must be valid JSON on its own.
+  for (const auto &Entry : Members) {
+    if (IsSplit(Entry.first(), Entry.second))
+      continue;
+    Expected<json::Value> V =
+        json::parse(Text.slice(Entry.second.Begin, Entry.second.End));
+    if (!V) {
+      consumeError(V.takeError());
+      return std::nullopt;
+    }
+  }
+  auto NodesIt = Members.find("Nodes"), EdgesIt = Members.find("Edges"),
+       ReuseIt = Members.find("ReuseEdges");
+  if (NodesIt == Members.end() || !NodesIt->second.IsArray ||
+      EdgesIt == Members.end() || !EdgesIt->second.IsArray ||
+      (ReuseIt != Members.end() && !ReuseIt->second.IsArray))
+    return std::nullopt;
+
+  // The elements of one array, parsed a chunk at a time and handed to Read;
+  // a chunk that is not valid JSON means the file is not.
+  constexpr size_t Chunk = 4096;
+  auto Each = [&](const Member &M,
+                  function_ref<bool(const json::Value &, size_t)> Read)
+      -> std::optional<bool> {
+    std::string Text2;
+    for (size_t C = 0; C < M.Elements.size(); C += Chunk) {
+      size_t E = std::min(M.Elements.size(), C + Chunk);
+      Text2 = "[";
+      Text2 += Text.slice(M.Elements[C].first, M.Elements[E - 1].second);
+      Text2 += "]";
+      Expected<json::Value> V = json::parse(Text2);
+      if (!V) {
+        consumeError(V.takeError());
+        return std::nullopt;
+      }
+      const json::Array *Arr = V->getAsArray();
+      if (!Arr || Arr->size() != E - C)
+        return std::nullopt;
+      for (size_t I = C; I != E; ++I)
+        if (!Read((*Arr)[I - C], I))
+          return false;
+    }
+    return true;
+  };
+  G.Nodes.reserve(NodesIt->second.Elements.size());
+  std::optional<bool> R =
+      Each(NodesIt->second,
+           [&](const json::Value &V, size_t I) { return readNode(V, I); });
+  if (R && *R)
+    R = Each(EdgesIt->second, [&](const json::Value &V, size_t I) {
+      return readEdge(V, "Edges", I, false);
+    });
+  if (R && *R && ReuseIt != Members.end())
+    R = Each(ReuseIt->second, [&](const json::Value &V, size_t I) {
+      return readEdge(V, "ReuseEdges", I, true);
+    });
+  if (R && *R)
+    B.finish();
+  return R;
+}
+
 } // namespace
 
 std::unique_ptr<Graph> importJSON(SourceMgr &SM, unsigned BufferID,
-                                  StringRef GraphName) {
+                                  StringRef GraphName, size_t StreamAbove) {
   auto G = std::make_unique<Graph>();
   G->Name = GraphName.str();
+  if (SM.getMemoryBuffer(BufferID)->getBufferSize() > StreamAbove) {
+    std::optional<bool> R = JSONImporter(SM, BufferID, *G).runStreamed();
+    if (R)
+      return *R ? std::move(G) : nullptr;
+    G = std::make_unique<Graph>();
+    G->Name = GraphName.str();
+  }
   if (!JSONImporter(SM, BufferID, *G).run())
     return nullptr;
   return G;

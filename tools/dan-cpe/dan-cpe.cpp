@@ -56,12 +56,14 @@ static cl::opt<uint64_t> MaxCandidates(
              "(default 4000)"),
     cl::cat(DANCategory));
 
-static cl::opt<uint64_t> Effort(
-    "effort", cl::init(CPEOptions().Effort), cl::value_desc("X"),
-    cl::desc("Stop once the candidates have retimed X times (nodes + edges) "
-             "nodes in all; 0 for no limit (default " +
-             std::to_string(CPEOptions().Effort) + ")"),
-    cl::cat(DANCategory));
+// cl::desc keeps a StringRef: the text must outlive the option.
+static const std::string EffortDesc =
+    "Stop once the candidates have retimed X times (nodes + edges) nodes in "
+    "all; 0 for no limit (default " +
+    std::to_string(CPEOptions().Effort) + ")";
+static cl::opt<uint64_t> Effort("effort", cl::init(CPEOptions().Effort),
+                                cl::value_desc("X"), cl::desc(EffortDesc),
+                                cl::cat(DANCategory));
 
 namespace {
 /// Seconds: a finite number >= 0.

@@ -24,9 +24,14 @@ std::string graphNameForFile(llvm::StringRef Path);
 
 /// Reads contest JSON: {"Nodes": [...], "Edges": [[src, dst], ...]}. The
 /// order of "Nodes" is the schedule. Also reads what --export=json writes:
-/// offsets, spill nodes and "ReuseEdges".
+/// offsets, spill nodes and "ReuseEdges". A file larger than
+/// \p StreamAbove bytes is parsed element by element instead of whole (the
+/// whole-file DOM of a million nodes takes about 5 GB); the graph and the
+/// diagnostics are the same either way.
+constexpr size_t JSONStreamAbove = size_t(16) << 20;
 std::unique_ptr<Graph> importJSON(llvm::SourceMgr &SM, unsigned BufferID,
-                                  llvm::StringRef GraphName);
+                                  llvm::StringRef GraphName,
+                                  size_t StreamAbove = JSONStreamAbove);
 
 /// Reads a graph in either form, told apart by content: contest JSON (named
 /// \p JSONName) when the text starts with '{', DAN IR otherwise.
