@@ -703,7 +703,8 @@ void Search::run(const CPEOptions &Opts, CPEStats &S) {
         std::chrono::duration<double>(Opts.TimeBudget));
   if (Opts.Effort) {
     uint64_t Edges = PredList.size();
-    RetimeLimit = SaturatingMultiply(Opts.Effort, uint64_t(V) + Edges);
+    RetimeLimit = std::max(
+        Opts.MinRetimes, SaturatingMultiply(Opts.Effort, uint64_t(V) + Edges));
   }
   bool Stop = false;
   for (unsigned Pass = 0; Pass != Opts.Passes && !Stop; ++Pass) {

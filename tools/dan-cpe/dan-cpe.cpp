@@ -59,11 +59,19 @@ static cl::opt<uint64_t> MaxCandidates(
 // cl::desc keeps a StringRef: the text must outlive the option.
 static const std::string EffortDesc =
     "Stop once the candidates have retimed X times (nodes + edges) nodes in "
-    "all; 0 for no limit (default " +
+    "all, or --min-retimes if that is more; 0 for no limit (default " +
     std::to_string(CPEOptions().Effort) + ")";
+static const std::string MinRetimesDesc =
+    "The least number of retimed nodes --effort allows (default " +
+    std::to_string(CPEOptions().MinRetimes) + ")";
 static cl::opt<uint64_t> Effort("effort", cl::init(CPEOptions().Effort),
                                 cl::value_desc("X"), cl::desc(EffortDesc),
                                 cl::cat(DANCategory));
+static cl::opt<uint64_t> MinRetimes("min-retimes",
+                                    cl::init(CPEOptions().MinRetimes),
+                                    cl::value_desc("N"),
+                                    cl::desc(MinRetimesDesc),
+                                    cl::cat(DANCategory));
 
 namespace {
 /// Seconds: a finite number >= 0.
@@ -150,6 +158,7 @@ int main(int Argc, char **Argv) {
         Opts.Passes = Passes;
         Opts.MaxCandidates = MaxCandidates;
         Opts.Effort = Effort;
+        Opts.MinRetimes = MinRetimes;
         Opts.TimeBudget = TimeBudget;
         Expected<CPEStats> S = runCPE(G, T, Opts);
         if (!S)

@@ -49,10 +49,12 @@ struct CPEOptions {
   unsigned Passes = 8;
   /// The most candidate moves evaluated in one pass (0: no limit).
   uint64_t MaxCandidates = 4000;
-  /// The search stops once its candidates have retimed more than Effort
-  /// times (nodes + edges) nodes in all (0: no limit). Deterministic; keeps
-  /// the whole search O(Effort (V + E) log V).
-  uint64_t Effort = 200;
+  /// The search stops once its candidates have retimed more than
+  /// max(MinRetimes, Effort * (nodes + edges)) nodes in all (Effort 0: no
+  /// limit). Deterministic; keeps the search O(V + E) beyond a fixed floor
+  /// that covers every contest workload (Matmul_Case1 retimes 23.4 million).
+  uint64_t Effort = 1;
+  uint64_t MinRetimes = 32'000'000;
   /// Wall-clock seconds after which no further candidate is tried (0: no
   /// limit). The result then depends on the machine's speed.
   double TimeBudget = 0;

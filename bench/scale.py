@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""How each tool's time and memory grow with the graph: wall time and peak RSS.
+
+Usage: bench/scale.py [--build DIR] [--workloads DIR] [--sizes N,N,...]
+                      [--family matmul|attention] [--runs R] [--timeout S]
+                      [--mpas-default-limit N] [--md]
+
+For each size, dan-gen writes a graph of about that many nodes as contest
+JSON, and the whole pipe runs on it: dan-translate --import=json, dan-mpas,
+dan-dlr, dan-cpe, dan-verify, dan-replay (default options). dan-mpas runs
+twice: with its defaults, on graphs of at most --mpas-default-limit nodes
+(its default candidate selection is not near-linear; see
+docs/Performance.md), and with one fast configuration (--l0=single
+--weights=memory-first --order=grid --allocs=priority), whose order the rest
+of the pipe takes on every graph so that all sizes are comparable. The
+contest workloads follow, with the same pipe. Every figure is the median of
+--runs runs for graphs below 200,000 nodes and of one run above (peak RSS
+from wait4), and the growth exponent of each tool is fitted between the
+two largest sizes: log(t2 / t1) / log(V2 / V1), V the generated nodes.
+It prints figures; it checks nothing (the tests do).
+"""
+import argparse
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FAST_MPAS = ["--l0=single", "--weights=memory-first", "--order=grid", "--allocs=priority"]
+PIPE = ("translate", "mpas", "dlr", "cpe", "verify", "replay")
+
+
+def measure(cmd, timeout):
+    """Wall seconds and peak RSS (MiB) of one run, or None on timeout."""
+    start = time.perf_counter()
+    with open(os.devnull, "w") as null:
+        proc = subprocess.Popen(cmd, stdout=null, stderr=subprocess.PIPE)
+        deadline = start + timeout
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() > deadline:
+                proc.kill()
+                os.wait4(proc.pid, 0)
+                return None
+            time.sleep(0.002)
+    wall = time.perf_counter() - start
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        sys.exit(f"failed ({code}): {' '.join(cmd)}\n{proc.stderr.read().decode()}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def median_run(cmd, runs, timeout):
+    results = []
+    for _ in range(runs):
+        r = measure(cmd, timeout)
+        if r is None:
+            return None
+        results.append(r)
+    return (statistics.median(t for t, _ in results), max(m for _, m in results))
+
+
+def shape(family, nodes):
+    """dan-gen options for about `nodes` nodes."""
+    if family == "matmul":
+        t = max(1, round((nodes / 7.5) ** (1 / 3)))
+        while 7 * t**3 + 9 * t**2 < nodes * 0.9:
+            t += 1
+        return [f"--m-tiles={t}", f"--n-tiles={t}", f"--k-tiles={t}"]
+    b = max(1, round(math.sqrt(nodes / 110)))
+    return ["--family=attention", f"--q-blocks={b}", f"--kv-blocks={b}"]
+
+
+def counts(path):
+    """Nodes and edges of an IR file, counted from its text."""
+    nodes = edges = 0
+    with open(path) as f:
+        for line in f:
+            if " = " not in line:
+                continue
+            nodes += 1
+            for key in (" after ", " reuse "):
+                if key in line:
+                    part = line.split(key, 1)[1].split(" reuse ")[0]
+                    edges += part.count(",") + 1
+    return nodes, edges
+
+
+def pipe(b, src, tmp, tag, runs, timeout, mpas_default):
+    """Runs the pipe on a JSON graph; returns {tool: (s, MiB) or None}."""
+    p = lambda s: os.path.join(tmp, f"{tag}.{s}.dan")
+    out = {}
+    out["translate"] = median_run([b("dan-translate"), "--import=json", src, "-o", p("in")], runs, timeout)
+    out["mpas default"] = (median_run([b("dan-mpas"), p("in"), "-o", p("s1d")], runs, timeout)
+                           if mpas_default else "skipped")
+    out["mpas"] = median_run([b("dan-mpas")] + FAST_MPAS + [p("in"), "-o", p("s1")], runs, timeout)
+    out["dlr"] = median_run([b("dan-dlr"), p("s1"), "-o", p("s2")], runs, timeout)
+    out["cpe"] = median_run([b("dan-cpe"), p("s2"), "-o", p("s3")], runs, timeout)
+    out["verify"] = median_run([b("dan-verify"), p("s3")], runs, timeout)
+    out["replay"] = median_run([b("dan-replay"), p("s3")], runs, timeout)
+    out["V,E in"] = counts(p("in"))
+    out["V,E plan"] = counts(p("s3"))
+    return out
+
+
+def fmt_time(r):
+    if r == "skipped":
+        return "not run"
+    return "timeout" if r is None else f"{r[0]:.2f}"
+
+
+def fmt_mem(r):
+    return f"{r[1]:.0f}" if isinstance(r, tuple) else "-"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--workloads", default=os.path.join(ROOT, "..", "shared", "workloads"))
+    ap.add_argument("--sizes", default="10000,100000,1000000")
+    ap.add_argument("--family", default="matmul", choices=("matmul", "attention"))
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("--mpas-default-limit", type=int, default=40000)
+    ap.add_argument("--md", action="store_true", help="Markdown tables")
+    args = ap.parse_args()
+    b = lambda tool: os.path.join(args.build, "bin", tool)
+    tools = ("gen", "translate", "mpas default", "mpas", "dlr", "cpe", "verify", "replay")
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in (int(s) for s in args.sizes.split(",")):
+            opts = shape(args.family, size)
+            src = os.path.join(tmp, f"g{size}.json")
+            runs = args.runs if size < 200000 else 1
+            gen = median_run([b("dan-gen"), "--format=json"] + opts + ["-o", src], runs, args.timeout)
+            r = pipe(b, src, tmp, f"g{size}", runs, args.timeout, size <= args.mpas_default_limit)
+            r["gen"] = gen
+            rows.append((" ".join(opts), r))
+        if os.path.isdir(args.workloads):
+            for name in sorted(f[:-5] for f in os.listdir(args.workloads) if f.endswith(".json")):
+                r = pipe(b, os.path.join(args.workloads, name + ".json"), tmp, name, args.runs,
+                         args.timeout, True)
+                r["gen"] = "skipped"
+                rows.append((name, r))
+
+    sep = " | " if args.md else "  "
+    def line(cells):
+        print(("| " if args.md else "") + sep.join(cells) + (" |" if args.md else ""))
+
+    head = ["graph", "V in", "E in", "V+E plan"] + [f"{t} s" for t in tools] + ["pipe s"]
+    line(head)
+    if args.md:
+        line(["---"] + ["---:"] * (len(head) - 1))
+    for name, r in rows:
+        v, e = r["V,E in"]
+        vp, ep = r["V,E plan"]
+        total = sum(r[t][0] for t in PIPE if r[t]) if all(r[t] for t in PIPE) else None
+        line([name, f"{v:,}", f"{e:,}", f"{vp + ep:,}"] + [fmt_time(r[t]) for t in tools] +
+             ["timeout" if total is None else f"{total:.2f}"])
+    print()
+    line(["graph"] + [f"{t} MiB" for t in tools])
+    if args.md:
+        line(["---"] + ["---:"] * len(tools))
+    for name, r in rows:
+        line([name] + [fmt_mem(r[t]) for t in tools])
+
+    gen_rows = [r for name, r in rows if name.startswith("--")]
+    if len(gen_rows) >= 2:
+        (r1, r2) = gen_rows[-2], gen_rows[-1]
+        v1, v2 = r1["V,E in"][0], r2["V,E in"][0]
+        s1 = sum(r1["V,E plan"]); s2 = sum(r2["V,E plan"])
+        print()
+        print(f"growth exponent between {v1:,} and {v2:,} generated nodes: "
+              "log(t2/t1) / log(V2/V1); against the planned graph's V+E "
+              f"({s1:,} -> {s2:,}) in brackets")
+        for t in tools:
+            if isinstance(r1[t], tuple) and isinstance(r2[t], tuple) and r1[t][0] > 0:
+                k = math.log(r2[t][0] / r1[t][0])
+                print(f"  {t:13s} {k / math.log(v2 / v1):.2f} ({k / math.log(s2 / s1):.2f})")
+            else:
+                print(f"  {t:13s} n/a")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
