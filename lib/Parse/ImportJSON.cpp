@@ -4,8 +4,8 @@
 // values carry no source positions, so on an error a small scanner finds the
 // element or field in the text, for a file:line:col diagnostic.
 //
-// A large file is not parsed whole: the DOM of a million-node graph takes
-// about 5 GB. Instead the scanner checks the top-level skeleton
+// The file is not parsed whole: the DOM of a million-node graph takes about
+// 5 GB (and even small files read faster in chunks). Instead the scanner checks the top-level skeleton
 // ({"key": value, ...}) and llvm::json parses the elements of the "Nodes",
 // "Edges" and "ReuseEdges" arrays a chunk at a time (and every other
 // top-level value whole). The graph and every diagnostic are the same as
