@@ -11,7 +11,7 @@ dan-dlr, dan-cpe, dan-verify, dan-replay (default options). dan-mpas runs
 twice: with its defaults, on graphs of at most --mpas-default-limit nodes
 (its default candidate selection is not near-linear; see
 docs/Performance.md), and with one fast configuration (--l0=single
---weights=memory-first --order=grid --allocs=priority), whose order the rest
+--weights=memory-first --order=tasks --allocs=priority), whose order the rest
 of the pipe takes on every graph so that all sizes are comparable. The
 contest workloads follow, with the same pipe. Every figure is the median of
 --runs runs for graphs below 200,000 nodes and of one run above (peak RSS
@@ -29,7 +29,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FAST_MPAS = ["--l0=single", "--weights=memory-first", "--order=grid", "--allocs=priority"]
+FAST_MPAS = ["--l0=single", "--weights=memory-first", "--order=tasks", "--allocs=priority"]
 PIPE = ("translate", "mpas", "dlr", "cpe", "verify", "replay")
 
 
