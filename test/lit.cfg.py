@@ -7,7 +7,7 @@ config.name = "DAN"
 # RUN lines loop over examples and workloads, so they run in bash.
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".dan", ".test"]
-config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py"]
+config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py", "sanitizers.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.dan_obj_root, "test")
 
@@ -30,3 +30,14 @@ if os.path.isdir(config.dan_workloads_dir):
 # tests that fuzz need it, the others replay inputs in any build.
 if config.dan_fuzz.upper() in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("libfuzzer")
+
+lit_config.load_config(config, os.path.join(config.dan_src_root, "test", "sanitizers.cfg.py"))
+
+# %memlimit runs a tool under a 512 MiB address-space limit, so a test fails
+# when a tool's memory follows an id in the input instead of the input's
+# size. A sanitizer build reserves terabytes of address space for its shadow
+# memory; there ASAN_OPTIONS refuses any allocation above 1 GiB instead.
+if config.dan_sanitize:
+    config.substitutions.append(("%memlimit", ""))
+else:
+    config.substitutions.append(("%memlimit", "prlimit --as=536870912 --"))

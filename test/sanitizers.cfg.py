@@ -1,0 +1,30 @@
+# Loaded by test/lit.cfg.py and test/Unit/lit.cfg.py: how the tests run in a
+# build with -DDAN_SANITIZE=ON (AddressSanitizer, LeakSanitizer and
+# UndefinedBehaviorSanitizer).
+#
+# A sanitizer report aborts the tool (abort_on_error), so it is a crash:
+# 'not' fails on a crash, FileCheck does not see the expected output, and a
+# report can never hide behind an expected nonzero exit status. Leaks count.
+# A single allocation above 1 GiB is a report too: no test input needs it,
+# and a size taken from an id in the input (a node id of 4,000,000,000)
+# would. The 'asan' feature lets a test skip what the sanitizers cannot do
+# (a virtual memory limit: their shadow memory needs terabytes of address
+# space).
+import os
+
+if config.dan_sanitize:
+    config.available_features.add("asan")
+    config.environment["ASAN_OPTIONS"] = ":".join(
+        [
+            "abort_on_error=1",
+            "detect_leaks=1",
+            "check_initialization_order=1",
+            "strict_init_order=1",
+            "strict_string_checks=1",
+            "max_allocation_size_mb=1024",
+            "allocator_may_return_null=0",
+        ]
+    )
+    config.environment["UBSAN_OPTIONS"] = ":".join(
+        ["abort_on_error=1", "halt_on_error=1", "print_stacktrace=1"]
+    )
