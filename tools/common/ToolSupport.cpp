@@ -7,7 +7,10 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/WithColor.h"
+#include <csignal>
+#include <cstdlib>
 
 using namespace llvm;
 
@@ -37,6 +40,13 @@ void parseCommandLine(int Argc, char **Argv, StringRef Overview) {
   });
   if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &errs()))
     std::exit(ExitUsage);
+  // Writing to a pipe whose reader has gone ('dan-translate big.dan | head')
+  // is an I/O error: exit 2 at once and quietly (LLVM's default exits 74).
+  // Temporary files are removed before this runs.
+  sys::SetOneShotPipeSignalFunction([] { std::_Exit(ExitUsage); });
+  // Past a file size limit (ulimit -f) a write then fails with EFBIG, which
+  // is reported and cleaned up like a full disk, instead of killing the tool.
+  std::signal(SIGXFSZ, SIG_IGN);
 }
 
 void reportError(const Twine &Msg) {
@@ -73,57 +83,153 @@ std::optional<unsigned> readInput(SourceMgr &SM, StringRef Path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
       MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/true);
   if (!Buf) {
-    reportError("cannot read '" + Path + "': " + Buf.getError().message());
+    reportError("cannot read '" + displayName(Path) +
+                "': " + Buf.getError().message());
     return std::nullopt;
   }
   return SM.AddNewSourceBuffer(std::move(*Buf), SMLoc());
 }
 
+namespace {
+
+/// One output being written. A regular file (or a path that does not exist
+/// yet) is written to a temporary file beside it, renamed over it only once
+/// every byte is written, so a failure leaves the old file (or none) and no
+/// partial one. Stdout and what is not a regular file (a device such as
+/// /dev/full, a FIFO) are written in place: they cannot be renamed over,
+/// and must not be replaced by a regular file.
+class OutputFile {
+public:
+  /// Opens \p Path ("-" for stdout) for writing.
+  static Expected<std::unique_ptr<OutputFile>> open(StringRef Path) {
+    std::unique_ptr<OutputFile> F(new OutputFile());
+    if (Path == "-") {
+      F->OS = &outs();
+      return std::move(F);
+    }
+    sys::fs::file_status St;
+    bool Exists = !sys::fs::status(Path, St) && sys::fs::exists(St);
+    if (Exists && !sys::fs::is_regular_file(St)) {
+      std::error_code EC;
+      F->Own = std::make_unique<raw_fd_ostream>(Path, EC, sys::fs::OF_None);
+      if (EC)
+        return errorCodeToError(EC);
+      F->OS = F->Own.get();
+      return std::move(F);
+    }
+    // Through a symbolic link, replace the file it names, not the link.
+    F->Target = Path.str();
+    SmallString<256> Real;
+    if (Exists && !sys::fs::real_path(Path, Real))
+      F->Target = std::string(Real);
+    Expected<sys::fs::TempFile> Temp =
+        sys::fs::TempFile::create(F->Target + ".tmp%%%%%%");
+    if (!Temp)
+      return Temp.takeError();
+    F->Temp.emplace(std::move(*Temp));
+    F->Own = std::make_unique<raw_fd_ostream>(F->Temp->FD,
+                                              /*shouldClose=*/false);
+    F->OS = F->Own.get();
+    return std::move(F);
+  }
+
+  ~OutputFile() { discard(); }
+
+  raw_ostream &os() { return *OS; }
+
+  /// Flushes everything written and reports the first write error (disk
+  /// full, file too large, a closed pipe).
+  Error finish() {
+    if (Own && !Temp)
+      Own->close(); // A device or FIFO: closing can fail too.
+    else
+      OS->flush();
+    if (std::error_code EC = OS->error()) {
+      // Cleared so that the stream does not abort the tool at exit.
+      OS->clear_error();
+      return errorCodeToError(EC);
+    }
+    return Error::success();
+  }
+
+  /// Puts a finished temporary file in place.
+  Error keep() {
+    if (!Temp)
+      return Error::success();
+    Own.reset();
+    Error E = Temp->keep(Target);
+    Temp.reset();
+    return E;
+  }
+
+  /// Removes the temporary file, if any.
+  void discard() {
+    if (!Temp)
+      return;
+    Own.reset();
+    consumeError(Temp->discard());
+    Temp.reset();
+  }
+
+private:
+  OutputFile() = default;
+
+  raw_fd_ostream *OS = nullptr;
+  std::unique_ptr<raw_fd_ostream> Own;
+  std::optional<sys::fs::TempFile> Temp;
+  std::string Target;
+};
+
+/// "cannot write '<path>': <why>", the path as the user gave it.
+bool reportWriteError(StringRef Path, Error E) {
+  reportError("cannot write '" + (Path == "-" ? StringRef("<stdout>") : Path) +
+              "': " + toString(std::move(E)));
+  return false;
+}
+
+} // namespace
+
 bool writeOutput(StringRef Path,
                  const std::function<void(raw_ostream &)> &Write) {
-  Error E = writeToOutput(Path, [&](raw_ostream &OS) {
-    Write(OS);
-    return Error::success();
-  });
-  if (E) {
-    // The error often names the file already; say it once, as readInput does.
-    reportError("cannot write '" + Path +
-                "': " + errorToErrorCode(std::move(E)).message());
-    return false;
-  }
+  Expected<std::unique_ptr<OutputFile>> F = OutputFile::open(Path);
+  if (!F)
+    return reportWriteError(Path, F.takeError());
+  Write((*F)->os());
+  if (Error E = (*F)->finish())
+    return reportWriteError(Path, std::move(E));
+  if (Error E = (*F)->keep())
+    return reportWriteError(Path, std::move(E));
   return true;
 }
 
 bool writeOutputs(ArrayRef<std::pair<std::string, std::string>> Files,
                   ArrayRef<std::string> Stale) {
-  std::vector<sys::fs::TempFile> Temps;
-  auto Fail = [&](const Twine &Path, Error E) {
-    reportError("cannot write '" + Path + "': " + toString(std::move(E)));
-    for (sys::fs::TempFile &T : Temps)
-      consumeError(T.discard());
-    return false;
-  };
+  // Every file is written before any is put in place; on a failure the
+  // destructors remove the temporary files.
+  std::vector<std::unique_ptr<OutputFile>> Outs;
   for (const auto &[Path, Text] : Files) {
-    Expected<sys::fs::TempFile> Temp =
-        sys::fs::TempFile::create(Path + ".tmp%%%%%%");
-    if (!Temp)
-      return Fail(Path, Temp.takeError());
-    Temps.push_back(std::move(*Temp));
-    raw_fd_ostream OS(Temps.back().FD, /*shouldClose=*/false);
-    OS << Text;
-    OS.flush();
-    if (std::error_code EC = OS.error()) {
-      OS.clear_error();
-      return Fail(Path, errorCodeToError(EC));
-    }
+    Expected<std::unique_ptr<OutputFile>> F = OutputFile::open(Path);
+    if (!F)
+      return reportWriteError(Path, F.takeError());
+    (*F)->os() << Text;
+    if (Error E = (*F)->finish())
+      return reportWriteError(Path, std::move(E));
+    Outs.push_back(std::move(*F));
   }
-  for (size_t I = 0; I != Temps.size(); ++I)
-    if (Error E = Temps[I].keep(Files[I].first)) {
-      Temps.erase(Temps.begin(), Temps.begin() + I + 1);
-      return Fail(Files[I].first, std::move(E));
-    }
+  for (size_t I = 0; I != Outs.size(); ++I)
+    if (Error E = Outs[I]->keep())
+      return reportWriteError(Files[I].first, std::move(E));
   for (const std::string &Path : Stale)
     sys::fs::remove(Path);
+  return true;
+}
+
+bool finishStdout() {
+  outs().flush();
+  if (std::error_code EC = outs().error()) {
+    outs().clear_error();
+    return reportWriteError("-", errorCodeToError(EC));
+  }
   return true;
 }
 

@@ -33,6 +33,8 @@ enum ExitCode : int {
 extern llvm::cl::OptionCategory DANCategory;
 
 /// Parses the command line; on a usage error prints it and exits with 2.
+/// Also makes a closed output pipe exit 2 and a file size limit a write
+/// error.
 void parseCommandLine(int Argc, char **Argv, llvm::StringRef Overview);
 
 /// The target with --capacity and --spill-cost applied; on a bad value
@@ -53,9 +55,16 @@ void printDiagnostic(llvm::SourceMgr &SM, llvm::SMLoc Loc,
 std::optional<unsigned> readInput(llvm::SourceMgr &SM, llvm::StringRef Path);
 
 /// Writes \p Path (stdout for "-") through a temporary file renamed on
-/// success. Returns false after printing the error (exit status 2).
+/// success; a device or FIFO is written in place. Every write is checked:
+/// returns false after printing the error (exit status 2), leaving no
+/// partial file.
 bool writeOutput(llvm::StringRef Path,
                  const std::function<void(llvm::raw_ostream &)> &Write);
+
+/// Flushes stdout for a tool that prints to outs() itself; on a write error
+/// (a full disk, a closed stdout) prints it and returns false (exit status
+/// 2).
+bool finishStdout();
 
 /// Writes several files as one: each goes to a temporary file first, and
 /// only when all are written are they renamed into place and the \p Stale

@@ -77,6 +77,8 @@ int main(int Argc, char **Argv) {
              << " reuse edges\n";
     else
       outs() << "no memory plan\n";
+    if (!finishStdout())
+      return ExitUsage;
   }
   return ExitSuccess;
 }
