@@ -10,6 +10,7 @@
 
 #include "GraphBuilder.h"
 #include "dan/Parse/Import.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -26,8 +27,12 @@ struct Cell {
 using Row = std::vector<Cell>;
 
 /// Splits RFC 4180 CSV; quoted cells may hold commas, newlines and "".
-bool splitCSV(StringRef Text, std::vector<Row> &Rows, detail::GraphBuilder &B) {
-  size_t I = 0, E = Text.size();
+/// Hands each row that is not blank to \p Take (with its index among them)
+/// as soon as it is split, so that only one row is held at a time; stops
+/// when \p Take fails.
+bool splitCSV(StringRef Text, detail::GraphBuilder &B,
+              function_ref<bool(const Row &, size_t)> Take) {
+  size_t I = 0, E = Text.size(), Index = 0;
   while (I < E) {
     Row R;
     for (;;) {
@@ -73,8 +78,8 @@ bool splitCSV(StringRef Text, std::vector<Row> &Rows, detail::GraphBuilder &B) {
     if (I < E && Text[I] == '\n')
       ++I;
     bool Blank = R.size() == 1 && R[0].Text.empty();
-    if (!Blank)
-      Rows.push_back(std::move(R));
+    if (!Blank && !Take(R, Index++))
+      return false;
   }
   return true;
 }
@@ -100,40 +105,37 @@ private:
 };
 
 bool CSVImporter::readNodes(const MemoryBuffer &Buf) {
-  std::vector<Row> Rows;
-  if (!splitCSV(Buf.getBuffer(), Rows, B))
-    return false;
-  if (Rows.empty())
-    return B.error(SMLoc::getFromPointer(Buf.getBufferStart()),
-                   "the nodes file is empty; expected a header row");
   static const StringRef Names[] = {"Id",   "Op",     "BufId", "Size",  "Type",
                                     "Pipe", "Cycles", "Bufs",  "Offset"};
   enum { Id, Op, BufId, Size, Type, PipeCol, Cycles, Bufs, Offset, NumCols };
   int Col[NumCols];
   std::fill(std::begin(Col), std::end(Col), -1);
-  const Row &Header = Rows.front();
-  for (size_t I = 0; I != Header.size(); ++I) {
-    bool Known = false;
-    for (unsigned K = 0; K != NumCols; ++K)
-      if (StringRef(Header[I].Text).equals_insensitive(Names[K])) {
-        if (Col[K] >= 0)
-          return B.error(Header[I].Loc,
-                         "duplicate column '" + Header[I].Text + "'");
-        Col[K] = I;
-        Known = true;
-      }
-    if (!Known)
-      return B.error(Header[I].Loc, "unknown column '" + Header[I].Text +
-                                        "'; expected Id, Op, BufId, Size, "
-                                        "Type, Pipe, Cycles, Bufs, Offset");
-  }
-  for (unsigned K : {Id, Op})
-    if (Col[K] < 0)
-      return B.error(Header.front().Loc,
-                     "the header has no '" + Names[K] + "' column");
+  size_t HeaderSize = 0;
+  auto ReadHeader = [&](const Row &Header) {
+    HeaderSize = Header.size();
+    for (size_t I = 0; I != Header.size(); ++I) {
+      bool Known = false;
+      for (unsigned K = 0; K != NumCols; ++K)
+        if (StringRef(Header[I].Text).equals_insensitive(Names[K])) {
+          if (Col[K] >= 0)
+            return B.error(Header[I].Loc,
+                           "duplicate column '" + Header[I].Text + "'");
+          Col[K] = I;
+          Known = true;
+        }
+      if (!Known)
+        return B.error(Header[I].Loc, "unknown column '" + Header[I].Text +
+                                          "'; expected Id, Op, BufId, Size, "
+                                          "Type, Pipe, Cycles, Bufs, Offset");
+    }
+    for (unsigned K : {Id, Op})
+      if (Col[K] < 0)
+        return B.error(Header.front().Loc,
+                       "the header has no '" + Names[K] + "' column");
+    return true;
+  };
 
-  for (size_t R = 1; R < Rows.size(); ++R) {
-    const Row &Cells = Rows[R];
+  auto ReadRow = [&](const Row &Cells, size_t R) {
     SMLoc RowLoc = Cells.front().Loc;
     auto Get = [&](unsigned K) -> const Cell * {
       bool Short = Col[K] < 0 || size_t(Col[K]) >= Cells.size();
@@ -145,8 +147,8 @@ bool CSVImporter::readNodes(const MemoryBuffer &Buf) {
       }
       return &Cells[Col[K]];
     };
-    if (Cells.size() > Header.size())
-      return B.error(Cells[Header.size()].Loc,
+    if (Cells.size() > HeaderSize)
+      return B.error(Cells[HeaderSize].Loc,
                      "row has more cells than the header");
     Node N;
     N.Loc = RowLoc;
@@ -194,32 +196,35 @@ bool CSVImporter::readNodes(const MemoryBuffer &Buf) {
       }
       N.OpName = G.internOpName(OpName);
     }
-    if (!B.addNode(std::move(N)))
-      return false;
-  }
+    return B.addNode(std::move(N));
+  };
+
+  bool Empty = true;
+  if (!splitCSV(Buf.getBuffer(), B, [&](const Row &Cells, size_t R) {
+        Empty = false;
+        return R == 0 ? ReadHeader(Cells) : ReadRow(Cells, R);
+      }))
+    return false;
+  if (Empty)
+    return B.error(SMLoc::getFromPointer(Buf.getBufferStart()),
+                   "the nodes file is empty; expected a header row");
   return true;
 }
 
 bool CSVImporter::readEdges(const MemoryBuffer &Buf) {
-  std::vector<Row> Rows;
-  if (!splitCSV(Buf.getBuffer(), Rows, B))
-    return false;
-  for (size_t R = 0; R < Rows.size(); ++R) {
-    const Row &Cells = Rows[R];
+  return splitCSV(Buf.getBuffer(), B, [&](const Row &Cells, size_t R) {
     uint64_t From, To;
     bool Numeric = Cells.size() >= 2 &&
                    !StringRef(Cells[0].Text).getAsInteger(10, From) &&
                    !StringRef(Cells[1].Text).getAsInteger(10, To);
     if (!Numeric) {
       if (R == 0)
-        continue; // The header row.
+        return true; // The header row.
       return B.error(Cells.front().Loc,
                      "expected an edge: two node ids separated by ','");
     }
-    if (!B.addEdge(From, To, Cells.front().Loc, false))
-      return false;
-  }
-  return true;
+    return B.addEdge(From, To, Cells.front().Loc, false);
+  });
 }
 
 } // namespace

@@ -3,7 +3,6 @@
 #include "ParseState.h"
 #include "Lexer.h"
 #include "dan/Parse/Parser.h"
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
 
@@ -98,6 +97,11 @@ bool ParseState::defineNode(uint64_t Id, SrcRange R) {
 }
 
 bool ParseState::finish() {
+  // A node's references are contiguous in Refs, so a duplicate is a
+  // predecessor already marked with the same user: linear time even for a
+  // node with a million predecessors (a search of the list was quadratic).
+  constexpr NodeIdx NoUser = UINT32_MAX;
+  std::vector<NodeIdx> PredOf(G.size(), NoUser), ReusePredOf(G.size(), NoUser);
   for (const PendingRef &Ref : Refs) {
     NodeIdx *Found = findId(Ref.Id);
     if (!Found) {
@@ -107,7 +111,10 @@ bool ParseState::finish() {
     Node &User = G[Ref.User];
     auto &List = Ref.Reuse ? User.ReusePreds : User.Preds;
     NodeIdx Target = *Found;
-    if (is_contained(List, Target)) {
+    NodeIdx &Mark = (Ref.Reuse ? ReusePredOf : PredOf)[Target];
+    bool Duplicate = Mark == Ref.User;
+    Mark = Ref.User;
+    if (Duplicate) {
       error(Ref.Loc, "duplicate " + Twine(Ref.Reuse ? "reuse " : "") +
                          "edge from n" + Twine(Ref.Id) + " to n" +
                          Twine(User.Id));

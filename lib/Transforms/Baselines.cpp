@@ -1108,15 +1108,25 @@ bool HMCOS::beam(Score Budget, std::vector<uint32_t> &Out) {
       return std::tie(A.Peak.L0Over, A.Peak.Upper, A.Live, A.From, A.Pick) <
              std::tie(B.Peak.L0Over, B.Peak.Upper, B.Live, B.From, B.Pick);
     });
-    std::vector<State> Next;
+    SmallVector<const Cand *, 8> Kept;
     SmallVector<uint64_t, 8> Hashes;
     for (const Cand &C : Cands) {
-      if (Next.size() == baseline::HMCOSBeam)
+      if (Kept.size() == baseline::HMCOSBeam)
         break;
       if (is_contained(Hashes, C.Hash))
         continue; // the same frontier, reached at a higher cost
       Hashes.push_back(C.Hash);
-      State St = States[C.From];
+      Kept.push_back(&C);
+    }
+    // A state's last successor takes it over instead of a copy: copying
+    // every state at every step was quadratic (minutes on a long chain).
+    SmallVector<uint32_t, 8> Uses(States.size(), 0);
+    for (const Cand *C : Kept)
+      ++Uses[C->From];
+    std::vector<State> Next;
+    for (const Cand *CP : Kept) {
+      const Cand &C = *CP;
+      State St = --Uses[C.From] ? States[C.From] : std::move(States[C.From]);
       uint32_t U = St.Ready[C.Pick];
       for (uint32_t O : UOps[U])
         V.apply(St.Mem, O);
