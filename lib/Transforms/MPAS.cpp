@@ -49,6 +49,21 @@ namespace {
 
 constexpr uint32_t None = UINT32_MAX;
 
+/// The peak of live L1+UB bytes along the schedule as it stands.
+uint64_t peakL1UB(const Graph &G, const TargetDesc &T) {
+  int64_t Live = 0, Peak = 0;
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (!T.countsInPeak(N.BufTier))
+      continue;
+    if (N.Kind == NodeKind::Alloc)
+      Peak = std::max(Peak, Live += int64_t(N.Size));
+    else if (N.Kind == NodeKind::Free)
+      Live -= int64_t(N.Size);
+  }
+  return Peak;
+}
+
 /// The task rank of a reuse-grid order (0 without one), then the weights.
 using Key = std::array<int64_t, 5>;
 
@@ -582,11 +597,7 @@ Expected<MPASStats> Scheduler::run() {
               "the input order is not a schedule: %s runs before its "
               "predecessor %s",
               describeNode(G, I).c_str(), describeNode(G, P).c_str());
-    int64_t Live = 0;
-    for (NodeIdx I : G.Order) {
-      Live += Delta[I];
-      Stats.PeakL1UB = std::max<int64_t>(Stats.PeakL1UB, Live);
-    }
+    Stats.PeakL1UB = peakL1UB(G, T);
     return Stats;
   }
   computeCriticality();
@@ -766,21 +777,6 @@ orderCandidates(const MPASOptions &Opts,
     break;
   }
   return List;
-}
-
-/// The peak of live L1+UB bytes along the schedule.
-static uint64_t peakL1UB(const Graph &G, const TargetDesc &T) {
-  uint64_t Live = 0, Peak = 0;
-  for (NodeIdx I : G.Order) {
-    const Node &N = G[I];
-    if (!T.countsInPeak(N.BufTier))
-      continue;
-    if (N.Kind == NodeKind::Alloc)
-      Peak = std::max(Peak, Live += N.Size);
-    else if (N.Kind == NodeKind::Free)
-      Live -= std::min(Live, N.Size);
-  }
-  return Peak;
 }
 
 /// Keys for Traversal::Groups: the group of the node's task (of the first
