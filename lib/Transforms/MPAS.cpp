@@ -39,7 +39,9 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include <array>
+#include <map>
 #include <set>
+#include <tuple>
 
 using namespace llvm;
 
@@ -156,7 +158,29 @@ private:
   // ALLOCs without predecessors, and how many other predecessors remain.
   std::vector<SmallVector<NodeIdx, 2>> NeedAllocs;
   std::vector<uint32_t> HardLeft, NeedLeft;
-  std::set<std::pair<Key, NodeIdx>> Candidates;
+  // The candidates (HardLeft 0, NeedLeft not 0) whose missing allocs are
+  // all ready are kept scored, so that an ALLOC choice reads the best one
+  // instead of rescanning every candidate. Per operation: its missing
+  // allocs still held back by the L0 rule; the bytes its missing allocs add
+  // per tier that counts in peak (their delta_pk, summed: Cost); and the
+  // delta_pk of the FREEs it alone still keeps from being ready (FreeGain;
+  // the net change is Cost + FreeGain).
+  std::vector<uint32_t> HeldLeft;
+  std::vector<int64_t> Cost, FreeGain;
+  using AddBytes = std::array<int64_t, NumTiers>;
+  std::vector<AddBytes> Add;
+  /// Candidates that share a task rank and the bytes they add per tier
+  /// also share the overflow term of the score, so each such bucket keeps
+  /// its candidates by the rest of the score: (net, cost, key, node).
+  using DemandEntry = std::tuple<int64_t, int64_t, Key, NodeIdx>;
+  std::map<std::pair<int64_t, AddBytes>, std::set<DemandEntry>> Demand;
+  bool demandListed(NodeIdx Op) const {
+    return HardLeft[Op] == 0 && NeedLeft[Op] != 0 && HeldLeft[Op] == 0;
+  }
+  std::pair<int64_t, AddBytes> demandBucket(NodeIdx Op) const;
+  void unlistDemand(NodeIdx Op);
+  void listDemand(NodeIdx Op);
+  void admit(NodeIdx A);
   NodeIdx Committed = None;
   uint64_t LiveL1UB = 0;
   /// Live bytes per tier.
@@ -393,6 +417,7 @@ void Scheduler::open(uint32_t CI) {
     if (It != Pending.end()) {
       Pending.erase(It);
       addReady(A);
+      admit(A);
     }
   }
 }
@@ -453,22 +478,37 @@ void Scheduler::schedule(NodeIdx I) {
     }
   }
   Done[I] = 1;
+  bool ByDemand = Opts.Allocs == AllocChoice::Demand;
   bool IsNeededAlloc = N.Kind == NodeKind::Alloc && Preds[I].empty();
   for (uint32_t S = SuccBegin[I]; S != SuccBegin[I + 1]; ++S) {
     NodeIdx Succ = Succs[S];
     if (--InDeg[Succ] == 0)
       makeReady(Succ);
-    if (G[Succ].Kind != NodeKind::Op || Opts.Allocs != AllocChoice::Demand)
+    if (!ByDemand)
       continue;
+    // A FREE waiting for one last predecessor now counts in that
+    // operation's net change.
+    if (InDeg[Succ] == 1 && G[Succ].Kind == NodeKind::Free && Delta[Succ])
+      for (NodeIdx P : Preds[Succ])
+        if (!Done[P]) {
+          unlistDemand(P);
+          FreeGain[P] += Delta[Succ];
+          listDemand(P);
+          break;
+        }
+    if (G[Succ].Kind != NodeKind::Op)
+      continue;
+    unlistDemand(Succ);
     if (IsNeededAlloc) {
-      if (--NeedLeft[Succ] == 0)
-        Candidates.erase({key(Succ), Succ});
-    } else if (--HardLeft[Succ] == 0 && NeedLeft[Succ] != 0) {
-      Candidates.insert({key(Succ), Succ});
+      --NeedLeft[Succ];
+      Cost[Succ] -= Delta[I];
+      if (T.countsInPeak(N.BufTier))
+        Add[Succ][static_cast<unsigned>(N.BufTier)] -= int64_t(N.Size);
+    } else {
+      --HardLeft[Succ];
     }
+    listDemand(Succ);
   }
-  if (N.Kind == NodeKind::Op)
-    Candidates.erase({key(I), I});
   for (uint32_t CI : WaitersOf[I])
     if (--Consumers[CI].External == 0 && !Consumers[CI].Opened)
       addOpenable(CI);
@@ -489,6 +529,7 @@ bool Scheduler::fallback() {
     Pending.erase(Pending.begin());
     Admitted[A] = 1;
     addReady(A);
+    admit(A);
     return true;
   }
   return false;
@@ -498,18 +539,69 @@ void Scheduler::buildDemand() {
   NeedAllocs.assign(V, {});
   HardLeft.assign(V, 0);
   NeedLeft.assign(V, 0);
+  HeldLeft.assign(V, 0);
+  Cost.assign(V, 0);
+  FreeGain.assign(V, 0);
+  Add.assign(V, AddBytes{});
   for (NodeIdx I = 0; I != V; ++I) {
     if (G[I].Kind != NodeKind::Op)
       continue;
     for (NodeIdx P : Preds[I]) {
-      if (G[P].Kind == NodeKind::Alloc && Preds[P].empty())
+      if (G[P].Kind == NodeKind::Alloc && Preds[P].empty()) {
         NeedAllocs[I].push_back(P);
-      else
+        // Every needed ALLOC is ready from the start unless the L0 rule
+        // holds it back (admit() counts it down).
+        HeldLeft[I] += gated(P);
+        Cost[I] += Delta[P];
+        if (T.countsInPeak(G[P].BufTier))
+          Add[I][static_cast<unsigned>(G[P].BufTier)] += int64_t(G[P].Size);
+      } else {
         ++HardLeft[I];
+      }
     }
     NeedLeft[I] = NeedAllocs[I].size();
-    if (HardLeft[I] == 0 && NeedLeft[I] != 0)
-      Candidates.insert({key(I), I});
+  }
+  // A FREE with one predecessor becomes ready when that one runs.
+  for (NodeIdx F = 0; F != V; ++F)
+    if (G[F].Kind == NodeKind::Free && InDeg[F] == 1 && Delta[F])
+      FreeGain[Preds[F].front()] += Delta[F];
+  for (NodeIdx I = 0; I != V; ++I)
+    if (G[I].Kind == NodeKind::Op)
+      listDemand(I);
+}
+
+std::pair<int64_t, Scheduler::AddBytes>
+Scheduler::demandBucket(NodeIdx Op) const {
+  return {Rank ? int64_t((*Rank)[Op]) : 0,
+          Opts.Objective == MPASObjective::Overflow ? Add[Op] : AddBytes{}};
+}
+
+void Scheduler::unlistDemand(NodeIdx Op) {
+  if (!demandListed(Op))
+    return;
+  auto It = Demand.find(demandBucket(Op));
+  It->second.erase({Cost[Op] + FreeGain[Op], Cost[Op], key(Op), Op});
+  if (It->second.empty())
+    Demand.erase(It);
+}
+
+void Scheduler::listDemand(NodeIdx Op) {
+  if (demandListed(Op))
+    Demand[demandBucket(Op)].insert(
+        {Cost[Op] + FreeGain[Op], Cost[Op], key(Op), Op});
+}
+
+void Scheduler::admit(NodeIdx A) {
+  // A needed ALLOC the L0 rule held back is ready now.
+  if (Opts.Allocs != AllocChoice::Demand || !Preds[A].empty())
+    return;
+  for (uint32_t S = SuccBegin[A]; S != SuccBegin[A + 1]; ++S) {
+    NodeIdx Op = Succs[S];
+    if (G[Op].Kind != NodeKind::Op)
+      continue;
+    unlistDemand(Op);
+    --HeldLeft[Op];
+    listDemand(Op);
   }
 }
 
@@ -527,54 +619,39 @@ NodeIdx Scheduler::demandAlloc() {
       return A;
   }
   Committed = None;
+  if (Demand.empty())
+    return None;
+  // The score of a candidate, compared left to right: its task rank (in a
+  // reuse-grid order), the bytes its allocs would push beyond their tiers'
+  // capacities (with the overflow objective: what stage 2 would have to
+  // spill), the net change of live L1+UB bytes (the bytes of its missing
+  // allocs minus those of the FREEs it makes ready), the bytes allocated
+  // (the paper's smallest delta), then its key and index. Only candidates
+  // whose missing allocs are all ready are listed. The overflow term
+  // depends on the live bytes, so it is computed here, once per bucket of
+  // the lowest rank; each bucket's first entry is its best.
   bool ByOverflow = Opts.Objective == MPASObjective::Overflow;
-  std::array<int64_t, 4> Best = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
-  std::array<int64_t, NumTiers> Add{};
-  for (const auto &[K, Op] : Candidates) {
-    // Every missing alloc must be ready now (not held back by the L0 rule).
-    int64_t Net = 0, Cost = 0;
-    bool Available = true;
-    Add.fill(0);
-    for (NodeIdx A : NeedAllocs[Op]) {
-      if (Done[A])
-        continue;
-      if (!IsReady[A]) {
-        Available = false;
-        break;
-      }
-      Net += Delta[A];
-      Cost += Delta[A];
-      Add[static_cast<unsigned>(G[A].BufTier)] += G[A].Size;
-    }
-    if (!Available)
-      continue;
-    for (uint32_t S = SuccBegin[Op]; S != SuccBegin[Op + 1]; ++S)
-      if (G[Succs[S]].Kind == NodeKind::Free && InDeg[Succs[S]] == 1)
-        Net += Delta[Succs[S]];
-    // With the overflow objective, first the bytes the allocs push beyond
-    // their tiers' capacities (what stage 2 would have to spill).
+  int64_t FirstRank = Demand.begin()->first.first;
+  std::optional<std::pair<int64_t, DemandEntry>> Best;
+  for (auto It = Demand.begin();
+       It != Demand.end() && It->first.first == FirstRank; ++It) {
+    const AddBytes &Bytes = It->first.second;
     int64_t Over = 0;
     if (ByOverflow)
       for (unsigned TI = 0; TI != NumTiers; ++TI) {
         Tier Tr = static_cast<Tier>(TI);
-        if (!Add[TI] || !T.countsInPeak(Tr))
+        if (!Bytes[TI] || !T.countsInPeak(Tr))
           continue;
         int64_t Cap = T.capacity(Tr), Live = TierLive[TI];
-        Over += std::max<int64_t>(0, Live + Add[TI] - Cap) -
+        Over += std::max<int64_t>(0, Live + Bytes[TI] - Cap) -
                 std::max<int64_t>(0, Live - Cap);
       }
-    // Then the smallest net change, then the fewest bytes allocated (the
-    // paper's smallest delta); strictly smaller wins, so remaining ties
-    // keep the key order of Candidates. A reuse-grid order's task rank
-    // comes before all of these.
-    std::array<int64_t, 4> Score = {Rank ? int64_t((*Rank)[Op]) : 0, Over, Net,
-                                    Cost};
-    if (Score < Best) {
+    std::pair<int64_t, DemandEntry> Score = {Over, *It->second.begin()};
+    if (!Best || Score < *Best)
       Best = Score;
-      Committed = Op;
-    }
   }
-  return Committed == None ? None : NextNeeded(Committed);
+  Committed = std::get<3>(Best->second);
+  return NextNeeded(Committed);
 }
 
 Expected<MPASStats> Scheduler::run() {
