@@ -91,6 +91,10 @@ private:
   /// The nodes of each pipe in schedule order, and each node's index there.
   std::array<std::vector<NodeIdx>, NumPipes> PipeSeq;
   std::vector<uint32_t> PipeIdx;
+  /// Each node's neighbours in PipeSeq (None at the ends and off the
+  /// pipes), kept beside it: the retiming reads them for every node.
+  std::vector<NodeIdx> PipePrev, PipeNext;
+  void linkPipe(const std::vector<NodeIdx> &Seq, uint32_t J);
 
   // The timing of the current schedule.
   std::vector<uint64_t> Start, Finish;
@@ -114,18 +118,25 @@ private:
   uint64_t Retimed = 0, RetimeLimit = 0;
   bool OverLimit = false;
 
-  // Scratch of one candidate's timing: a node's new times are valid when
-  // its ChangedEpoch is Epoch.
-  uint32_t Epoch = 0;
-  std::vector<uint32_t> ChangedEpoch, QueuedEpoch;
-  std::vector<uint64_t> NewStart, NewFinish;
-  std::vector<NodeIdx> Changed;
+  // A candidate is timed in place, in Start and Finish; Changed lists the
+  // nodes it retimed with their times before, so that a rejected candidate
+  // is undone and an accepted one only updates the blocks.
+  struct OldTimes {
+    NodeIdx I;
+    uint64_t Start, Finish;
+  };
+  std::vector<OldTimes> Changed;
+  void undoTimes();
   /// The positions waiting to be retimed, as a bit set: a candidate's
   /// nodes are retimed in schedule order by scanning it forward (every
   /// node a retimed node reaches comes later in the order), O(retimed +
-  /// span / 64) instead of a heap's O(retimed log retimed).
+  /// span / 64) instead of a heap's O(retimed log retimed). A node is
+  /// queued at most once per candidate: whatever could queue it again
+  /// comes before it, and has been retimed already.
   std::vector<uint64_t> Waiting;
-  std::vector<uint32_t> WaitingSet;
+  /// The words of Waiting a candidate that stopped early may have left
+  /// bits in (none when Lo > Hi).
+  uint32_t StaleLo = 1, StaleHi = 0;
 
   ArrayRef<NodeIdx> preds(NodeIdx I) const {
     return ArrayRef(PredList).slice(PredBegin[I],
@@ -138,11 +149,7 @@ private:
   ArrayRef<NodeIdx> barriers(NodeIdx I) const {
     return ArrayRef(BarList).slice(BarBegin[I], BarBegin[I + 1] - BarBegin[I]);
   }
-  NodeIdx pipePrev(NodeIdx I) const {
-    if (PipeOf[I] == NoPipe || PipeIdx[I] == 0)
-      return None;
-    return PipeSeq[PipeOf[I]][PipeIdx[I] - 1];
-  }
+  NodeIdx pipePrev(NodeIdx I) const { return PipePrev[I]; }
   /// The latest finish of the predecessors (eq. 32's max), and which one.
   uint64_t ready(NodeIdx I, NodeIdx *Which = nullptr) const;
 
@@ -272,11 +279,18 @@ Search::Search(const Graph &G, const TargetDesc &T, bool WithReuse,
   Order = G.Order;
   Pos = G.positions();
   PipeIdx.assign(V, 0);
+  PipePrev.assign(V, None);
+  PipeNext.assign(V, None);
   BufIdx.assign(V, 0);
   for (NodeIdx I : Order) {
     if (PipeOf[I] != NoPipe) {
-      PipeIdx[I] = PipeSeq[PipeOf[I]].size();
-      PipeSeq[PipeOf[I]].push_back(I);
+      std::vector<NodeIdx> &Seq = PipeSeq[PipeOf[I]];
+      PipeIdx[I] = Seq.size();
+      if (!Seq.empty()) {
+        PipePrev[I] = Seq.back();
+        PipeNext[Seq.back()] = I;
+      }
+      Seq.push_back(I);
     }
     if (isBuf(I)) {
       BufIdx[I] = BufSeq.size();
@@ -284,11 +298,7 @@ Search::Search(const Graph &G, const TargetDesc &T, bool WithReuse,
     }
   }
 
-  ChangedEpoch.assign(V, 0);
-  QueuedEpoch.assign(V, 0);
   Waiting.assign(V / 64 + 1, 0);
-  NewStart.assign(V, 0);
-  NewFinish.assign(V, 0);
   timeAll();
 }
 
@@ -492,6 +502,11 @@ void Search::moveTo(NodeIdx I, uint32_t To, SmallVectorImpl<NodeIdx> &Seeds) {
   }
   Seq[Idx] = I;
   PipeIdx[I] = Idx;
+  // The neighbours change only around where I left and where it landed.
+  uint32_t Lo = std::min(Old, Idx), Hi = std::max(Old, Idx);
+  for (uint32_t J : {Lo - 1, Lo, Lo + 1, Hi - 1, Hi, Hi + 1})
+    if (J < Seq.size()) // Lo - 1 wraps around at 0
+      linkPipe(Seq, J);
   // The new pipe successor of I, and whatever now sits where I was and
   // after it: each may have a new pipe predecessor.
   for (uint32_t J : {Idx + 1, Old, Old + 1})
@@ -499,29 +514,31 @@ void Search::moveTo(NodeIdx I, uint32_t To, SmallVectorImpl<NodeIdx> &Seeds) {
       Seeds.push_back(Seq[J]);
 }
 
+void Search::linkPipe(const std::vector<NodeIdx> &Seq, uint32_t J) {
+  PipePrev[Seq[J]] = J ? Seq[J - 1] : None;
+  PipeNext[Seq[J]] = J + 1 < Seq.size() ? Seq[J + 1] : None;
+}
+
 /// Retimes what the move changed (the seeds and everything their new finish
-/// times reach) into the scratch arrays, in schedule order. Returns whether
-/// the makespan strictly drops; stops early when it cannot.
+/// times reach), in schedule order, in place. Returns whether the makespan
+/// strictly drops; stops early when it cannot, with the times undone.
 bool Search::improves(ArrayRef<NodeIdx> Seeds) {
-  if (++Epoch == 0) {
-    std::fill(ChangedEpoch.begin(), ChangedEpoch.end(), 0);
-    std::fill(QueuedEpoch.begin(), QueuedEpoch.end(), 0);
-    Epoch = 1;
-  }
   Changed.clear();
   // Bits a candidate that stopped early left behind.
-  for (uint32_t P : WaitingSet)
-    Waiting[P / 64] = 0;
-  WaitingSet.clear();
-  uint32_t Cursor = UINT32_MAX, Pending = 0;
+  for (uint32_t W = StaleLo; W <= StaleHi; ++W)
+    Waiting[W] = 0;
+  uint32_t Cursor = UINT32_MAX, Pending = 0, Last = 0;
+  // Every node a retimed node reaches lies after it in the order, and
+  // positions are taken in increasing order: a node not waiting now was
+  // never queued, or was retimed already and cannot be reached again.
   auto Push = [&](NodeIdx I) {
-    if (QueuedEpoch[I] == Epoch)
-      return;
-    QueuedEpoch[I] = Epoch;
     uint32_t P = Pos[I];
-    Waiting[P / 64] |= uint64_t(1) << (P % 64);
-    WaitingSet.push_back(P);
+    uint64_t Bit = uint64_t(1) << (P % 64);
+    if (Waiting[P / 64] & Bit)
+      return;
+    Waiting[P / 64] |= Bit;
     Cursor = std::min(Cursor, P);
+    Last = std::max(Last, P);
     ++Pending;
   };
   auto Pop = [&] {
@@ -535,56 +552,72 @@ bool Search::improves(ArrayRef<NodeIdx> Seeds) {
     --Pending;
     return Order[P];
   };
-  auto Fin = [&](NodeIdx I) {
-    return ChangedEpoch[I] == Epoch ? NewFinish[I] : Finish[I];
-  };
   for (NodeIdx I : Seeds)
     Push(I);
+  // On an early stop the positions from the cursor to the last one queued
+  // may still be waiting.
+  auto Reject = [&] {
+    StaleLo = Cursor / 64;
+    StaleHi = Last / 64;
+    undoTimes();
+    return false;
+  };
+  StaleLo = 1;
+  StaleHi = 0;
   uint64_t Reduced = 0;
   while (Pending) {
     NodeIdx I = Pop();
     uint64_t S = 0;
     for (NodeIdx P : preds(I))
-      S = std::max(S, Fin(P));
+      S = std::max(S, Finish[P]);
     NodeIdx Prev = pipePrev(I);
     if (Prev != None)
-      S = std::max(S, Fin(Prev));
+      S = std::max(S, Finish[Prev]);
     uint64_t F = SaturatingAdd(S, Cycles[I]);
     if (++Retimed > RetimeLimit && RetimeLimit) {
       OverLimit = true;
-      return false;
+      return Reject();
     }
     if (F == Finish[I]) {
       // Unchanged; a node still finishing at the makespan keeps it.
       if (F == Makespan)
-        return false;
+        return Reject();
       continue;
     }
     if (F >= Makespan)
-      return false;
+      return Reject();
     Reduced += Finish[I] == Makespan;
-    ChangedEpoch[I] = Epoch;
-    NewStart[I] = S;
-    NewFinish[I] = F;
-    Changed.push_back(I);
+    Changed.push_back({I, Start[I], Finish[I]});
+    Start[I] = S;
+    Finish[I] = F;
     for (NodeIdx Succ : succs(I))
       Push(Succ);
-    if (PipeOf[I] != NoPipe && PipeIdx[I] + 1 < PipeSeq[PipeOf[I]].size())
-      Push(PipeSeq[PipeOf[I]][PipeIdx[I] + 1]);
+    if (NodeIdx Next = PipeNext[I]; Next != None)
+      Push(Next);
   }
-  return Reduced == AtMax;
+  if (Reduced == AtMax)
+    return true;
+  undoTimes();
+  return false;
+}
+
+void Search::undoTimes() {
+  for (const OldTimes &O : Changed) {
+    Start[O.I] = O.Start;
+    Finish[O.I] = O.Finish;
+  }
+  Changed.clear();
 }
 
 void Search::commit() {
-  for (NodeIdx I : Changed) {
-    Start[I] = NewStart[I];
-    Finish[I] = NewFinish[I];
-    uint32_t B = I / BlockSize;
+  for (const OldTimes &O : Changed) {
+    uint32_t B = O.I / BlockSize;
     if (!BlockDirty[B]) {
       BlockDirty[B] = 1;
       DirtyBlocks.push_back(B);
     }
   }
+  Changed.clear();
   for (uint32_t B : DirtyBlocks) {
     recountBlock(B);
     BlockDirty[B] = 0;
