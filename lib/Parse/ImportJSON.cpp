@@ -7,8 +7,8 @@
 // The file is not parsed whole: the DOM of a million-node graph takes about
 // 5 GB (and even small files read faster in chunks). Instead the scanner checks the top-level skeleton
 // ({"key": value, ...}) and llvm::json parses the elements of the "Nodes",
-// "Edges" and "ReuseEdges" arrays a chunk at a time (and every other
-// top-level value whole). The graph and every diagnostic are the same as
+// "Edges" and "ReuseEdges" arrays one at a time (and every other top-level
+// value whole). The graph and every diagnostic are the same as
 // with the whole-file parse: anything malformed sends the file back to that
 // path, which reports it.
 //
@@ -21,6 +21,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include <array>
 
 using namespace llvm;
 
@@ -38,16 +39,38 @@ std::string graphNameForFile(StringRef Path) {
 
 namespace {
 
+/// isSpace's bytes, the structural bytes and the quote, for JSONScanner.
+constexpr std::array<uint8_t, 256> byteClasses() {
+  std::array<uint8_t, 256> T{};
+  for (char C : {' ', '\t', '\n', '\v', '\f', '\r'})
+    T[static_cast<unsigned char>(C)] = 1;
+  for (char C : {'{', '}', '[', ']', ':', ','})
+    T[static_cast<unsigned char>(C)] = 2;
+  T[static_cast<unsigned char>('"')] = 4;
+  return T;
+}
+constexpr std::array<uint8_t, 256> ByteClass = byteClasses();
+
 /// Tokens of JSON text, just enough to find where a value starts.
 class JSONScanner {
 public:
   JSONScanner(StringRef Text, size_t Start = 0) : Text(Text), I(Start) {}
 
+  /// What a byte is to the scanner, from a table: the scanner reads every
+  /// byte of the file several times, and a search of a short string per
+  /// byte was a tenth of the import.
+  enum : uint8_t { Space = 1, Punct = 2, Quote = 4 };
+  static uint8_t classOf(char C) {
+    return ByteClass[static_cast<unsigned char>(C)];
+  }
+  /// Whether \p C ends a bare value (a number, true, false, null).
+  static bool endsValue(char C) { return classOf(C) != 0; }
+
   /// Moves to the next structural character or the start of a scalar; Pos
   /// is its offset. Kind is the character, '"' for a string (Str holds its
   /// raw contents) or 'v' for another scalar.
   bool next(char &Kind, size_t &Pos, StringRef &Str) {
-    while (I < Text.size() && isSpace(Text[I]))
+    while (I < Text.size() && classOf(Text[I]) == Space)
       ++I;
     if (I >= Text.size())
       return false;
@@ -62,13 +85,12 @@ public:
       Kind = '"';
       return true;
     }
-    if (StringRef("{}[]:,").contains(C)) {
+    if (classOf(C) == Punct) {
       ++I;
       Kind = C;
       return true;
     }
-    while (I < Text.size() && !isSpace(Text[I]) &&
-           !StringRef("{}[]:,\"").contains(Text[I]))
+    while (I < Text.size() && !endsValue(Text[I]))
       ++I;
     Kind = 'v';
     return true;
@@ -409,8 +431,7 @@ std::optional<bool> JSONImporter::runStreamed() {
       M.End = Pos + Str.size() + 2;
     } else if (K == 'v') {
       M.End = Pos;
-      while (M.End < Text.size() && !isSpace(Text[M.End]) &&
-             !StringRef("{}[]:,\"").contains(Text[M.End]))
+      while (M.End < Text.size() && !JSONScanner::endsValue(Text[M.End]))
         ++M.End;
     } else if (K == '{' || K == '[') {
       bool Split =
@@ -472,32 +493,36 @@ std::optional<bool> JSONImporter::runStreamed() {
       (ReuseIt != Members.end() && !ReuseIt->second.IsArray))
     return std::nullopt;
 
-  // The elements of one array, parsed a chunk at a time and handed to Read;
-  // a chunk that is not valid JSON means the file is not.
-  constexpr size_t Chunk = 4096;
+  // The elements of one array, each parsed on its own and handed to Read;
+  // an element that is not valid JSON means the file is not. (Parsed a
+  // chunk at a time, a third of the import went into llvm::json's array
+  // regrowth, which copies every element's object.)
   auto Each = [&](const Member &M,
                   function_ref<bool(const json::Value &, size_t)> Read)
       -> std::optional<bool> {
-    std::string Text2;
-    for (size_t C = 0; C < M.Elements.size(); C += Chunk) {
-      size_t E = std::min(M.Elements.size(), C + Chunk);
-      Text2 = "[";
-      Text2 += Text.slice(M.Elements[C].first, M.Elements[E - 1].second);
-      Text2 += "]";
-      Expected<json::Value> V = json::parse(Text2);
+    for (size_t I = 0, E = M.Elements.size(); I != E; ++I) {
+      Expected<json::Value> V =
+          json::parse(Text.slice(M.Elements[I].first, M.Elements[I].second));
       if (!V) {
         consumeError(V.takeError());
         return std::nullopt;
       }
-      const json::Array *Arr = V->getAsArray();
-      if (!Arr || Arr->size() != E - C)
-        return std::nullopt;
-      for (size_t I = C; I != E; ++I)
-        if (!Read((*Arr)[I - C], I))
-          return false;
+      if (!Read(*V, I))
+        return false;
     }
     return true;
   };
+  // Where each element starts, for the diagnostics and node locations:
+  // what elementStarts would find again with a scan of the whole file.
+  for (StringRef Key : {"Nodes", "Edges", "ReuseEdges"}) {
+    auto It = Members.find(Key);
+    if (It == Members.end())
+      continue;
+    std::vector<size_t> &S = Starts[Key];
+    S.reserve(It->second.Elements.size());
+    for (auto [Begin, End] : It->second.Elements)
+      S.push_back(Begin);
+  }
   G.Nodes.reserve(NodesIt->second.Elements.size());
   std::optional<bool> R =
       Each(NodesIt->second,
