@@ -69,11 +69,13 @@ public:
   Repacker(Graph &G, const TargetDesc &T, const DLROptions &Opts)
       : G(G), T(T), Opts(Opts) {}
 
-  Error run();
+  /// \p Checked: checkInput() already passed on this graph (the plans of a
+  /// selection share one input).
+  Error run(bool Checked = false);
   const DLRStats &stats() const { return Stats; }
+  Error checkInput();
 
 private:
-  Error checkInput();
   void collectBuffers();
   Error scan();
 
@@ -163,22 +165,28 @@ Error Repacker::checkInput() {
     if (N.Kind != NodeKind::Op)
       continue;
     std::array<uint64_t, NumTiers> Need{};
-    std::array<std::string, NumTiers> Names;
     SmallVector<uint64_t, 4> Seen;
     for (uint64_t B : N.Bufs) {
       if (is_contained(Seen, B))
         continue;
       Seen.push_back(B);
       const Node &A = *Allocs.lookup(B);
-      unsigned TI = tierIndex(A.BufTier);
-      Need[TI] += A.Size;
-      Names[TI] += (Names[TI].empty() ? "" : ", ") + ("b" + Twine(B)).str() +
-                   " (" + std::to_string(A.Size) + ")";
+      Need[tierIndex(A.BufTier)] += A.Size;
     }
     for (unsigned TI = 0; TI != NumTiers; ++TI) {
       Tier Tr = static_cast<Tier>(TI);
-      if (Need[TI] > T.capacity(Tr))
-        Diags.error(N.Loc, describeNode(G, I) + " needs " + Names[TI] +
+      if (Need[TI] <= T.capacity(Tr))
+        continue;
+      // The names only for the message (building them for every
+      // operation was a tenth of dan-dlr).
+      std::string Names;
+      for (uint64_t B : Seen) {
+        const Node &A = *Allocs.lookup(B);
+        if (tierIndex(A.BufTier) == TI)
+          Names += (Names.empty() ? "" : ", ") + ("b" + Twine(B)).str() +
+                   " (" + std::to_string(A.Size) + ")";
+      }
+      Diags.error(N.Loc, describeNode(G, I) + " needs " + Names +
                                " resident together in tier " + tierName(Tr) +
                                ": total size " + Twine(Need[TI]) +
                                ", capacity " + Twine(T.capacity(Tr)));
@@ -642,9 +650,10 @@ Error Repacker::scan() {
   return Error::success();
 }
 
-Error Repacker::run() {
-  if (Error E = checkInput())
-    return E;
+Error Repacker::run(bool Checked) {
+  if (!Checked)
+    if (Error E = checkInput())
+      return E;
   NextSpillId = G.firstSpillId();
   collectBuffers();
   if (Error E = scan())
@@ -663,9 +672,10 @@ Error Repacker::run() {
 }
 
 static Expected<DLRStats> planOnce(Graph &G, const TargetDesc &T,
-                                   const DLROptions &Opts) {
+                                   const DLROptions &Opts,
+                                   bool Checked = false) {
   Repacker R(G, T, Opts);
-  if (Error E = R.run())
+  if (Error E = R.run(Checked))
     return E;
   DLRStats S = R.stats();
   S.Horizon = Opts.Horizon;
@@ -687,6 +697,10 @@ Expected<DLRStats> runDLR(Graph &G, const TargetDesc &T,
   // replayed; the least traffic wins, then the lowest makespan, ties to the
   // earlier (best fit, then no horizon, first). When every plan fails, the
   // first error stands.
+  // The input checks depend on the graph alone: once for every plan (each
+  // plan would fail them with the same first error).
+  if (Error E = Repacker(G, T, Opts).checkInput())
+    return E;
   std::optional<Graph> Best;
   DLRStats BestStats;
   std::pair<uint64_t, uint64_t> BestKey;
@@ -700,7 +714,7 @@ Expected<DLRStats> runDLR(Graph &G, const TargetDesc &T,
       One.Horizon = H;
       One.Fit = F;
       Graph Copy = G;
-      Expected<DLRStats> S = planOnce(Copy, T, One);
+      Expected<DLRStats> S = planOnce(Copy, T, One, /*Checked=*/true);
       if (!S) {
         Tried.push_back({F, H, 0, 0, false});
         if (!Failed) {
