@@ -514,9 +514,15 @@ TEST(BaselinesTest, DLROptionsPerMethod) {
   EXPECT_EQ(baselineDLROptions(Method::MAGIS).Evict, EvictPolicy::Belady);
   EXPECT_EQ(baselineDLROptions(Method::EDA).Evict, EvictPolicy::Traffic);
   EXPECT_EQ(baselineDLROptions(Method::EDA).Victims, VictimSet::Window);
-  // Every DLR default is DAN's own and unchanged.
+  // The baselines place by best fit (base by first fit), never by DAN's
+  // timed fit.
+  for (Method M : {Method::HMCOS, Method::COSMA, Method::MAGIS, Method::EDA})
+    EXPECT_EQ(baselineDLROptions(M).Fit, FitPolicy::Best);
+  EXPECT_EQ(baselineDLROptions(Method::Base).Fit, FitPolicy::First);
+  // Every DLR default is DAN's own.
   DLROptions D;
   EXPECT_EQ(D.Evict, EvictPolicy::Cost);
   EXPECT_EQ(D.Victims, VictimSet::Window);
-  EXPECT_EQ(D.Fit, FitPolicy::Best);
+  EXPECT_EQ(D.Fit, FitPolicy::Timed);
+  EXPECT_EQ(baselineDLROptions(Method::DAN).Fit, FitPolicy::Timed);
 }

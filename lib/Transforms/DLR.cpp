@@ -27,6 +27,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <algorithm>
+#include <map>
 
 using namespace llvm;
 
@@ -37,6 +38,70 @@ namespace {
 constexpr uint32_t None = UINT32_MAX;
 
 enum class BufState : uint8_t { Unborn, Resident, Out, Dead };
+
+/// When each byte of one tier was last released (by a FREE or SPILL_OUT)
+/// in the estimated timeline of --fit=timed: disjoint ranges keyed by their
+/// start, with the release's finish time. Bytes never released are free
+/// from time 0.
+class ReleaseTimes {
+public:
+  void set(uint64_t Begin, uint64_t End, uint64_t Time) {
+    if (Begin >= End)
+      return;
+    splitAt(Begin);
+    splitAt(End);
+    Ranges.erase(Ranges.lower_bound(Begin), Ranges.lower_bound(End));
+    Ranges.emplace(Begin, Range{End, Time});
+  }
+
+  /// The latest release of a byte in [Begin, End).
+  uint64_t latest(uint64_t Begin, uint64_t End) const {
+    uint64_t Time = 0;
+    for (auto It = first(Begin); It != Ranges.end() && It->first < End; ++It)
+      Time = std::max(Time, It->second.Time);
+    return Time;
+  }
+
+  /// Calls \p Fn with every range boundary strictly inside (Begin, End).
+  template <typename FnT>
+  void forEachBoundary(uint64_t Begin, uint64_t End, FnT Fn) const {
+    for (auto It = first(Begin); It != Ranges.end() && It->first < End; ++It) {
+      if (It->first > Begin)
+        Fn(It->first);
+      if (It->second.End > Begin && It->second.End < End)
+        Fn(It->second.End);
+    }
+  }
+
+private:
+  struct Range {
+    uint64_t End;
+    uint64_t Time;
+  };
+  using Map = std::map<uint64_t, Range>;
+
+  /// The range holding \p X, else the first one after it.
+  Map::const_iterator first(uint64_t X) const {
+    auto It = Ranges.upper_bound(X);
+    if (It != Ranges.begin() && std::prev(It)->second.End > X)
+      --It;
+    return It;
+  }
+
+  void splitAt(uint64_t X) {
+    auto It = Ranges.upper_bound(X);
+    if (It == Ranges.begin())
+      return;
+    --It;
+    if (It->first < X && X < It->second.End) {
+      Range Tail = It->second;
+      It->second.End = X;
+      Ranges.emplace(X, Tail);
+    }
+  }
+
+  Map Ranges;
+};
 
 /// What the scan knows about one buffer.
 struct Buffer {
@@ -62,6 +127,13 @@ struct Buffer {
   uint32_t PinStamp = 0;
   /// The SPILL_IN of the buffer's open spill, while spilled out.
   NodeIdx PendingIn = None;
+  /// Estimated timeline (--fit=timed): when the data is ready (the finish
+  /// of the ALLOC or of the last SPILL_IN), the latest finish of a node
+  /// using it, and the finish of the open spill's SPILL_OUT.
+  uint64_t ReadyAt = 0;
+  uint64_t UsersDone = 0;
+  uint64_t OutDone = 0;
+  bool Backed = false;
 };
 
 class Repacker {
@@ -79,7 +151,11 @@ private:
   void collectBuffers();
   Error scan();
 
-  bool place(unsigned B);
+  bool place(unsigned B, uint64_t Base);
+  std::optional<uint64_t> findTimed(const Buffer &B, uint64_t Base) const;
+  uint64_t predsDone(const Node &N) const;
+  uint64_t allocBase(NodeIdx Alloc, const Buffer &B) const;
+  void timeOp(NodeIdx I, ArrayRef<unsigned> Operands);
   bool reload(unsigned B);
   Error reloadOperands(ArrayRef<unsigned> Operands);
   void makeResident(unsigned B);
@@ -108,6 +184,16 @@ private:
   /// The input position being processed.
   uint32_t Pos = 0;
   uint32_t Stamp = 0;
+  std::vector<NodeIdx> InOrder;
+
+  /// The estimated timeline of the plan so far, kept only under
+  /// --fit=timed: the ASAP finish of every node scheduled so far in the
+  /// safe reading (docs/LangRef.md), each pipe's last finish, and each
+  /// tier's release times.
+  bool Timed = false;
+  std::vector<uint64_t> Finish;
+  std::array<uint64_t, NumPipes> PipeFree{};
+  std::vector<ReleaseTimes> Released;
 };
 
 } // namespace
@@ -211,6 +297,7 @@ void Repacker::collectBuffers() {
     B.BufTier = N.BufTier;
     B.Size = N.Size;
     bool IsBacked = Backed.count(N.Buf);
+    B.Backed = IsBacked;
     B.Traffic = spillTraffic(N.Size, IsBacked);
     B.Cycles = spillPairCycles(T, N.Size, IsBacked);
   }
@@ -227,6 +314,42 @@ void Repacker::collectBuffers() {
   }
   for (unsigned TI = 0; TI != NumTiers; ++TI)
     Free.emplace_back(T.capacity(static_cast<Tier>(TI)));
+  if (Timed) {
+    Released.resize(NumTiers);
+    Finish.assign(G.size(), 0);
+  }
+}
+
+uint64_t Repacker::predsDone(const Node &N) const {
+  // Nodes not scheduled yet still read 0.
+  uint64_t Done = 0;
+  for (NodeIdx P : N.Preds)
+    Done = std::max(Done, Finish[P]);
+  return Done;
+}
+
+uint64_t Repacker::allocBase(NodeIdx Alloc, const Buffer &B) const {
+  // The ALLOC itself takes no time; what the placement must not delay is
+  // its first user, which waits at least for its pipe and its predecessors
+  // scheduled so far.
+  uint64_t Base = predsDone(G[Alloc]);
+  if (!B.Uses.empty()) {
+    const Node &User = G[InOrder[B.Uses.front()]];
+    Base = std::max(
+        {Base, PipeFree[static_cast<unsigned>(User.OpPipe)], predsDone(User)});
+  }
+  return Base;
+}
+
+void Repacker::timeOp(NodeIdx I, ArrayRef<unsigned> Operands) {
+  const Node &N = G[I];
+  uint64_t &PipeDone = PipeFree[static_cast<unsigned>(N.OpPipe)];
+  uint64_t Start = std::max(PipeDone, predsDone(N));
+  for (unsigned BI : Operands)
+    Start = std::max(Start, Bufs[BI].ReadyAt);
+  Finish[I] = PipeDone = Start + N.Cycles;
+  for (unsigned BI : Operands)
+    Bufs[BI].UsersDone = std::max(Bufs[BI].UsersDone, Finish[I]);
 }
 
 SmallVector<unsigned, 4> Repacker::operands(const Node &N) const {
@@ -272,7 +395,43 @@ static void removeResident(std::vector<unsigned> &List,
   Bufs[BI].Slot = None;
 }
 
-bool Repacker::place(unsigned BI) {
+std::optional<uint64_t> Repacker::findTimed(const Buffer &B,
+                                            uint64_t Base) const {
+  // Every free segment that fits, at its two ends and at each boundary of
+  // its release ranges (the window with the earliest latest release starts
+  // or ends at one of them). Least start, then best fit: the smallest
+  // segment, then the lowest offset.
+  unsigned TI = tierIndex(B.BufTier);
+  const ReleaseTimes &R = Released[TI];
+  uint64_t Size = B.Size;
+  std::optional<uint64_t> Best;
+  uint64_t BestStart = 0, BestSeg = 0;
+  for (auto [Begin, End] : Free[TI].segments()) {
+    uint64_t Seg = End - Begin;
+    if (Seg < Size)
+      continue;
+    auto Try = [&](uint64_t Off) {
+      uint64_t Start = std::max(Base, R.latest(Off, Off + Size));
+      if (!Best ||
+          std::tie(Start, Seg, Off) < std::tie(BestStart, BestSeg, *Best)) {
+        Best = Off;
+        BestStart = Start;
+        BestSeg = Seg;
+      }
+    };
+    Try(Begin);
+    Try(End - Size);
+    R.forEachBoundary(Begin, End, [&](uint64_t X) {
+      if (X <= End - Size)
+        Try(X);
+      if (X >= Begin + Size)
+        Try(X - Size);
+    });
+  }
+  return Best;
+}
+
+bool Repacker::place(unsigned BI, uint64_t Base) {
   Buffer &B = Bufs[BI];
   if (B.Size == 0) {
     // Takes no bytes and overlaps nothing; offset 0 lies in every tier.
@@ -283,7 +442,9 @@ bool Repacker::place(unsigned BI) {
   FreeList &F = Free[tierIndex(B.BufTier)];
   for (;;) {
     // Eqs. 23-24: the candidate segments and the chosen one.
-    if (std::optional<uint64_t> Off = F.find(B.Size, Opts.Fit)) {
+    std::optional<uint64_t> Off =
+        Timed ? findTimed(B, Base) : F.find(B.Size, Opts.Fit);
+    if (Off) {
       F.take(*Off, B.Size);
       B.Offset = *Off;
       makeResident(BI);
@@ -416,13 +577,22 @@ SmallVector<unsigned, 4> Repacker::pickWindow(Tier Tr, uint64_t Size) {
 }
 
 bool Repacker::reload(unsigned BI) {
-  if (!place(BI))
+  uint64_t &InPipeDone = PipeFree[static_cast<unsigned>(T.spillInPipe())];
+  if (!place(BI, std::max(Bufs[BI].OutDone, InPipeDone)))
     return false;
   Buffer &B = Bufs[BI];
   Node &In = G[B.PendingIn];
   In.HasOffset = true;
   In.Offset = B.Offset;
   NewOrder.push_back(B.PendingIn);
+  if (Timed) {
+    uint64_t Start = std::max(
+        {InPipeDone, B.OutDone,
+         Released[tierIndex(B.BufTier)].latest(B.Offset, B.Offset + B.Size)});
+    Finish[B.PendingIn] = InPipeDone = Start + T.spillInCycles(B.Size);
+    B.ReadyAt = Finish[B.PendingIn];
+    B.UsersDone = std::max(B.UsersDone, B.ReadyAt);
+  }
   B.PendingIn = None;
   return true;
 }
@@ -443,6 +613,15 @@ void Repacker::spillOut(unsigned BI) {
   NewOrder.push_back(OutIdx);
 
   unsigned TI = tierIndex(B.BufTier);
+  if (Timed) {
+    Finish.resize(G.size(), 0);
+    uint64_t &OutPipeDone = PipeFree[static_cast<unsigned>(T.spillOutPipe())];
+    uint64_t Start = std::max(OutPipeDone, B.UsersDone);
+    Finish[OutIdx] = OutPipeDone = Start + T.spillOutCycles(B.Size, B.Backed);
+    B.OutDone = Finish[OutIdx];
+    B.UsersDone = std::max(B.UsersDone, B.OutDone);
+    Released[TI].set(B.Offset, B.Offset + B.Size, B.OutDone);
+  }
   Free[TI].release(B.Offset, B.Size);
   removeResident(Resident[TI], Bufs, BI);
   B.State = BufState::Out;
@@ -590,7 +769,7 @@ Error Repacker::reloadOperands(ArrayRef<unsigned> Operands) {
 }
 
 Error Repacker::scan() {
-  std::vector<NodeIdx> InOrder = G.Order;
+  InOrder = G.Order;
   NewOrder.reserve(InOrder.size() + InOrder.size() / 8);
   for (Pos = 0; Pos != InOrder.size(); ++Pos) {
     NodeIdx I = InOrder[Pos];
@@ -601,12 +780,19 @@ Error Repacker::scan() {
       unsigned BI = bufferOf(G[I].Buf);
       Bufs[BI].PinStamp = Stamp;
       // Alone in an emptied tier it fits: checkInput checked its size.
-      if (!place(BI))
+      if (!place(BI, Timed ? allocBase(I, Bufs[BI]) : 0))
         return createStringError("internal error: dan-dlr could not place " +
                                  describeNode(G, I));
+      Buffer &B = Bufs[BI];
       G[I].HasOffset = true;
-      G[I].Offset = Bufs[BI].Offset;
+      G[I].Offset = B.Offset;
       NewOrder.push_back(I);
+      if (Timed) {
+        Finish[I] = std::max(
+            predsDone(G[I]),
+            Released[tierIndex(B.BufTier)].latest(B.Offset, B.Offset + B.Size));
+        B.ReadyAt = B.UsersDone = Finish[I];
+      }
       break;
     }
     case NodeKind::Op: {
@@ -618,6 +804,8 @@ Error Repacker::scan() {
       NewOrder.push_back(I);
       for (unsigned BI : Operands)
         Bufs[BI].LastUse = Pos;
+      if (Timed)
+        timeOp(I, Operands);
       break;
     }
     case NodeKind::Free: {
@@ -636,6 +824,10 @@ Error Repacker::scan() {
       NewOrder.push_back(I);
       Buffer &R = Bufs[BI];
       unsigned TI = tierIndex(R.BufTier);
+      if (Timed) {
+        Finish[I] = std::max({predsDone(G[I]), R.ReadyAt, R.UsersDone});
+        Released[TI].set(R.Offset, R.Offset + R.Size, Finish[I]);
+      }
       Free[TI].release(R.Offset, R.Size);
       removeResident(Resident[TI], Bufs, BI);
       R.State = BufState::Dead;
@@ -655,6 +847,7 @@ Error Repacker::run(bool Checked) {
     if (Error E = checkInput())
       return E;
   NextSpillId = G.firstSpillId();
+  Timed = Opts.Fit == FitPolicy::Timed;
   collectBuffers();
   if (Error E = scan())
     return E;
@@ -687,23 +880,23 @@ Expected<DLRStats> runDLR(Graph &G, const TargetDesc &T,
                           const DLROptions &Opts) {
   if (!Opts.AutoHorizon && !Opts.AutoFit)
     return planOnce(G, T, Opts);
-  SmallVector<FitPolicy, 2> Fits = {Opts.Fit};
+  SmallVector<FitPolicy, 3> Fits = {Opts.Fit};
   if (Opts.AutoFit)
-    Fits = {FitPolicy::Best, FitPolicy::Next};
+    Fits = {FitPolicy::Timed, FitPolicy::Best, FitPolicy::Next};
   SmallVector<uint32_t, 4> Horizons = {Opts.Horizon};
   if (Opts.AutoHorizon)
     Horizons.assign(std::begin(AutoHorizons), std::end(AutoHorizons));
   // A bounded candidate selection: one plan per fit and horizon, each
-  // replayed; the least traffic wins, then the lowest makespan, ties to the
-  // earlier (best fit, then no horizon, first). When every plan fails, the
-  // first error stands.
+  // replayed; the lowest planCost wins, then the least traffic, then the
+  // lowest makespan, ties to the earlier (timed, best, next fit; then no
+  // horizon first). When every plan fails, the first error stands.
   // The input checks depend on the graph alone: once for every plan (each
   // plan would fail them with the same first error).
   if (Error E = Repacker(G, T, Opts).checkInput())
     return E;
   std::optional<Graph> Best;
   DLRStats BestStats;
-  std::pair<uint64_t, uint64_t> BestKey;
+  std::tuple<uint64_t, uint64_t, uint64_t> BestKey;
   SmallVector<DLRStats::HorizonTrial, 8> Tried;
   Error First = Error::success();
   bool Failed = false;
@@ -728,7 +921,8 @@ Expected<DLRStats> runDLR(Graph &G, const TargetDesc &T,
       }
       ReplayResult R = replay(Copy, T);
       Tried.push_back({F, H, R.ExtraTraffic, R.Makespan, true});
-      std::pair<uint64_t, uint64_t> Key = {R.ExtraTraffic, R.Makespan};
+      std::tuple<uint64_t, uint64_t, uint64_t> Key = {
+          planCost(R, T), R.ExtraTraffic, R.Makespan};
       if (!Best || Key < BestKey) {
         Best = std::move(Copy);
         BestStats = *S;

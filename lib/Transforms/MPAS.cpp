@@ -915,17 +915,18 @@ orderCandidate(Graph &G, const TargetDesc &T, const MPASOptions &Opts,
 
 /// --l0=auto: a bounded candidate selection across the stage boundary. Each
 /// candidate (an order and an L0 mode, orderCandidates) orders a copy;
-/// default dan-dlr plans each order and the replay measures it; the least
-/// extra traffic wins, then the lower makespan, then the lower peak, ties
-/// to the earlier candidate. Orders whose plan fails are kept only if every
-/// plan fails.
+/// default dan-dlr plans each order and the replay measures it; the lowest
+/// planCost (makespan plus beta cycles per byte of extra traffic) wins, then
+/// the least traffic, the lower makespan and the lower peak, ties to the
+/// earlier candidate. Orders whose plan fails are kept only if every plan
+/// fails.
 static Expected<MPASStats> runAutoL0(Graph &G, const TargetDesc &T,
                                      const MPASOptions &Opts,
                                      const std::optional<TaskOrder> &Tasks) {
   MPASStats Best;
   SmallVector<MPASStats::L0Trial, 9> Tried;
   std::vector<NodeIdx> BestOrder;
-  std::tuple<bool, uint64_t, uint64_t, uint64_t> BestKey;
+  std::tuple<bool, uint64_t, uint64_t, uint64_t, uint64_t> BestKey;
   for (const OrderCandidate &C : orderCandidates(Opts, Tasks)) {
     Graph Copy = G;
     Expected<MPASStats> S = orderCandidate(Copy, T, Opts, C, Tasks);
@@ -935,17 +936,19 @@ static Expected<MPASStats> runAutoL0(Graph &G, const TargetDesc &T,
     Expected<DLRStats> D = runDLR(Planned, T, DLROptions());
     MPASStats::L0Trial Trial{C.Mode, C.Order,     C.Group, 0,
                              0,      S->PeakL1UB, bool(D)};
+    uint64_t Cost = 0;
     if (D) {
       ReplayResult R = replay(Planned, T);
       Trial.Traffic = R.ExtraTraffic;
       Trial.Makespan = R.Makespan;
+      Cost = planCost(R, T);
     } else {
       consumeError(D.takeError());
     }
     Tried.push_back(Trial);
     // A failed plan ranks after every successful one.
-    auto Key = std::make_tuple(!Trial.Planned, Trial.Traffic, Trial.Makespan,
-                               Trial.PeakL1UB);
+    auto Key = std::make_tuple(!Trial.Planned, Cost, Trial.Traffic,
+                               Trial.Makespan, Trial.PeakL1UB);
     if (BestOrder.empty() || Key < BestKey) {
       Best = *S;
       BestKey = Key;

@@ -31,24 +31,29 @@ struct WeightParser : public cl::parser<double> {
 } // namespace
 
 namespace {
-enum class FitChoice { Auto, Best, First, Next };
+enum class FitChoice { Auto, Best, First, Next, Timed };
 } // namespace
 
 static cl::opt<FitChoice>
     Fit("fit", cl::desc("How a placement chooses its free segment"),
-        cl::init(FitChoice::Best),
+        cl::init(FitChoice::Timed),
         cl::values(clEnumValN(FitChoice::Auto, "auto",
-                              "plan with best and with next fit (each "
+                              "plan with timed, best and next fit (each "
                               "under every --horizon tried) and keep the "
                               "least traffic, then the lowest makespan"),
                    clEnumValN(FitChoice::Best, "best",
                               "the smallest segment that fits, ties to the "
-                              "lowest offset (default)"),
+                              "lowest offset"),
                    clEnumValN(FitChoice::First, "first",
                               "the lowest offset that fits"),
                    clEnumValN(FitChoice::Next, "next",
                               "the first room at or after the end of the "
-                              "last placement in the tier, wrapping around")),
+                              "last placement in the tier, wrapping around"),
+                   clEnumValN(FitChoice::Timed, "timed",
+                              "the room whose bytes were released early "
+                              "enough that the placement can start soonest "
+                              "in the plan's estimated timeline; ties to "
+                              "best fit (default)")),
         cl::cat(DANCategory));
 
 static StringRef fitName(FitPolicy F) {
@@ -59,6 +64,8 @@ static StringRef fitName(FitPolicy F) {
     return "first";
   case FitPolicy::Next:
     return "next";
+  case FitPolicy::Timed:
+    return "timed";
   }
   return "";
 }
@@ -160,9 +167,10 @@ int main(int Argc, char **Argv) {
       [](Graph &G, const TargetDesc &T, raw_ostream *Stats) -> Error {
         DLROptions Opts;
         Opts.AutoFit = Fit == FitChoice::Auto;
-        Opts.Fit = Fit == FitChoice::First  ? FitPolicy::First
-                   : Fit == FitChoice::Next ? FitPolicy::Next
-                                            : FitPolicy::Best;
+        Opts.Fit = Fit == FitChoice::First   ? FitPolicy::First
+                   : Fit == FitChoice::Next  ? FitPolicy::Next
+                   : Fit == FitChoice::Timed ? FitPolicy::Timed
+                                             : FitPolicy::Best;
         Opts.Evict = Evict;
         Opts.Victims = Victims;
         Opts.LambdaByte = LambdaByte;

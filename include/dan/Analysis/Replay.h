@@ -76,6 +76,16 @@ struct ReplayResult {
 /// saturate at 2^64 - 1.
 ReplayResult replay(const Graph &G, const TargetDesc &T);
 
+/// The score by which the bounded candidate selections of dan-mpas
+/// (--order=auto) and dan-dlr (--horizon=auto, --fit=auto) rank plans,
+/// lower first: the makespan plus the cycles the plan's extra traffic keeps
+/// a transfer pipe busy, beta (the spill cost's cycles per byte) per byte.
+/// It prices traffic in the makespan's unit, so a plan may trade a few
+/// bytes for many cycles, but not the other way round. Saturates.
+inline uint64_t planCost(const ReplayResult &R, const TargetDesc &T) {
+  return llvm::SaturatingMultiplyAdd(T.spillBeta(), R.ExtraTraffic, R.Makespan);
+}
+
 } // namespace dan
 
 #endif // DAN_ANALYSIS_REPLAY_H

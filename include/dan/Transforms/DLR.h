@@ -49,7 +49,7 @@ enum class VictimSet {
 constexpr uint32_t AutoHorizons[] = {0, 800, 400, 200};
 
 struct DLROptions {
-  FitPolicy Fit = FitPolicy::Best;
+  FitPolicy Fit = FitPolicy::Timed;
   EvictPolicy Evict = EvictPolicy::Cost;
   VictimSet Victims = VictimSet::Window;
   /// Weight of the extra traffic T(b,k) in the cost score (eq. 30).
@@ -63,7 +63,7 @@ struct DLROptions {
   /// Plan under each of AutoHorizons and keep the plan with the least
   /// traffic, then the lowest makespan (Horizon is then not used).
   bool AutoHorizon = false;
-  /// Likewise under best fit and next fit (Fit is then not used); with
+  /// Likewise under timed, best and next fit (Fit is then not used); with
   /// AutoHorizon, under every pair.
   bool AutoFit = false;
 };

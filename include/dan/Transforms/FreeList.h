@@ -27,6 +27,10 @@ enum class FitPolicy {
   /// wrapping to the lowest offset; consecutive placements rotate through
   /// the tier instead of reusing the bytes just released.
   Next,
+  /// Timed fit (dan-dlr only): the room whose previous holders released it
+  /// early enough that the placement can start soonest in the plan's
+  /// estimated timeline; ties to best fit. FreeList::find treats it as Best.
+  Timed,
 };
 
 class FreeList {
