@@ -191,6 +191,9 @@ private:
   /// safe reading (docs/LangRef.md), each pipe's last finish, and each
   /// tier's release times.
   bool Timed = false;
+  /// Set while an operation's buffers are brought back into an emptied
+  /// tier: they must pack from offset 0, so timed fit gives way to best fit.
+  bool Packing = false;
   std::vector<uint64_t> Finish;
   std::array<uint64_t, NumPipes> PipeFree{};
   std::vector<ReleaseTimes> Released;
@@ -442,8 +445,9 @@ bool Repacker::place(unsigned BI, uint64_t Base) {
   FreeList &F = Free[tierIndex(B.BufTier)];
   for (;;) {
     // Eqs. 23-24: the candidate segments and the chosen one.
-    std::optional<uint64_t> Off =
-        Timed ? findTimed(B, Base) : F.find(B.Size, Opts.Fit);
+    std::optional<uint64_t> Off = Timed && !Packing
+                                      ? findTimed(B, Base)
+                                      : F.find(B.Size, Opts.Fit);
     if (Off) {
       F.take(*Off, B.Size);
       B.Offset = *Off;
@@ -760,11 +764,14 @@ Error Repacker::reloadOperands(ArrayRef<unsigned> Operands) {
         spillOut(P);
         ++Stats.PinnedSpills;
       }
+      Packing = true;
       Done = false;
       break;
     }
-    if (Done)
+    if (Done) {
+      Packing = false;
       return Error::success();
+    }
   }
 }
 
