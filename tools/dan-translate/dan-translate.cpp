@@ -182,6 +182,12 @@ static int writeSubmission(const Graph &G) {
     reportError(toString(S.takeError()));
     return ExitInvalid;
   }
+  // The folders this export makes, deepest first: a failed export takes
+  // them away again instead of leaving an empty folder behind.
+  std::vector<std::string> Made;
+  for (SmallString<128> Dir(OutputPath.getValue());
+       !Dir.empty() && !sys::fs::exists(Dir); sys::path::remove_filename(Dir))
+    Made.push_back(std::string(Dir));
   if (std::error_code EC = sys::fs::create_directories(OutputPath)) {
     reportError("cannot create directory '" + OutputPath +
                 "': " + EC.message());
@@ -204,8 +210,13 @@ static int writeSubmission(const Graph &G) {
     else
       Stale.push_back(PathOf(Suffix));
   }
-  if (!writeOutputs(Files, Stale))
+  if (!writeOutputs(Files, Stale)) {
+    // writeOutputs left no file behind; a folder that is not empty (another
+    // process wrote there meanwhile) stays.
+    for (const std::string &Dir : Made)
+      (void)sys::fs::remove(Dir);
     return ExitUsage;
+  }
   return ExitSuccess;
 }
 
