@@ -19,7 +19,19 @@ IRParser::symbol_type Lexer::error(const char *Start, const Twine &Msg) {
 
 bool Lexer::parseInt(const char *Start, const char *Digits, uint64_t &Value) {
   StringRef Text(Digits, Cur - Digits);
-  if (Text.getAsInteger(10, Value) || Value > MaxValue) {
+  // Up to 19 digits cannot pass 2^64: read them here (every number of the
+  // file goes through this); longer ones, perhaps with leading zeros, go
+  // through getAsInteger.
+  bool Bad;
+  if (Text.size() <= 19) {
+    Value = 0;
+    for (char C : Text)
+      Value = Value * 10 + unsigned(C - '0');
+    Bad = false;
+  } else {
+    Bad = Text.getAsInteger(10, Value);
+  }
+  if (Bad || Value > MaxValue) {
     PS.error(SMLoc::getFromPointer(Start),
              "number '" + StringRef(Start, Cur - Start) +
                  "' is too large; the limit is 2^40 (" + Twine(MaxValue) +
