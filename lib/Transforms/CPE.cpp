@@ -134,9 +134,9 @@ private:
   /// queued at most once per candidate: whatever could queue it again
   /// comes before it, and has been retimed already.
   std::vector<uint64_t> Waiting;
-  /// The words of Waiting a candidate that stopped early may have left
-  /// bits in (none when Lo > Hi).
-  uint32_t StaleLo = 1, StaleHi = 0;
+  /// The first word of Waiting a candidate that stopped early may have left
+  /// bits in (from it to the end; Waiting.size() when none).
+  uint32_t StaleFrom = 0;
 
   ArrayRef<NodeIdx> preds(NodeIdx I) const {
     return ArrayRef(PredList).slice(PredBegin[I],
@@ -299,6 +299,8 @@ Search::Search(const Graph &G, const TargetDesc &T, bool WithReuse,
   }
 
   Waiting.assign(V / 64 + 1, 0);
+  StaleFrom = Waiting.size();
+  Changed.reserve(V);
   timeAll();
 }
 
@@ -525,20 +527,20 @@ void Search::linkPipe(const std::vector<NodeIdx> &Seq, uint32_t J) {
 bool Search::improves(ArrayRef<NodeIdx> Seeds) {
   Changed.clear();
   // Bits a candidate that stopped early left behind.
-  for (uint32_t W = StaleLo; W <= StaleHi; ++W)
-    Waiting[W] = 0;
-  uint32_t Cursor = UINT32_MAX, Pending = 0, Last = 0;
+  std::fill(Waiting.begin() + StaleFrom, Waiting.end(), 0);
+  StaleFrom = Waiting.size();
+  uint32_t Cursor = UINT32_MAX, Pending = 0;
   // Every node a retimed node reaches lies after it in the order, and
   // positions are taken in increasing order: a node not waiting now was
-  // never queued, or was retimed already and cannot be reached again.
+  // never queued, or was retimed already and cannot be reached again. So
+  // only the seeds can lie before the cursor.
+  uint64_t *WaitBits = Waiting.data();
   auto Push = [&](NodeIdx I) {
     uint32_t P = Pos[I];
     uint64_t Bit = uint64_t(1) << (P % 64);
-    if (Waiting[P / 64] & Bit)
+    if (WaitBits[P / 64] & Bit)
       return;
-    Waiting[P / 64] |= Bit;
-    Cursor = std::min(Cursor, P);
-    Last = std::max(Last, P);
+    WaitBits[P / 64] |= Bit;
     ++Pending;
   };
   auto Pop = [&] {
@@ -552,18 +554,16 @@ bool Search::improves(ArrayRef<NodeIdx> Seeds) {
     --Pending;
     return Order[P];
   };
-  for (NodeIdx I : Seeds)
+  for (NodeIdx I : Seeds) {
     Push(I);
-  // On an early stop the positions from the cursor to the last one queued
-  // may still be waiting.
+    Cursor = std::min(Cursor, Pos[I]);
+  }
+  // On an early stop the positions after the cursor may still be waiting.
   auto Reject = [&] {
-    StaleLo = Cursor / 64;
-    StaleHi = Last / 64;
+    StaleFrom = Cursor / 64;
     undoTimes();
     return false;
   };
-  StaleLo = 1;
-  StaleHi = 0;
   uint64_t Reduced = 0;
   while (Pending) {
     NodeIdx I = Pop();
