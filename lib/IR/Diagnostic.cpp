@@ -1,7 +1,9 @@
 //===- Diagnostic.cpp - Errors located at nodes of a graph ----------------===//
 
 #include "dan/IR/Diagnostic.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 
 namespace dan {
 
@@ -17,6 +19,41 @@ void DiagError::log(llvm::raw_ostream &OS) const {
       OS << "note: ";
     OS << D.Msg;
   }
+}
+
+void printLocated(const llvm::SourceMgr &SM, llvm::SMLoc Loc,
+                  llvm::SourceMgr::DiagKind Kind, const llvm::Twine &Msg) {
+  llvm::SMDiagnostic D = SM.GetMessage(Loc, Kind, Msg);
+  llvm::StringRef Line = D.getLineContents();
+  if (SM.getDiagHandler() || D.getLineNo() < 0 || D.getColumnNo() < 0 ||
+      Line.size() <= MaxShownSourceColumns) {
+    SM.PrintMessage(Loc, Kind, Msg);
+    return;
+  }
+  // The location and message as PrintMessage writes them: a diagnostic
+  // without a line number prints no source, so the place goes in its file
+  // name.
+  size_t Col = D.getColumnNo();
+  std::string Where = (D.getFilename() + ":" + llvm::Twine(D.getLineNo()) +
+                       ":" + llvm::Twine(Col + 1))
+                          .str();
+  llvm::SMDiagnostic(Where, Kind, D.getMessage()).print(nullptr, llvm::errs());
+  // The window: centred on the column where the line allows it.
+  size_t Begin = std::min(Col - std::min(Col, MaxShownSourceColumns / 2),
+                          Line.size() - MaxShownSourceColumns);
+  std::string Shown = Line.substr(Begin, MaxShownSourceColumns).str();
+  // One column per byte, as the column number counts.
+  std::replace(Shown.begin(), Shown.end(), '\t', ' ');
+  size_t Caret = Col - Begin;
+  if (Begin) {
+    Shown = "..." + Shown;
+    Caret += 3;
+  }
+  if (Begin + MaxShownSourceColumns < Line.size())
+    Shown += "...";
+  llvm::errs() << Shown << '\n';
+  llvm::WithColor(llvm::errs(), llvm::raw_ostream::GREEN, /*Bold=*/true)
+      << std::string(Caret, ' ') << "^\n";
 }
 
 } // namespace dan

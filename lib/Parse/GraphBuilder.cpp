@@ -1,6 +1,7 @@
 //===- GraphBuilder.cpp - Building a graph from an external format --------===//
 
 #include "GraphBuilder.h"
+#include "dan/IR/Diagnostic.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
@@ -8,12 +9,12 @@ using namespace llvm;
 namespace dan::detail {
 
 bool GraphBuilder::error(SMLoc Loc, const Twine &Msg) {
-  SM.PrintMessage(Loc, SourceMgr::DK_Error, Msg);
+  printLocated(SM, Loc, SourceMgr::DK_Error, Msg);
   return false;
 }
 
 void GraphBuilder::note(SMLoc Loc, const Twine &Msg) {
-  SM.PrintMessage(Loc, SourceMgr::DK_Note, Msg);
+  printLocated(SM, Loc, SourceMgr::DK_Note, Msg);
 }
 
 bool GraphBuilder::addNode(Node N) {

@@ -2,6 +2,7 @@
 
 #include "ParseState.h"
 #include "Lexer.h"
+#include "dan/IR/Diagnostic.h"
 #include "dan/Parse/Parser.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
@@ -12,11 +13,11 @@ namespace dan::detail {
 
 void ParseState::error(SMLoc Loc, const Twine &Msg) {
   HadError = true;
-  SM.PrintMessage(Loc, SourceMgr::DK_Error, Msg);
+  printLocated(SM, Loc, SourceMgr::DK_Error, Msg);
 }
 
 void ParseState::note(SMLoc Loc, const Twine &Msg) {
-  SM.PrintMessage(Loc, SourceMgr::DK_Note, Msg);
+  printLocated(SM, Loc, SourceMgr::DK_Note, Msg);
 }
 
 bool ParseState::checkTarget(StringRef Name, SrcRange R) {

@@ -56,7 +56,7 @@ void reportError(const Twine &Msg) {
 void printDiagnostic(SourceMgr &SM, SMLoc Loc, SourceMgr::DiagKind Kind,
                      const Twine &Msg) {
   if (Loc.isValid())
-    SM.PrintMessage(Loc, Kind, Msg);
+    printLocated(SM, Loc, Kind, Msg);
   else if (Kind == SourceMgr::DK_Error)
     reportError(Msg);
   else

@@ -68,6 +68,17 @@ private:
   std::vector<Diagnostic> Diags;
 };
 
+/// The most of a source line a located diagnostic shows.
+constexpr size_t MaxShownSourceColumns = 200;
+
+/// Reports \p Msg at \p Loc like SourceMgr::PrintMessage (the SourceMgr's
+/// handler gets it whole when one is set), except that a source line longer
+/// than MaxShownSourceColumns is shown as a window around the column, each
+/// cut end marked "...": one error in a minified JSON file or on a very
+/// long line stays a few lines long. The location keeps the real column.
+void printLocated(const llvm::SourceMgr &SM, llvm::SMLoc Loc,
+                  llvm::SourceMgr::DiagKind Kind, const llvm::Twine &Msg);
+
 } // namespace dan
 
 #endif // DAN_IR_DIAGNOSTIC_H
