@@ -1,6 +1,11 @@
 #include "dan/IR/MemoryPlan.h"
 #include "TestUtil.h"
+#include "dan/Analysis/Verifier.h"
+#include "dan/Gen/Generate.h"
+#include "dan/Transforms/DLR.h"
+#include "llvm/ADT/BitVector.h"
 #include <gtest/gtest.h>
+#include <set>
 
 using namespace dan;
 using namespace dan::test;
@@ -39,6 +44,172 @@ TEST(MemoryPlanTest, SpillEdges) {
   EXPECT_EQ(ids(*G, computeSpillEdges(*G)),
             (std::vector<std::pair<uint64_t, uint64_t>>{
                 {0, 11}, {1, 11}, {11, 12}, {12, 7}, {12, 8}}));
+}
+
+// The spill edges of the earlier rule, which required every implied edge
+// as well (docs/LangRef.md, "Spill edges"), by its definition: for every
+// spill_out, the alloc and every earlier use; for every well-numbered
+// pair, OUT -> IN, IN -> free and IN -> every later operation.
+static std::vector<std::pair<NodeIdx, NodeIdx>> fullSpillEdges(const Graph &G) {
+  std::vector<std::pair<NodeIdx, NodeIdx>> Edges;
+  uint64_t N0 = G.firstSpillId();
+  llvm::DenseMap<uint64_t, NodeIdx> Ids = G.idMap();
+  auto Uses = [&](NodeIdx I, uint64_t B) {
+    const Node &N = G[I];
+    return N.Kind == NodeKind::Op ? llvm::is_contained(N.Bufs, B)
+                                  : N.isSpill() && N.Buf == B;
+  };
+  for (size_t P = 0; P != G.Order.size(); ++P) {
+    NodeIdx Out = G.Order[P];
+    if (G[Out].Kind != NodeKind::SpillOut)
+      continue;
+    uint64_t B = G[Out].Buf;
+    for (size_t Q = 0; Q != G.Order.size(); ++Q) {
+      NodeIdx U = G.Order[Q];
+      if ((Q < P && Uses(U, B)) ||
+          (G[U].Kind == NodeKind::Alloc && G[U].Buf == B))
+        Edges.emplace_back(U, Out);
+    }
+    auto It = Ids.find(G[Out].Id + 1);
+    if ((G[Out].Id - N0) % 2 != 0 || It == Ids.end() ||
+        G[It->second].Kind != NodeKind::SpillIn || G[It->second].Buf != B)
+      continue;
+    NodeIdx In = It->second;
+    Edges.emplace_back(Out, In);
+    bool After = false;
+    for (NodeIdx X : G.Order) {
+      if (After && ((G[X].Kind == NodeKind::Op && Uses(X, B)) ||
+                    (G[X].Kind == NodeKind::Free && G[X].Buf == B)))
+        Edges.emplace_back(In, X);
+      After |= X == In;
+    }
+  }
+  return Edges;
+}
+
+TEST(MemoryPlanTest, SpillEdgesOfTwoSpillsOfOneBuffer) {
+  // b0 is used by n1, n2 before spill 0 (n13, n14), by n6 between the
+  // spills, and by n10, n11 after spill 1 (n15, n16).
+  llvm::SourceMgr SM;
+  std::string Diags;
+  auto G = parse(SM, R"(graph @g {
+    n0 = alloc b0 UB 512 at 0
+    n1 = FILL VECTOR 100 (b0)
+    n2 = A VECTOR 50 (b0)
+    n13 = spill_out b0
+    n3 = alloc b1 UB 1024 at 0
+    n4 = B VECTOR 40 (b1)
+    n5 = free b1 UB 1024
+    n14 = spill_in b0 at 0
+    n6 = C VECTOR 60 (b0)
+    n15 = spill_out b0
+    n7 = alloc b2 UB 1024 at 0
+    n8 = D VECTOR 30 (b2)
+    n9 = free b2 UB 1024
+    n16 = spill_in b0 at 512
+    n10 = E VECTOR 70 (b0)
+    n11 = G VECTOR 80 (b0)
+    n12 = free b0 UB 512
+  })",
+                 Diags);
+  ASSERT_TRUE(G) << Diags;
+  // The second spill_out needs only n14 and n6; n14 needs no edge to n10,
+  // n11 or the free, which follow n15 -> n16.
+  EXPECT_EQ(ids(*G, computeSpillEdges(*G)),
+            (std::vector<std::pair<uint64_t, uint64_t>>{{0, 13},
+                                                        {1, 13},
+                                                        {2, 13},
+                                                        {6, 15},
+                                                        {13, 14},
+                                                        {14, 6},
+                                                        {14, 15},
+                                                        {15, 16},
+                                                        {16, 10},
+                                                        {16, 11},
+                                                        {16, 12}}));
+}
+
+TEST(MemoryPlanTest, SpillEdgesStayLinearOnABrokenChain) {
+  // Three spill_outs of b0 in a row, none with its spill_in (the verifier
+  // rejects this graph): each spill_out anchors the next, so the required
+  // edges stay one per use instead of one per use and spill.
+  llvm::SourceMgr SM;
+  std::string Diags;
+  auto G = parse(SM, R"(graph @g {
+    n0 = alloc b0 UB 512 at 0
+    n1 = A VECTOR 10 (b0)
+    n2 = B VECTOR 10 (b0)
+    n3 = C VECTOR 10 (b0)
+    n5 = spill_out b0
+    n7 = spill_out b0
+    n9 = spill_out b0
+    n4 = free b0 UB 512
+  })",
+                 Diags);
+  ASSERT_TRUE(G) << Diags;
+  EXPECT_EQ(ids(*G, computeSpillEdges(*G)),
+            (std::vector<std::pair<uint64_t, uint64_t>>{
+                {0, 5}, {1, 5}, {2, 5}, {3, 5}, {5, 7}, {7, 9}}));
+}
+
+TEST(MemoryPlanTest, RequiredSpillEdgesImplyTheFullSet) {
+  // Plans with many spills, several of one buffer, from DLR under a small
+  // UB and L1: every edge of the earlier full rule must follow from the
+  // required edges alone, and every required edge is one of the full rule.
+  unsigned MultiSpilled = 0;
+  size_t RequiredTotal = 0, FullTotal = 0;
+  for (unsigned Cap : {256u, 384u, 512u}) {
+    SCOPED_TRACE("capacity " + std::to_string(Cap));
+    TargetDesc T = TargetDesc::davinci();
+    T.setCapacity(Tier::UB, Cap);
+    T.setCapacity(Tier::L1, 4 * Cap);
+    GenOptions Opts;
+    Opts.Matmul.MTiles = Opts.Matmul.NTiles = 3;
+    Opts.Matmul.KTiles = 4;
+    auto GOrErr = generateGraph(Opts, TargetDesc::davinci());
+    ASSERT_TRUE(bool(GOrErr)) << llvm::toString(GOrErr.takeError());
+    Graph &G = **GOrErr;
+    llvm::Expected<DLRStats> S = runDLR(G, T, DLROptions());
+    ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+    ASSERT_GT(S->Spills, 0u);
+    std::string Errors;
+    verifyGraph(
+        G, T, VerifyOptions(),
+        [&](llvm::SMLoc, llvm::SourceMgr::DiagKind K, const llvm::Twine &Msg) {
+          if (K == llvm::SourceMgr::DK_Error)
+            Errors += Msg.str() + "\n";
+        });
+    ASSERT_EQ(Errors, "");
+    llvm::DenseMap<uint64_t, unsigned> Spills;
+    for (const Node &N : G.Nodes)
+      if (N.Kind == NodeKind::SpillOut && ++Spills[N.Buf] == 2)
+        ++MultiSpilled;
+
+    // Reach[I]: the nodes reachable from I along required edges.
+    std::vector<RequiredEdge> Required = computeSpillEdges(G);
+    std::vector<std::vector<NodeIdx>> Succs(G.size());
+    for (const RequiredEdge &E : Required)
+      Succs[E.From].push_back(E.To);
+    std::vector<llvm::BitVector> Reach(G.size(), llvm::BitVector(G.size()));
+    for (NodeIdx I : llvm::reverse(G.Order))
+      for (NodeIdx J : Succs[I]) {
+        Reach[I].set(J);
+        Reach[I] |= Reach[J];
+      }
+    auto Full = fullSpillEdges(G);
+    std::set<std::pair<NodeIdx, NodeIdx>> FullSet(Full.begin(), Full.end());
+    for (auto [From, To] : Full)
+      EXPECT_TRUE(Reach[From].test(To))
+          << describeNode(G, From) << " -> " << describeNode(G, To);
+    for (const RequiredEdge &E : Required)
+      EXPECT_TRUE(FullSet.count({E.From, E.To}))
+          << describeNode(G, E.From) << " -> " << describeNode(G, E.To);
+    RequiredTotal += Required.size();
+    FullTotal += Full.size();
+  }
+  // Some buffer was spilled twice, so some full edge was implied.
+  EXPECT_GT(MultiSpilled, 0u);
+  EXPECT_LT(RequiredTotal, FullTotal);
 }
 
 TEST(MemoryPlanTest, ReuseEdges) {

@@ -546,8 +546,18 @@ void Verifier::checkResidency() {
 }
 
 void Verifier::checkSpillEdges() {
+  // Mark[P] == To: P is in To's after list. Required edges come grouped by
+  // target, so each list is marked once per group instead of searched once
+  // per edge (a spill_out's list grows with the uses before it).
+  std::vector<NodeIdx> Mark(G.size(), NoNode);
+  NodeIdx Marked = NoNode;
   for (const RequiredEdge &E : computeSpillEdges(G)) {
-    if (is_contained(G[E.To].Preds, E.From))
+    if (E.To != Marked) {
+      for (NodeIdx P : G[E.To].Preds)
+        Mark[P] = E.To;
+      Marked = E.To;
+    }
+    if (Mark[E.From] == E.To)
       continue;
     uint64_t B = G[E.To].isBufferNode() ? G[E.To].Buf : G[E.From].Buf;
     switch (E.Why) {

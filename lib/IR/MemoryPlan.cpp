@@ -58,14 +58,46 @@ static DenseMap<uint64_t, BufferNodes> collectBuffers(const Graph &G) {
   return Buffers;
 }
 
+/// The partner of spill node \p I by the numbering rule (spill_out N+2k
+/// and spill_in N+2k+1, same buffer), or UINT32_MAX.
+static NodeIdx partnerOf(const Graph &G, NodeIdx I, uint64_t N0,
+                         const DenseMap<uint64_t, NodeIdx> &SpillIds) {
+  const Node &S = G[I];
+  bool IsOut = S.Kind == NodeKind::SpillOut;
+  if (S.Id < N0 || ((S.Id - N0) % 2 == 0) != IsOut)
+    return UINT32_MAX;
+  auto It = SpillIds.find(IsOut ? S.Id + 1 : S.Id - 1);
+  if (It == SpillIds.end())
+    return UINT32_MAX;
+  const Node &P = G[It->second];
+  NodeKind Want = IsOut ? NodeKind::SpillIn : NodeKind::SpillOut;
+  if (P.Kind != Want || P.Buf != S.Buf)
+    return UINT32_MAX;
+  return It->second;
+}
+
+// Why the reduced set is enough (docs/LangRef.md, "Spill edges"). In a graph
+// that verifies, a spilled buffer has one alloc before all its uses and one
+// free after them, its spill nodes alternate OUT1 IN1 OUT2 IN2 ... with each
+// IN the well-numbered partner of the OUT before it, and no operation uses
+// it between an OUT and its IN. So the anchor of OUTk+1 is INk, and by
+// induction on k every edge of the full set (alloc and every earlier use ->
+// OUT, IN -> free and every later operation) is a path of required edges:
+//  * a use U before OUTk+1 is either in [INk, OUTk+1), a required edge, or
+//    before OUTk, which reaches OUTk -> INk -> OUTk+1; alloc -> OUT1 is
+//    required and reaches the later ones the same way;
+//  * an operation X after INk is either before OUTk+1, a required edge, or
+//    after INk+1 (none lies between), reached by INk -> OUTk+1 -> INk+1;
+//  * INk -> free goes INk -> OUTk+1 -> ... -> INlast -> free.
+// Every segment is scanned once: O(uses + spills) per buffer.
 std::vector<RequiredEdge> computeSpillEdges(const Graph &G) {
   std::vector<RequiredEdge> Edges;
   DenseMap<uint64_t, BufferNodes> Buffers = collectBuffers(G);
   uint64_t N0 = G.firstSpillId();
-  DenseMap<uint64_t, NodeIdx> SpillIns;
+  DenseMap<uint64_t, NodeIdx> SpillIds;
   for (NodeIdx I = 0, E = G.size(); I != E; ++I)
-    if (G[I].Kind == NodeKind::SpillIn)
-      SpillIns.try_emplace(G[I].Id, I);
+    if (G[I].isSpill())
+      SpillIds.try_emplace(G[I].Id, I);
 
   // Buffers in order of first appearance keep the result deterministic.
   SmallVector<uint64_t, 0> BufOrder;
@@ -76,42 +108,67 @@ std::vector<RequiredEdge> computeSpillEdges(const Graph &G) {
       BufOrder.push_back(N.Buf);
   }
 
+  constexpr size_t NoPos = SIZE_MAX;
+  // Spill_ins whose spill_out has been seen: they anchor the next spill_out.
+  DenseSet<NodeIdx> AfterOwnOut;
   for (uint64_t BufId : BufOrder) {
     const BufferNodes &B = Buffers[BufId];
     ArrayRef<NodeIdx> Uses = B.Uses;
-    for (size_t P = 0, E = Uses.size(); P != E; ++P) {
-      NodeIdx Out = Uses[P];
-      if (G[Out].Kind != NodeKind::SpillOut)
+    size_t E = Uses.size();
+    size_t LastOut = NoPos;
+    for (size_t P = 0; P != E; ++P)
+      if (G[Uses[P]].Kind == NodeKind::SpillOut)
+        LastOut = P;
+    // The latest spill_in that follows its own spill_out, or the latest
+    // spill_out: the uses before it reach the next spill_out through it.
+    size_t Anchor = NoPos;
+    for (size_t P = 0; P != E; ++P) {
+      NodeIdx S = Uses[P];
+      NodeKind K = G[S].Kind;
+      if (K == NodeKind::SpillOut) {
+        if (Anchor == NoPos && B.Alloc != UINT32_MAX)
+          Edges.push_back({B.Alloc, S, RequiredEdge::AllocToOut});
+        for (size_t Q = Anchor == NoPos ? 0 : Anchor; Q != P; ++Q)
+          Edges.push_back({Uses[Q], S, RequiredEdge::UserToOut});
+        NodeIdx In = partnerOf(G, S, N0, SpillIds);
+        if (In != UINT32_MAX) {
+          Edges.push_back({S, In, RequiredEdge::OutToIn});
+          AfterOwnOut.insert(In);
+        }
+        Anchor = P;
         continue;
-      if (B.Alloc != UINT32_MAX)
-        Edges.push_back({B.Alloc, Out, RequiredEdge::AllocToOut});
-      for (size_t Q = 0; Q != P; ++Q)
-        Edges.push_back({Uses[Q], Out, RequiredEdge::UserToOut});
-      // The pair's spill_in has the next id (the spill numbering rule).
-      uint64_t OutId = G[Out].Id;
-      if (OutId < N0 || (OutId - N0) % 2 != 0)
+      }
+      if (K != NodeKind::SpillIn || partnerOf(G, S, N0, SpillIds) == UINT32_MAX)
         continue;
-      auto InIt = SpillIns.find(OutId + 1);
-      if (InIt == SpillIns.end() || G[InIt->second].Buf != BufId)
-        continue;
-      NodeIdx In = InIt->second;
-      Edges.push_back({Out, In, RequiredEdge::OutToIn});
-      if (B.Free != UINT32_MAX)
-        Edges.push_back({In, B.Free, RequiredEdge::InToFree});
-      size_t InPos = find(Uses, In) - Uses.begin();
-      for (size_t Q = InPos + 1; Q < E; ++Q)
-        if (G[Uses[Q]].Kind == NodeKind::Op)
-          Edges.push_back({In, Uses[Q], RequiredEdge::InToUser});
+      if (AfterOwnOut.count(S))
+        Anchor = P;
+      // A later spill_out carries the free's order on to the next spill_in.
+      if (B.Free != UINT32_MAX && (LastOut == NoPos || LastOut < P))
+        Edges.push_back({S, B.Free, RequiredEdge::InToFree});
+      // Uses after the next spill node are reached through it.
+      for (size_t Q = P + 1; Q != E && !G[Uses[Q]].isSpill(); ++Q)
+        Edges.push_back({S, Uses[Q], RequiredEdge::InToUser});
     }
   }
   return Edges;
 }
 
 void addSpillEdges(Graph &G) {
+  // Mark[P] == To: P is already a predecessor of To. Required edges come
+  // grouped by target, so the marks are refreshed once per group.
+  std::vector<NodeIdx> Mark(G.size(), UINT32_MAX);
+  NodeIdx Marked = UINT32_MAX;
   for (const RequiredEdge &E : computeSpillEdges(G)) {
     auto &Preds = G[E.To].Preds;
-    if (!is_contained(Preds, E.From))
+    if (E.To != Marked) {
+      for (NodeIdx P : Preds)
+        Mark[P] = E.To;
+      Marked = E.To;
+    }
+    if (Mark[E.From] != E.To) {
       Preds.push_back(E.From);
+      Mark[E.From] = E.To;
+    }
   }
   G.sortEdges();
 }

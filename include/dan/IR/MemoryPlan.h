@@ -4,9 +4,11 @@
 // A memory plan (offsets and spill nodes) implies two kinds of edges, as the
 // execution model (docs/LangRef.md, "Memory plan") defines them:
 //
-//  * spill edges: ALLOC(b) -> OUT, OUT -> IN, IN -> FREE(b), every user of b
-//    scheduled before OUT -> OUT (earlier spill nodes of b included), and
-//    IN -> every operation using b scheduled after IN;
+//  * spill edges, only those no other required edge implies: OUT -> IN;
+//    every use of b (spill nodes of b included) since the previous SPILL_IN
+//    of b -> OUT, or ALLOC(b) and every earlier use -> the first OUT;
+//    IN -> every operation using b up to the next SPILL_OUT of b, and
+//    IN -> FREE(b) after the last one;
 //  * address-reuse edges: when a placement (ALLOC or SPILL_IN) takes bytes
 //    last held by another buffer, the node that released them (FREE or
 //    SPILL_OUT) -> the placing node.
@@ -39,10 +41,16 @@ struct RequiredEdge {
   Reason Why;
 };
 
-/// The spill edges of every spill node in \p G, grouped by buffer (buffers
-/// in order of their first spill node, spills of one buffer in schedule
-/// order). Buffers without an alloc or free get no alloc or free edge.
-/// O(V + E_spill).
+/// The spill edges that the rule of docs/LangRef.md ("Spill edges")
+/// requires of \p G: the transitive reduction along each buffer's chain of
+/// spills, which in a graph that verifies implies every edge from a use to
+/// a later SPILL_OUT and from a SPILL_IN to a later use or the FREE.
+/// Grouped by buffer (buffers in order of their first spill node, edges in
+/// schedule order of their spill node); the edges into one node come
+/// together.
+/// Buffers without an alloc or free get no alloc or free edge.
+/// O(V + U + K): at most one edge into and one out of each use per spill
+/// chain.
 std::vector<RequiredEdge> computeSpillEdges(const Graph &G);
 
 /// Adds the spill edges of \p G that are missing to the nodes' Preds.
