@@ -1,27 +1,21 @@
 #!/usr/bin/env bash
 # Installs what DAN needs from Debian (only what is missing), then configures
 # and builds it in $DAN_BUILD_DIR (default: build/). Safe to run again.
+# --print-packages prints the package list and does nothing else.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${DAN_BUILD_DIR:-$ROOT/build}"
 
-PACKAGES=(cmake ninja-build g++ python3 llvm-19-dev llvm-19-tools libzstd-dev
-          re2c bison googletest libgtest-dev)
-
-missing=()
-for p in "${PACKAGES[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
-    missing+=("$p")
-  fi
-done
-if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}"
-  SUDO=""
-  if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+# The build's Debian packages (utils/fuzz.sh installs the same ones and
+# clang).
+BUILD_PACKAGES=(cmake ninja-build g++ python3 llvm-19-dev llvm-19-tools
+                libzstd-dev re2c bison googletest libgtest-dev)
+if [[ "${1:-}" == "--print-packages" ]]; then
+  echo "${BUILD_PACKAGES[@]}"
+  exit 0
 fi
+"$ROOT/scripts/install-packages.sh" setup "${BUILD_PACKAGES[@]}"
 
 if [[ ! -f "$BUILD_DIR/build.ninja" ]]; then
   cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -44,21 +44,9 @@ done
 if ((BUILD)); then
   # What the normal build needs (scripts/setup.sh's list) and clang-19 with
   # its compiler-rt, which holds libFuzzer and the sanitizer runtimes.
-  PACKAGES=(cmake ninja-build g++ python3 llvm-19-dev llvm-19-tools libzstd-dev
-            re2c bison googletest libgtest-dev clang-19 libclang-rt-19-dev)
-  missing=()
-  for p in "${PACKAGES[@]}"; do
-    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
-      missing+=("$p")
-    fi
-  done
-  if ((${#missing[@]})); then
-    echo "fuzz: installing ${missing[*]}"
-    SUDO=""
-    if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-  fi
+  read -r -a PACKAGES <<<"$("$ROOT/scripts/setup.sh" --print-packages)"
+  "$ROOT/scripts/install-packages.sh" fuzz "${PACKAGES[@]}" clang-19 \
+    libclang-rt-19-dev
   if [[ ! -f "$BUILD_DIR/build.ninja" ]]; then
     CC=clang-19 CXX=clang++-19 cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja \
       -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDAN_FUZZ=ON >/dev/null
