@@ -89,12 +89,15 @@ TEST(ReplayTest, NodeCyclesAndPipes) {
   })");
   const Graph &G = *X->G;
   TargetDesc T = TargetDesc::davinci();
-  auto Backed = ddrBackedBuffers(G);
-  auto Sizes = bufferSizes(G);
-  EXPECT_EQ(Sizes.lookup(0), 100u);
-  EXPECT_EQ(Sizes.lookup(1), 300u);
+  BufferCosts Costs = bufferCosts(G);
+  ASSERT_TRUE(Costs.find(0) && Costs.find(1));
+  EXPECT_EQ(Costs.find(0)->Size, 100u);
+  EXPECT_TRUE(Costs.find(0)->Backed);
+  EXPECT_EQ(Costs.find(1)->Size, 300u);
+  EXPECT_FALSE(Costs.find(1)->Backed);
+  EXPECT_EQ(Costs.find(2), nullptr);
   auto Cycles = [&](uint64_t Id) {
-    return nodeCycles(G, idx(G, Id), T, Backed, Sizes);
+    return nodeCycles(G, idx(G, Id), T, Costs);
   };
   EXPECT_EQ(Cycles(0), 0u);
   EXPECT_EQ(Cycles(1), 7u);

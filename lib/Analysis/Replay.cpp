@@ -16,22 +16,39 @@ using namespace llvm;
 
 namespace dan {
 
-uint64_t nodeCycles(const Graph &G, NodeIdx I, const TargetDesc &T,
-                    const DenseSet<uint64_t> &DDRBacked,
-                    const DenseMap<uint64_t, uint64_t> &Sizes) {
-  const Node &N = G[I];
+BufferCosts bufferCosts(const Graph &G) {
+  BufferCosts Costs(G.size());
+  for (NodeIdx I : G.Order)
+    if (I < G.size() && G[I].Kind == NodeKind::Alloc)
+      Costs.tryEmplace(G[I].Buf, BufferCost{G[I].Size, false});
+  for (const Node &N : G.Nodes)
+    if (N.Kind == NodeKind::Op && G.opName(N) == "COPY_IN")
+      for (uint64_t B : N.Bufs)
+        Costs[B].Backed = true;
+  return Costs;
+}
+
+/// nodeCycles with the node's buffer cost already found (null: none).
+static uint64_t cyclesOf(const Node &N, const TargetDesc &T,
+                         const BufferCost *C) {
   switch (N.Kind) {
   case NodeKind::Op:
     return N.Cycles;
   case NodeKind::SpillOut:
-    return T.spillOutCycles(Sizes.lookup(N.Buf), DDRBacked.count(N.Buf));
+    return T.spillOutCycles(C ? C->Size : 0, C && C->Backed);
   case NodeKind::SpillIn:
-    return T.spillInCycles(Sizes.lookup(N.Buf));
+    return T.spillInCycles(C ? C->Size : 0);
   case NodeKind::Alloc:
   case NodeKind::Free:
     return 0;
   }
   return 0;
+}
+
+uint64_t nodeCycles(const Graph &G, NodeIdx I, const TargetDesc &T,
+                    const BufferCosts &Costs) {
+  const Node &N = G[I];
+  return cyclesOf(N, T, N.isSpill() ? Costs.find(N.Buf) : nullptr);
 }
 
 std::optional<Pipe> nodePipe(const Node &N, const TargetDesc &T) {
@@ -49,23 +66,17 @@ std::optional<Pipe> nodePipe(const Node &N, const TargetDesc &T) {
   return std::nullopt;
 }
 
-DenseMap<uint64_t, uint64_t> bufferSizes(const Graph &G) {
-  DenseMap<uint64_t, uint64_t> Sizes;
-  for (NodeIdx I : G.Order)
-    if (I < G.size() && G[I].Kind == NodeKind::Alloc)
-      Sizes.try_emplace(G[I].Buf, G[I].Size);
-  return Sizes;
-}
-
 namespace {
 /// Where a buffer is. Only a node that changes the state changes residency,
 /// so a graph the verifier would reject (a FREE without an ALLOC, a second
 /// ALLOC, a SPILL_IN of a resident buffer) never drives a sum below zero.
 enum class BufState : uint8_t { Unplaced, Resident, SpilledOut, Freed };
 
+/// A buffer's cost and, when it has an ALLOC, its tier and state.
 struct BufInfo {
-  Tier BufTier;
-  uint64_t Size;
+  BufferCost Cost;
+  bool HasAlloc = false;
+  Tier BufTier = Tier::L1;
   BufState State = BufState::Unplaced;
 };
 
@@ -78,10 +89,10 @@ public:
   void place(BufInfo &B, NodeIdx I) {
     unsigned Ti = static_cast<unsigned>(B.BufTier);
     B.State = BufState::Resident;
-    Bytes[Ti] = SaturatingAdd(Bytes[Ti], B.Size);
+    Bytes[Ti] = SaturatingAdd(Bytes[Ti], B.Cost.Size);
     R.TierPeak[Ti] = std::max(R.TierPeak[Ti], Bytes[Ti]);
     if (T.countsInPeak(B.BufTier)) {
-      PeakBytes = SaturatingAdd(PeakBytes, B.Size);
+      PeakBytes = SaturatingAdd(PeakBytes, B.Cost.Size);
       R.PeakL1UB = std::max(R.PeakL1UB, PeakBytes);
     }
     if (T.isL0(B.BufTier) && ++Buffers[Ti] > 1 && R.L0Single) {
@@ -94,9 +105,9 @@ public:
   void release(BufInfo &B, BufState To) {
     unsigned Ti = static_cast<unsigned>(B.BufTier);
     B.State = To;
-    Bytes[Ti] -= std::min(Bytes[Ti], B.Size);
+    Bytes[Ti] -= std::min(Bytes[Ti], B.Cost.Size);
     if (T.countsInPeak(B.BufTier))
-      PeakBytes -= std::min(PeakBytes, B.Size);
+      PeakBytes -= std::min(PeakBytes, B.Cost.Size);
     if (T.isL0(B.BufTier))
       --Buffers[Ti];
   }
@@ -116,12 +127,21 @@ ReplayResult replay(const Graph &G, const TargetDesc &T) {
   R.Start.assign(V, 0);
   R.Finish.assign(V, 0);
 
-  DenseSet<uint64_t> Backed = ddrBackedBuffers(G);
-  DenseMap<uint64_t, uint64_t> Sizes = bufferSizes(G);
-  DenseMap<uint64_t, BufInfo> Buffers;
+  // The same costs as bufferCosts, beside each buffer's state.
+  IdTable<BufInfo> Buffers(V);
   for (NodeIdx I : G.Order)
-    if (I < V && G[I].Kind == NodeKind::Alloc)
-      Buffers.try_emplace(G[I].Buf, BufInfo{G[I].BufTier, G[I].Size});
+    if (I < V && G[I].Kind == NodeKind::Alloc) {
+      auto [B, New] = Buffers.tryEmplace(G[I].Buf);
+      if (New) {
+        B->Cost.Size = G[I].Size;
+        B->HasAlloc = true;
+        B->BufTier = G[I].BufTier;
+      }
+    }
+  for (const Node &N : G.Nodes)
+    if (N.Kind == NodeKind::Op && G.opName(N) == "COPY_IN")
+      for (uint64_t B : N.Bufs)
+        Buffers[B].Cost.Backed = true;
 
   // Done[I]: node I has run. Path[I]: the longest path ending at I, in
   // cycles (the finish time with every pipe unlimited).
@@ -146,7 +166,8 @@ ReplayResult replay(const Graph &G, const TargetDesc &T) {
     Wait(N.Preds);
     Wait(N.ReusePreds);
 
-    uint64_t Cycles = nodeCycles(G, I, T, Backed, Sizes);
+    BufInfo *B = N.isBufferNode() ? Buffers.find(N.Buf) : nullptr;
+    uint64_t Cycles = cyclesOf(N, T, B ? &B->Cost : nullptr);
     uint64_t Start = Ready;
     if (std::optional<Pipe> P = nodePipe(N, T)) {
       unsigned Pi = static_cast<unsigned>(*P);
@@ -164,34 +185,32 @@ ReplayResult replay(const Graph &G, const TargetDesc &T) {
     if (!N.isBufferNode())
       continue;
     if (N.Kind == NodeKind::SpillOut) {
-      uint64_t Size = Sizes.lookup(N.Buf);
+      uint64_t Size = B ? B->Cost.Size : 0;
       ++R.SpillCount;
       R.ExtraTraffic =
           SaturatingAdd(R.ExtraTraffic,
-                        Backed.count(N.Buf) ? Size : SaturatingAdd(Size, Size));
+                        B && B->Cost.Backed ? Size : SaturatingAdd(Size, Size));
     }
-    auto It = Buffers.find(N.Buf);
-    if (It == Buffers.end())
+    if (!B || !B->HasAlloc)
       continue;
-    BufInfo &B = It->second;
     switch (N.Kind) {
     case NodeKind::Alloc:
-      if (B.State == BufState::Unplaced)
-        Live.place(B, I);
+      if (B->State == BufState::Unplaced)
+        Live.place(*B, I);
       break;
     case NodeKind::SpillIn:
-      if (B.State == BufState::SpilledOut)
-        Live.place(B, I);
+      if (B->State == BufState::SpilledOut)
+        Live.place(*B, I);
       break;
     case NodeKind::SpillOut:
-      if (B.State == BufState::Resident)
-        Live.release(B, BufState::SpilledOut);
+      if (B->State == BufState::Resident)
+        Live.release(*B, BufState::SpilledOut);
       break;
     case NodeKind::Free:
-      if (B.State == BufState::Resident)
-        Live.release(B, BufState::Freed);
-      else if (B.State == BufState::SpilledOut)
-        B.State = BufState::Freed;
+      if (B->State == BufState::Resident)
+        Live.release(*B, BufState::Freed);
+      else if (B->State == BufState::SpilledOut)
+        B->State = BufState::Freed;
       break;
     case NodeKind::Op:
       break;

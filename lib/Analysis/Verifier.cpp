@@ -36,7 +36,8 @@ class Verifier {
 public:
   Verifier(const Graph &G, const TargetDesc &T, const VerifyOptions &Opts,
            const DiagHandler &Diag)
-      : G(G), T(T), Opts(Opts), Diag(Diag), Pos(G.positions()) {}
+      : G(G), T(T), Opts(Opts), Diag(Diag), Pos(G.positions()),
+        Sites(G.size()) {}
 
   unsigned run() {
     checkBuffers();
@@ -80,10 +81,7 @@ private:
   void note(NodeIdx At, const Twine &Msg) { note(G[At].Loc, Msg); }
 
   std::string name(NodeIdx I) const { return describeNode(G, I); }
-  const BufferSite *site(uint64_t B) const {
-    auto It = Sites.find(B);
-    return It == Sites.end() ? nullptr : &It->second;
-  }
+  const BufferSite *site(uint64_t B) const { return Sites.find(B); }
   bool hasAlloc(uint64_t B) const {
     const BufferSite *S = site(B);
     return S && S->Alloc != NoNode;
@@ -106,7 +104,7 @@ private:
   const VerifyOptions &Opts;
   const DiagHandler &Diag;
   std::vector<uint32_t> Pos;
-  DenseMap<uint64_t, BufferSite> Sites;
+  IdTable<BufferSite> Sites;
   /// Buffers in order of first appearance, for a deterministic report.
   std::vector<uint64_t> BufOrder;
   unsigned Errors = 0;
@@ -119,11 +117,10 @@ void Verifier::checkBuffers() {
     const Node &N = G[I];
     if (N.Kind != NodeKind::Alloc && N.Kind != NodeKind::Free)
       continue;
-    auto [It, New] = Sites.try_emplace(N.Buf);
+    auto [Site, New] = Sites.tryEmplace(N.Buf);
     if (New)
       BufOrder.push_back(N.Buf);
-    NodeIdx &Slot =
-        N.Kind == NodeKind::Alloc ? It->second.Alloc : It->second.Free;
+    NodeIdx &Slot = N.Kind == NodeKind::Alloc ? Site->Alloc : Site->Free;
     StringRef What = N.Kind == NodeKind::Alloc ? "alloc" : "free";
     if (Slot != NoNode) {
       error(I, "second " + What + " of " + buf(N.Buf) +
@@ -365,7 +362,15 @@ void Verifier::checkPlan() {
 
 void Verifier::checkSpillIds() {
   uint64_t N0 = G.firstSpillId();
-  DenseMap<uint64_t, NodeIdx> Ids = G.idMap();
+  // Every id from N0 on is a spill node's, so the spill nodes alone, keyed
+  // by Id - N0, answer every question below.
+  size_t Spills = 0;
+  for (const Node &N : G.Nodes)
+    Spills += N.isSpill();
+  IdIndex SpillIds(Spills);
+  for (NodeIdx I = 0, E = G.size(); I != E; ++I)
+    if (G[I].isSpill() && G[I].Id >= N0)
+      SpillIds.insert(G[I].Id - N0, I);
   uint64_t Pairs = 0;
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
@@ -386,28 +391,28 @@ void Verifier::checkSpillIds() {
       continue;
     }
     uint64_t PartnerId = IsOut ? N.Id + 1 : N.Id - 1;
-    auto It = Ids.find(PartnerId);
+    NodeIdx Partner = SpillIds.lookup(PartnerId - N0);
     NodeKind Want = IsOut ? NodeKind::SpillIn : NodeKind::SpillOut;
-    if (It == Ids.end() || G[It->second].Kind != Want) {
+    if (Partner == IdIndex::None || G[Partner].Kind != Want) {
       error(I, name(I) + " has no matching " +
                    (IsOut ? "spill_in" : "spill_out") + " n" +
                    Twine(PartnerId));
       continue;
     }
-    const Node &P = G[It->second];
+    const Node &P = G[Partner];
     if (P.Buf != N.Buf) {
       if (IsOut) {
-        error(It->second, name(It->second) + " is paired with " + name(I) +
-                              " but names another buffer");
+        error(Partner, name(Partner) + " is paired with " + name(I) +
+                           " but names another buffer");
         note(I, name(I) + " is here");
       }
       continue;
     }
     if (IsOut) {
       ++Pairs;
-      if (Pos[It->second] < Pos[I]) {
-        error(It->second, name(It->second) +
-                              " is scheduled before its spill_out " + name(I));
+      if (Pos[Partner] < Pos[I]) {
+        error(Partner,
+              name(Partner) + " is scheduled before its spill_out " + name(I));
         note(I, name(I) + " is here");
       }
     }
@@ -415,7 +420,7 @@ void Verifier::checkSpillIds() {
   // Spills are numbered 0..K-1 without gaps; the error goes to the first
   // spill_out numbered past the gap.
   for (uint64_t K = 0; K != Pairs; ++K) {
-    if (Ids.count(N0 + 2 * K))
+    if (SpillIds.contains(2 * K))
       continue;
     NodeIdx After = NoNode;
     for (NodeIdx I : G.Order)
@@ -457,7 +462,7 @@ void Verifier::checkResidency() {
     uint64_t Buf;
     NodeIdx Placer;
   };
-  DenseMap<uint64_t, BufState> States;
+  IdTable<BufState> States(G.size());
   std::map<uint64_t, Seg> Resident[NumTiers];
 
   auto Remove = [&](uint64_t B, BufState &St) {
@@ -472,10 +477,10 @@ void Verifier::checkResidency() {
     const Node &N = G[I];
     if (N.Kind == NodeKind::Op) {
       for (uint64_t B : N.Bufs) {
-        auto It = States.find(B);
-        if (It != States.end() && It->second.S == Spilled) {
+        const BufState *St = States.find(B);
+        if (St && St->S == Spilled) {
           error(I, name(I) + " uses " + buf(B) + " while it is spilled out");
-          note(It->second.Last, buf(B) + " is spilled out here");
+          note(St->Last, buf(B) + " is spilled out here");
         }
       }
       continue;
@@ -625,19 +630,19 @@ static bool sameNode(const Graph &GA, const Node &A, const Graph &GB,
 }
 
 void Verifier::checkAgainst(const Graph &S2) {
-  DenseMap<uint64_t, NodeIdx> Here = G.idMap(), There = S2.idMap();
+  IdIndex Here = G.idIndex(), There = S2.idIndex();
   auto S2Name = [&](NodeIdx I) { return describeNode(S2, I); };
   for (NodeIdx J : S2.Order)
-    if (!Here.count(S2[J].Id))
+    if (!Here.contains(S2[J].Id))
       error(S2[J].Loc, S2Name(J) + " of the stage-2 file is missing here");
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
-    auto It = There.find(N.Id);
-    if (It == There.end()) {
+    NodeIdx Twin = There.lookup(N.Id);
+    if (Twin == IdIndex::None) {
       error(I, name(I) + " is not in the stage-2 file");
       continue;
     }
-    const Node &M = S2[It->second];
+    const Node &M = S2[Twin];
     if (!sameNode(G, N, S2, M)) {
       error(I, name(I) + " differs from its stage-2 definition");
       note(M.Loc, "stage-2 definition is here");
@@ -654,16 +659,16 @@ void Verifier::checkAgainst(const Graph &S2) {
       note(M.Loc, "stage-2 placement is here");
     }
     for (NodeIdx P : M.Preds) {
-      auto PIt = Here.find(S2[P].Id);
-      if (PIt != Here.end() && !is_contained(N.Preds, PIt->second)) {
+      NodeIdx Own = Here.lookup(S2[P].Id);
+      if (Own != IdIndex::None && !is_contained(N.Preds, Own)) {
         error(I, name(I) + " lacks the edge from n" + Twine(S2[P].Id) +
                      " that the stage-2 file has");
         note(M.Loc, "stage-2 definition is here");
       }
     }
     for (NodeIdx P : M.ReusePreds) {
-      auto PIt = Here.find(S2[P].Id);
-      if (PIt != Here.end() && !is_contained(N.ReusePreds, PIt->second)) {
+      NodeIdx Own = Here.lookup(S2[P].Id);
+      if (Own != IdIndex::None && !is_contained(N.ReusePreds, Own)) {
         error(I, name(I) + " lacks the reuse edge from n" + Twine(S2[P].Id) +
                      " that the stage-2 file has; stage 3 keeps every reuse "
                      "edge");

@@ -12,8 +12,7 @@ namespace dan {
 
 void exportJSON(const Graph &G, const TargetDesc &T, raw_ostream &OS) {
   // Spill nodes get the pipe and cycles the replay gives them.
-  DenseSet<uint64_t> Backed = ddrBackedBuffers(G);
-  DenseMap<uint64_t, uint64_t> Sizes = bufferSizes(G);
+  BufferCosts Costs = bufferCosts(G);
 
   json::OStream J(OS, 2);
   J.objectBegin();
@@ -36,7 +35,7 @@ void exportJSON(const Graph &G, const TargetDesc &T, raw_ostream &OS) {
                       N.Kind == NodeKind::SpillOut ? "SPILL_OUT" : "SPILL_IN");
           J.attribute("BufId", int64_t(N.Buf));
           J.attribute("Pipe", pipeName(*nodePipe(N, T)));
-          J.attribute("Cycles", int64_t(nodeCycles(G, I, T, Backed, Sizes)));
+          J.attribute("Cycles", int64_t(nodeCycles(G, I, T, Costs)));
           J.attributeArray("Bufs", [&] { J.value(int64_t(N.Buf)); });
           break;
         }
@@ -104,7 +103,7 @@ Expected<Submission> exportSubmission(const Graph &G) {
     Mem << Buf << ':' << Offset << '\n';
   // Spill k is the k-th spill_in by id; its line holds its new offset.
   llvm::sort(Spills);
-  DenseMap<uint64_t, NodeIdx> Ids = G.idMap();
+  IdIndex Ids = G.idIndex();
   for (auto [Id, Buf] : Spills)
     Spill << Buf << ':' << G[Ids.lookup(Id)].Offset << '\n';
   return S;

@@ -59,6 +59,13 @@ DenseMap<uint64_t, NodeIdx> Graph::idMap() const {
   return M;
 }
 
+IdIndex Graph::idIndex() const {
+  IdIndex M(Nodes.size());
+  for (NodeIdx I = 0, E = Nodes.size(); I != E; ++I)
+    M.insert(Nodes[I].Id, I);
+  return M;
+}
+
 bool namesBufferNode(StringRef OpName) {
   return OpName.equals_insensitive("ALLOC") ||
          OpName.equals_insensitive("FREE") ||

@@ -10,48 +10,71 @@ using namespace llvm;
 namespace dan {
 
 namespace {
-/// Where a buffer's nodes are, by schedule position.
+/// A use of a buffer: an operation or one of its spill nodes. The kind is
+/// kept beside the index so that the walk over a buffer's uses does not
+/// reach into the (large, randomly placed) nodes.
+struct BufferUse {
+  NodeIdx I;
+  NodeKind Kind;
+  bool isSpill() const {
+    return Kind == NodeKind::SpillOut || Kind == NodeKind::SpillIn;
+  }
+};
+
+/// Where a spilled buffer's nodes are, by schedule position.
 struct BufferNodes {
   NodeIdx Alloc = UINT32_MAX;
   NodeIdx Free = UINT32_MAX;
-  Tier BufTier = Tier::L1;
-  uint64_t Size = 0;
   /// Operations using the buffer and its spill nodes, in schedule order.
-  SmallVector<NodeIdx, 4> Uses;
+  SmallVector<BufferUse, 4> Uses;
+  /// Whether the buffer is in the list of spilled buffers yet.
+  bool Listed = false;
 };
 } // namespace
 
-static DenseMap<uint64_t, BufferNodes> collectBuffers(const Graph &G) {
-  DenseMap<uint64_t, BufferNodes> Buffers;
+/// The nodes of every buffer that has a spill node, and those buffers in
+/// order of their first spill node in the schedule. Other buffers need no
+/// spill edge, so their uses are not collected.
+static IdTable<BufferNodes>
+collectSpilledBuffers(const Graph &G, ArrayRef<NodeIdx> Spills,
+                      std::vector<BufferNodes *> &BufOrder) {
+  IdTable<BufferNodes> Buffers(G.size());
+  for (NodeIdx I : Spills)
+    Buffers.tryEmplace(G[I].Buf);
+  if (!Buffers.size())
+    return Buffers;
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
+    if (N.Kind == NodeKind::Op) {
+      for (uint64_t Id : N.Bufs)
+        if (BufferNodes *B = Buffers.find(Id)) {
+          // An op listing a buffer twice uses it once.
+          if (B->Uses.empty() || B->Uses.back().I != I)
+            B->Uses.push_back({I, N.Kind});
+        }
+      continue;
+    }
+    BufferNodes *B = Buffers.find(N.Buf);
+    if (!B)
+      continue;
     switch (N.Kind) {
-    case NodeKind::Alloc: {
-      BufferNodes &B = Buffers[N.Buf];
-      if (B.Alloc == UINT32_MAX) {
-        B.Alloc = I;
-        B.BufTier = N.BufTier;
-        B.Size = N.Size;
-      }
+    case NodeKind::Alloc:
+      if (B->Alloc == UINT32_MAX)
+        B->Alloc = I;
       break;
-    }
-    case NodeKind::Free: {
-      BufferNodes &B = Buffers[N.Buf];
-      if (B.Free == UINT32_MAX)
-        B.Free = I;
+    case NodeKind::Free:
+      if (B->Free == UINT32_MAX)
+        B->Free = I;
       break;
-    }
     case NodeKind::SpillOut:
     case NodeKind::SpillIn:
-      Buffers[N.Buf].Uses.push_back(I);
+      if (!B->Listed) {
+        B->Listed = true;
+        BufOrder.push_back(B);
+      }
+      B->Uses.push_back({I, N.Kind});
       break;
     case NodeKind::Op:
-      for (uint64_t B : N.Bufs) {
-        auto &Uses = Buffers[B].Uses;
-        // An op listing a buffer twice uses it once.
-        if (Uses.empty() || Uses.back() != I)
-          Uses.push_back(I);
-      }
       break;
     }
   }
@@ -59,21 +82,22 @@ static DenseMap<uint64_t, BufferNodes> collectBuffers(const Graph &G) {
 }
 
 /// The partner of spill node \p I by the numbering rule (spill_out N+2k
-/// and spill_in N+2k+1, same buffer), or UINT32_MAX.
+/// and spill_in N+2k+1, same buffer), or UINT32_MAX. \p SpillIds holds the
+/// spill nodes by Id - N0 (every id from N0 on is a spill node's).
 static NodeIdx partnerOf(const Graph &G, NodeIdx I, uint64_t N0,
-                         const DenseMap<uint64_t, NodeIdx> &SpillIds) {
+                         const IdIndex &SpillIds) {
   const Node &S = G[I];
   bool IsOut = S.Kind == NodeKind::SpillOut;
   if (S.Id < N0 || ((S.Id - N0) % 2 == 0) != IsOut)
     return UINT32_MAX;
-  auto It = SpillIds.find(IsOut ? S.Id + 1 : S.Id - 1);
-  if (It == SpillIds.end())
+  NodeIdx Partner = SpillIds.lookup((IsOut ? S.Id + 1 : S.Id - 1) - N0);
+  if (Partner == IdIndex::None)
     return UINT32_MAX;
-  const Node &P = G[It->second];
+  const Node &P = G[Partner];
   NodeKind Want = IsOut ? NodeKind::SpillIn : NodeKind::SpillOut;
   if (P.Kind != Want || P.Buf != S.Buf)
     return UINT32_MAX;
-  return It->second;
+  return Partner;
 }
 
 // Why the reduced set is enough (docs/LangRef.md, "Spill edges"). In a graph
@@ -92,62 +116,67 @@ static NodeIdx partnerOf(const Graph &G, NodeIdx I, uint64_t N0,
 // Every segment is scanned once: O(uses + spills) per buffer.
 std::vector<RequiredEdge> computeSpillEdges(const Graph &G) {
   std::vector<RequiredEdge> Edges;
-  DenseMap<uint64_t, BufferNodes> Buffers = collectBuffers(G);
-  uint64_t N0 = G.firstSpillId();
-  DenseMap<uint64_t, NodeIdx> SpillIds;
-  for (NodeIdx I = 0, E = G.size(); I != E; ++I)
-    if (G[I].isSpill())
-      SpillIds.try_emplace(G[I].Id, I);
-
-  // Buffers in order of first appearance keep the result deterministic.
-  SmallVector<uint64_t, 0> BufOrder;
-  DenseSet<uint64_t> Seen;
-  for (NodeIdx I : G.Order) {
+  // One walk over the nodes: the first spill id (Graph::firstSpillId) and
+  // the spill nodes.
+  uint64_t N0 = 0;
+  std::vector<NodeIdx> Spills;
+  for (NodeIdx I = 0, E = G.size(); I != E; ++I) {
     const Node &N = G[I];
-    if (N.isSpill() && Seen.insert(N.Buf).second)
-      BufOrder.push_back(N.Buf);
+    if (N.isSpill())
+      Spills.push_back(I);
+    else
+      N0 = std::max(N0, N.Id + 1);
   }
+  if (Spills.empty())
+    return Edges;
+  IdIndex SpillIds(Spills.size());
+  for (NodeIdx I : Spills)
+    if (G[I].Id >= N0)
+      SpillIds.insert(G[I].Id - N0, I);
+  // Buffers in order of first appearance keep the result deterministic.
+  std::vector<BufferNodes *> BufOrder;
+  IdTable<BufferNodes> Buffers = collectSpilledBuffers(G, Spills, BufOrder);
 
   constexpr size_t NoPos = SIZE_MAX;
   // Spill_ins whose spill_out has been seen: they anchor the next spill_out.
-  DenseSet<NodeIdx> AfterOwnOut;
-  for (uint64_t BufId : BufOrder) {
-    const BufferNodes &B = Buffers[BufId];
-    ArrayRef<NodeIdx> Uses = B.Uses;
+  std::vector<bool> AfterOwnOut(G.size());
+  for (const BufferNodes *BP : BufOrder) {
+    const BufferNodes &B = *BP;
+    ArrayRef<BufferUse> Uses = B.Uses;
     size_t E = Uses.size();
     size_t LastOut = NoPos;
     for (size_t P = 0; P != E; ++P)
-      if (G[Uses[P]].Kind == NodeKind::SpillOut)
+      if (Uses[P].Kind == NodeKind::SpillOut)
         LastOut = P;
     // The latest spill_in that follows its own spill_out, or the latest
     // spill_out: the uses before it reach the next spill_out through it.
     size_t Anchor = NoPos;
     for (size_t P = 0; P != E; ++P) {
-      NodeIdx S = Uses[P];
-      NodeKind K = G[S].Kind;
+      NodeIdx S = Uses[P].I;
+      NodeKind K = Uses[P].Kind;
       if (K == NodeKind::SpillOut) {
         if (Anchor == NoPos && B.Alloc != UINT32_MAX)
           Edges.push_back({B.Alloc, S, RequiredEdge::AllocToOut});
         for (size_t Q = Anchor == NoPos ? 0 : Anchor; Q != P; ++Q)
-          Edges.push_back({Uses[Q], S, RequiredEdge::UserToOut});
+          Edges.push_back({Uses[Q].I, S, RequiredEdge::UserToOut});
         NodeIdx In = partnerOf(G, S, N0, SpillIds);
         if (In != UINT32_MAX) {
           Edges.push_back({S, In, RequiredEdge::OutToIn});
-          AfterOwnOut.insert(In);
+          AfterOwnOut[In] = true;
         }
         Anchor = P;
         continue;
       }
       if (K != NodeKind::SpillIn || partnerOf(G, S, N0, SpillIds) == UINT32_MAX)
         continue;
-      if (AfterOwnOut.count(S))
+      if (AfterOwnOut[S])
         Anchor = P;
       // A later spill_out carries the free's order on to the next spill_in.
       if (B.Free != UINT32_MAX && (LastOut == NoPos || LastOut < P))
         Edges.push_back({S, B.Free, RequiredEdge::InToFree});
       // Uses after the next spill node are reached through it.
-      for (size_t Q = P + 1; Q != E && !G[Uses[Q]].isSpill(); ++Q)
-        Edges.push_back({S, Uses[Q], RequiredEdge::InToUser});
+      for (size_t Q = P + 1; Q != E && !Uses[Q].isSpill(); ++Q)
+        Edges.push_back({S, Uses[Q].I, RequiredEdge::InToUser});
     }
   }
   return Edges;
@@ -220,23 +249,27 @@ std::vector<EdgeList> computeReuseEdges(const Graph &G, ReuseReading Reading) {
   bool Literal = Reading == ReuseReading::Literal;
   std::vector<EdgeList> Reuse(G.size());
   ReleaseMap Released[NumTiers];
-  struct Placed {
+  // A buffer's tier and size (from its first alloc) and where it is placed.
+  struct BufPlace {
     Tier T;
-    uint64_t Begin, End;
+    uint64_t Size;
+    uint64_t Begin = 0, End = 0;
     bool Valid = false;
   };
-  DenseMap<uint64_t, Placed> Where;
-  DenseMap<uint64_t, std::pair<Tier, uint64_t>> Info;
+  IdTable<BufPlace> Bufs(G.size());
   for (const Node &N : G.Nodes)
     if (N.Kind == NodeKind::Alloc)
-      Info.try_emplace(N.Buf, N.BufTier, N.Size);
+      Bufs.tryEmplace(N.Buf, BufPlace{N.BufTier, N.Size});
 
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
-    auto InfoIt = Info.find(N.Buf);
-    if (!N.isBufferNode() || InfoIt == Info.end())
+    if (!N.isBufferNode())
       continue;
-    auto [T, Size] = InfoIt->second;
+    BufPlace *B = Bufs.find(N.Buf);
+    if (!B)
+      continue;
+    Tier T = B->T;
+    uint64_t Size = B->Size;
     if (N.isPlacement()) {
       if (!N.HasOffset)
         continue;
@@ -249,18 +282,18 @@ std::vector<EdgeList> computeReuseEdges(const Graph &G, ReuseReading Reading) {
               if (G[By].Buf != N.Buf && !is_contained(List, By))
                 List.push_back(By);
             });
-      Where[N.Buf] = {T, Begin, End, true};
+      B->Begin = Begin;
+      B->End = End;
+      B->Valid = true;
       continue;
     }
     // The literal reading releases bytes at FREE only, never at SPILL_OUT.
     if (N.Kind == NodeKind::Free ||
         (N.Kind == NodeKind::SpillOut && !Literal)) {
-      auto It = Where.find(N.Buf);
-      if (It == Where.end() || !It->second.Valid)
+      if (!B->Valid)
         continue;
-      Released[static_cast<unsigned>(T)].release(It->second.Begin,
-                                                 It->second.End, I);
-      It->second.Valid = false;
+      Released[static_cast<unsigned>(T)].release(B->Begin, B->End, I);
+      B->Valid = false;
     }
   }
   auto ById = [&G](NodeIdx A, NodeIdx B) { return G[A].Id < G[B].Id; };

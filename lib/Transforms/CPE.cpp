@@ -188,12 +188,11 @@ private:
 static void nodeTiming(const Graph &G, const TargetDesc &T,
                        std::vector<uint64_t> &Cycles,
                        std::vector<uint8_t> &PipeOf) {
-  DenseSet<uint64_t> Backed = ddrBackedBuffers(G);
-  DenseMap<uint64_t, uint64_t> Sizes = bufferSizes(G);
+  BufferCosts Costs = bufferCosts(G);
   Cycles.assign(G.size(), 0);
   PipeOf.assign(G.size(), NoPipe);
   for (NodeIdx I = 0, E = G.size(); I != E; ++I) {
-    Cycles[I] = nodeCycles(G, I, T, Backed, Sizes);
+    Cycles[I] = nodeCycles(G, I, T, Costs);
     if (std::optional<Pipe> P = nodePipe(G[I], T))
       PipeOf[I] = static_cast<uint8_t>(*P);
   }

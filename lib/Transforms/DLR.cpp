@@ -139,7 +139,7 @@ struct Buffer {
 class Repacker {
 public:
   Repacker(Graph &G, const TargetDesc &T, const DLROptions &Opts)
-      : G(G), T(T), Opts(Opts) {}
+      : G(G), T(T), Opts(Opts), BufIndex(G.size()) {}
 
   /// \p Checked: checkInput() already passed on this graph (the plans of a
   /// selection share one input).
@@ -176,7 +176,8 @@ private:
   DLRStats Stats;
 
   std::vector<Buffer> Bufs;
-  DenseMap<uint64_t, unsigned> BufIndex;
+  /// Buffer id -> index in Bufs.
+  IdIndex BufIndex;
   std::vector<FreeList> Free;
   std::array<std::vector<unsigned>, NumTiers> Resident;
   std::vector<NodeIdx> NewOrder;
@@ -245,10 +246,10 @@ Error Repacker::checkInput() {
   if (!Diags.empty())
     return Diags.takeError();
 
-  DenseMap<uint64_t, const Node *> Allocs;
-  for (const Node &N : G.Nodes)
-    if (N.Kind == NodeKind::Alloc)
-      Allocs.try_emplace(N.Buf, &N);
+  IdIndex Allocs(G.size());
+  for (NodeIdx I = 0, E = G.size(); I != E; ++I)
+    if (G[I].Kind == NodeKind::Alloc)
+      Allocs.insert(G[I].Buf, I);
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
     if (N.Kind != NodeKind::Op)
@@ -259,7 +260,7 @@ Error Repacker::checkInput() {
       if (is_contained(Seen, B))
         continue;
       Seen.push_back(B);
-      const Node &A = *Allocs.lookup(B);
+      const Node &A = G[Allocs.lookup(B)];
       Need[tierIndex(A.BufTier)] += A.Size;
     }
     for (unsigned TI = 0; TI != NumTiers; ++TI) {
@@ -270,7 +271,7 @@ Error Repacker::checkInput() {
       // operation was a tenth of dan-dlr).
       std::string Names;
       for (uint64_t B : Seen) {
-        const Node &A = *Allocs.lookup(B);
+        const Node &A = G[Allocs.lookup(B)];
         if (tierIndex(A.BufTier) == TI)
           Names += (Names.empty() ? "" : ", ") + ("b" + Twine(B)).str() +
                    " (" + std::to_string(A.Size) + ")";
@@ -294,7 +295,7 @@ void Repacker::collectBuffers() {
     const Node &N = G[I];
     if (N.Kind != NodeKind::Alloc)
       continue;
-    BufIndex[N.Buf] = Bufs.size();
+    BufIndex.set(N.Buf, Bufs.size());
     Buffer &B = Bufs.emplace_back();
     B.Id = N.Buf;
     B.BufTier = N.BufTier;

@@ -22,21 +22,28 @@
 
 namespace dan {
 
+/// What a spill node's cycles depend on: the size of its buffer, from the
+/// buffer's first ALLOC in schedule order (0 without one), and whether the
+/// buffer is DDR-backed (an operand of a COPY_IN).
+struct BufferCost {
+  uint64_t Size = 0;
+  bool Backed = false;
+};
+using BufferCosts = IdTable<BufferCost>;
+
+/// The BufferCost of every buffer that has an ALLOC or is DDR-backed.
+BufferCosts bufferCosts(const Graph &G);
+
 /// The cycles node \p I takes: its own for an operation, the target's
-/// transfer cost for a spill node (0 for a SPILL_OUT of a buffer in
-/// \p DDRBacked), 0 for ALLOC and FREE. \p Sizes maps buffer ids to sizes;
-/// a buffer missing from it has size 0. A transfer cost above 2^64 - 1
-/// saturates instead of wrapping.
+/// transfer cost for a spill node (0 for a SPILL_OUT of a DDR-backed
+/// buffer), 0 for ALLOC and FREE. A buffer missing from \p Costs has size 0
+/// and is not DDR-backed. A transfer cost above 2^64 - 1 saturates instead
+/// of wrapping.
 uint64_t nodeCycles(const Graph &G, NodeIdx I, const TargetDesc &T,
-                    const llvm::DenseSet<uint64_t> &DDRBacked,
-                    const llvm::DenseMap<uint64_t, uint64_t> &Sizes);
+                    const BufferCosts &Costs);
 
 /// The pipe a node occupies, or std::nullopt for ALLOC and FREE.
 std::optional<Pipe> nodePipe(const Node &N, const TargetDesc &T);
-
-/// The size of every allocated buffer, taken from its first ALLOC in
-/// schedule order: the Sizes argument of nodeCycles.
-llvm::DenseMap<uint64_t, uint64_t> bufferSizes(const Graph &G);
 
 struct ReplayResult {
   /// Metric 1: the peak of live L1 + UB bytes (tiers that count in peak).

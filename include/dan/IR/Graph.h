@@ -17,6 +17,7 @@
 #define DAN_IR_GRAPH_H
 
 #include "dan/IR/Enums.h"
+#include "dan/IR/IdIndex.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -104,7 +105,9 @@ public:
   std::vector<uint32_t> positions() const;
   /// Sorts every edge list by predecessor id; builders call it once done.
   void sortEdges();
-  /// The node index of each id; ids are assumed unique.
+  /// The node index of each id (the first node of an id that occurs twice).
+  IdIndex idIndex() const;
+  /// The same as a hash map; ids are assumed unique.
   llvm::DenseMap<uint64_t, NodeIdx> idMap() const;
 
 private:
