@@ -42,9 +42,12 @@ std::vector<uint32_t> Graph::positions() const {
 }
 
 void Graph::sortEdges() {
-  auto ById = [this](NodeIdx A, NodeIdx B) {
-    return Nodes[A].Id < Nodes[B].Id;
-  };
+  // The ids side by side: comparing through the nodes read a whole node,
+  // anywhere in the graph, for every comparison.
+  std::vector<uint64_t> Ids(Nodes.size());
+  for (NodeIdx I = 0, E = Nodes.size(); I != E; ++I)
+    Ids[I] = Nodes[I].Id;
+  auto ById = [&Ids](NodeIdx A, NodeIdx B) { return Ids[A] < Ids[B]; };
   for (Node &N : Nodes) {
     llvm::sort(N.Preds, ById);
     llvm::sort(N.ReusePreds, ById);

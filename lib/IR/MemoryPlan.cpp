@@ -296,7 +296,10 @@ std::vector<EdgeList> computeReuseEdges(const Graph &G, ReuseReading Reading) {
       B->Valid = false;
     }
   }
-  auto ById = [&G](NodeIdx A, NodeIdx B) { return G[A].Id < G[B].Id; };
+  std::vector<uint64_t> Ids(G.size());
+  for (NodeIdx I = 0, E = G.size(); I != E; ++I)
+    Ids[I] = G[I].Id;
+  auto ById = [&Ids](NodeIdx A, NodeIdx B) { return Ids[A] < Ids[B]; };
   for (auto &List : Reuse)
     llvm::sort(List, ById);
   return Reuse;

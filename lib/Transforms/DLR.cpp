@@ -291,23 +291,21 @@ Error Repacker::checkInput() {
 
 void Repacker::collectBuffers() {
   DenseSet<uint64_t> Backed = ddrBackedBuffers(G);
-  for (NodeIdx I : G.Order) {
-    const Node &N = G[I];
-    if (N.Kind != NodeKind::Alloc)
-      continue;
-    BufIndex.set(N.Buf, Bufs.size());
-    Buffer &B = Bufs.emplace_back();
-    B.Id = N.Buf;
-    B.BufTier = N.BufTier;
-    B.Size = N.Size;
-    bool IsBacked = Backed.count(N.Buf);
-    B.Backed = IsBacked;
-    B.Traffic = spillTraffic(N.Size, IsBacked);
-    B.Cycles = spillPairCycles(T, N.Size, IsBacked);
-  }
+  // One walk: the input verified, so a buffer's ALLOC comes before its uses
+  // and its FREE.
   for (uint32_t P = 0, E = G.Order.size(); P != E; ++P) {
     const Node &N = G[G.Order[P]];
-    if (N.Kind == NodeKind::Free)
+    if (N.Kind == NodeKind::Alloc) {
+      BufIndex.set(N.Buf, Bufs.size());
+      Buffer &B = Bufs.emplace_back();
+      B.Id = N.Buf;
+      B.BufTier = N.BufTier;
+      B.Size = N.Size;
+      bool IsBacked = Backed.count(N.Buf);
+      B.Backed = IsBacked;
+      B.Traffic = spillTraffic(N.Size, IsBacked);
+      B.Cycles = spillPairCycles(T, N.Size, IsBacked);
+    } else if (N.Kind == NodeKind::Free)
       Bufs[bufferOf(N.Buf)].FreePos = P;
     else if (N.Kind == NodeKind::Op)
       for (uint64_t Id : N.Bufs) {
