@@ -48,7 +48,7 @@ std::string verifyErrors(const Graph &G, const TargetDesc &T) {
 /// Every input edge of \p In holds in the schedule of \p Out (nodes are
 /// matched by id; the input has no plan).
 void expectKeepsEdges(const Graph &In, const Graph &Out) {
-  llvm::DenseMap<uint64_t, NodeIdx> Ids = Out.idMap();
+  IdIndex Ids = Out.idIndex();
   std::vector<uint32_t> Pos = Out.positions();
   for (const Node &N : In.Nodes)
     for (NodeIdx P : N.Preds)

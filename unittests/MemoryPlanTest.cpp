@@ -53,7 +53,7 @@ TEST(MemoryPlanTest, SpillEdges) {
 static std::vector<std::pair<NodeIdx, NodeIdx>> fullSpillEdges(const Graph &G) {
   std::vector<std::pair<NodeIdx, NodeIdx>> Edges;
   uint64_t N0 = G.firstSpillId();
-  llvm::DenseMap<uint64_t, NodeIdx> Ids = G.idMap();
+  IdIndex Ids = G.idIndex();
   auto Uses = [&](NodeIdx I, uint64_t B) {
     const Node &N = G[I];
     return N.Kind == NodeKind::Op ? llvm::is_contained(N.Bufs, B)
@@ -70,11 +70,10 @@ static std::vector<std::pair<NodeIdx, NodeIdx>> fullSpillEdges(const Graph &G) {
           (G[U].Kind == NodeKind::Alloc && G[U].Buf == B))
         Edges.emplace_back(U, Out);
     }
-    auto It = Ids.find(G[Out].Id + 1);
-    if ((G[Out].Id - N0) % 2 != 0 || It == Ids.end() ||
-        G[It->second].Kind != NodeKind::SpillIn || G[It->second].Buf != B)
+    NodeIdx In = Ids.lookup(G[Out].Id + 1);
+    if ((G[Out].Id - N0) % 2 != 0 || In == IdIndex::None ||
+        G[In].Kind != NodeKind::SpillIn || G[In].Buf != B)
       continue;
-    NodeIdx In = It->second;
     Edges.emplace_back(Out, In);
     bool After = false;
     for (NodeIdx X : G.Order) {

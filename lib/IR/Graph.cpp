@@ -54,14 +54,6 @@ void Graph::sortEdges() {
   }
 }
 
-DenseMap<uint64_t, NodeIdx> Graph::idMap() const {
-  DenseMap<uint64_t, NodeIdx> M;
-  M.reserve(Nodes.size());
-  for (NodeIdx I = 0, E = Nodes.size(); I != E; ++I)
-    M.try_emplace(Nodes[I].Id, I);
-  return M;
-}
-
 IdIndex Graph::idIndex() const {
   IdIndex M(Nodes.size());
   for (NodeIdx I = 0, E = Nodes.size(); I != E; ++I)

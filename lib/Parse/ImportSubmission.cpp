@@ -53,7 +53,7 @@ bool applySubmission(Graph &G, SourceMgr &SM, const SubmissionBuffers &Files) {
   // The submission replaces any plan the graph has.
   stripMemoryPlan(G);
   uint64_t N0 = G.firstSpillId();
-  DenseMap<uint64_t, NodeIdx> Ids = G.idMap();
+  IdIndex Ids = G.idIndex();
   DenseMap<uint64_t, NodeIdx> Allocs;
   for (NodeIdx I = 0, E = G.size(); I != E; ++I)
     if (G[I].Kind == NodeKind::Alloc)
@@ -85,8 +85,8 @@ bool applySubmission(Graph &G, SourceMgr &SM, const SubmissionBuffers &Files) {
       In.HasOffset = true;
       In.Offset = Offset;
       Out.Loc = In.Loc = L.Loc;
-      Ids[Out.Id] = G.addNode(std::move(Out));
-      Ids[In.Id] = G.addNode(std::move(In));
+      Ids.set(Out.Id, G.addNode(std::move(Out)));
+      Ids.set(In.Id, G.addNode(std::move(In)));
       ++K;
     }
   }
@@ -98,19 +98,17 @@ bool applySubmission(Graph &G, SourceMgr &SM, const SubmissionBuffers &Files) {
     uint64_t Id;
     if (L.Text.getAsInteger(10, Id))
       return B.error(L.Loc, "expected a node id, not '" + L.Text + "'");
-    // Never ask the map for its reserved keys (2^64 - 1, 2^64 - 2): it
-    // would return an empty slot as a match.
-    auto It = Id <= MaxValue ? Ids.find(Id) : Ids.end();
-    if (It == Ids.end())
+    NodeIdx I = Id <= MaxValue ? Ids.lookup(Id) : IdIndex::None;
+    if (I == IdIndex::None)
       return B.error(L.Loc, "node " + Twine(Id) + " is not in the graph" +
                                 (Id >= N0 ? " nor in the spill file" : ""));
-    if (SeenAt[It->second].isValid()) {
+    if (SeenAt[I].isValid()) {
       B.error(L.Loc, "node " + Twine(Id) + " is scheduled twice");
-      B.note(SeenAt[It->second], "first scheduled here");
+      B.note(SeenAt[I], "first scheduled here");
       return false;
     }
-    SeenAt[It->second] = L.Loc;
-    Order.push_back(It->second);
+    SeenAt[I] = L.Loc;
+    Order.push_back(I);
   }
   for (NodeIdx I = 0, E = G.size(); I != E; ++I)
     if (!SeenAt[I].isValid())

@@ -107,8 +107,6 @@ public:
   void sortEdges();
   /// The node index of each id (the first node of an id that occurs twice).
   IdIndex idIndex() const;
-  /// The same as a hash map; ids are assumed unique.
-  llvm::DenseMap<uint64_t, NodeIdx> idMap() const;
 
 private:
   llvm::StringMap<unsigned> OpNameIds;
