@@ -23,11 +23,17 @@ void DiagError::log(llvm::raw_ostream &OS) const {
 
 void printLocated(const llvm::SourceMgr &SM, llvm::SMLoc Loc,
                   llvm::SourceMgr::DiagKind Kind, const llvm::Twine &Msg) {
+  // The diagnostic is located once; each path below uses it as
+  // SourceMgr::PrintMessage would.
   llvm::SMDiagnostic D = SM.GetMessage(Loc, Kind, Msg);
+  if (llvm::SourceMgr::DiagHandlerTy Handler = SM.getDiagHandler()) {
+    Handler(D, SM.getDiagContext());
+    return;
+  }
   llvm::StringRef Line = D.getLineContents();
-  if (SM.getDiagHandler() || D.getLineNo() < 0 || D.getColumnNo() < 0 ||
+  if (D.getLineNo() < 0 || D.getColumnNo() < 0 ||
       Line.size() <= MaxShownSourceColumns) {
-    SM.PrintMessage(Loc, Kind, Msg);
+    SM.PrintMessage(llvm::errs(), D);
     return;
   }
   // The location and message as PrintMessage writes them: a diagnostic
