@@ -40,7 +40,8 @@ static cl::opt<FitChoice>
         cl::values(clEnumValN(FitChoice::Auto, "auto",
                               "plan with timed, best and next fit (each "
                               "under every --horizon tried) and keep the "
-                              "least traffic, then the lowest makespan"),
+                              "least makespan + beta * extra traffic, then "
+                              "the least traffic, then the lowest makespan"),
                    clEnumValN(FitChoice::Best, "best",
                               "the smallest segment that fits, ties to the "
                               "lowest offset"),
@@ -110,7 +111,8 @@ static cl::opt<std::string> Horizon(
     cl::desc("Release horizon: when room is needed, evict first the least "
              "recently used buffer not needed for N schedule positions; "
              "'auto' plans with none, 800, 400 and 200 and keeps the least "
-             "traffic, then the lowest makespan (default auto)"),
+             "makespan + beta * extra traffic, then the least traffic, then "
+             "the lowest makespan (default auto)"),
     cl::cat(DANCategory));
 
 /// --horizon as options, or nothing when the value is malformed.

@@ -13,7 +13,8 @@ static cl::opt<L0Mode> L0(
     cl::desc("How the L0 tiers constrain the order"),
     cl::values(clEnumValN(L0Mode::Auto, "auto",
                           "order with capacity and with single, plan each "
-                          "with default dan-dlr, keep the least extra traffic "
+                          "with default dan-dlr, keep the least makespan + "
+                          "beta * extra traffic, then the least traffic "
                           "(default)"),
                clEnumValN(L0Mode::Capacity, "capacity",
                           "live L0 bytes never exceed the tier"),
@@ -70,8 +71,8 @@ static cl::opt<Traversal> Order(
     cl::values(
         clEnumValN(Traversal::Auto, "auto",
                    "with --l0=auto, a candidate selection: the tasks order "
-                   "alone on a reuse grid, else free, tasks and window; "
-                   "otherwise free (default)"),
+                   "alone on a reuse grid, else free, tasks, window and "
+                   "groups; otherwise free (default)"),
         clEnumValN(Traversal::Free, "free",
                    "the list scheduler alone (the paper)"),
         clEnumValN(Traversal::Tasks, "tasks",
