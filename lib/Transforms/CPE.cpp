@@ -25,7 +25,9 @@
 // The timing of a candidate is updated incrementally: only the nodes whose
 // pipe predecessor changed, and what their new finish times reach, are
 // retimed, in schedule order, and a candidate is dropped as soon as a node
-// reaches the current makespan.
+// reaches the current makespan. A wide wave of changes is finished by a
+// forward walk over the positions, which retimes the same nodes without
+// the queue.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,7 +67,14 @@ public:
 
   uint64_t makespan() const { return Makespan; }
   const std::vector<NodeIdx> &order() const { return Order; }
-  uint64_t start(NodeIdx I) const { return Start[I]; }
+  /// When \p I starts: the latest finish of its predecessors and of its
+  /// pipe predecessor (derived, so that a retiming writes one time per node).
+  uint64_t start(NodeIdx I) const {
+    uint64_t S = ready(I);
+    if (NodeIdx P = pipePrev(I); P != None)
+      S = std::max(S, Finish[P]);
+    return S;
+  }
   uint64_t finish(NodeIdx I) const { return Finish[I]; }
 
 private:
@@ -95,9 +104,17 @@ private:
   /// pipes), kept beside it: the retiming reads them for every node.
   std::vector<NodeIdx> PipePrev, PipeNext;
   void linkPipe(const std::vector<NodeIdx> &Seq, uint32_t J);
+  /// Per node, a position at or after each of its successors and its pipe
+  /// successor: where the wave of a changed node may end. An upper bound,
+  /// raised when a move takes a successor later and never lowered, so that
+  /// a move updates it in O(moved range * in-degree).
+  std::vector<uint32_t> Horizon;
+  void raiseHorizon(NodeIdx Of, NodeIdx Succ) {
+    Horizon[Of] = std::max(Horizon[Of], Pos[Succ]);
+  }
 
   // The timing of the current schedule.
-  std::vector<uint64_t> Start, Finish;
+  std::vector<uint64_t> Finish;
   uint64_t Makespan = 0;
   /// How many nodes finish at Makespan.
   uint64_t AtMax = 0;
@@ -118,14 +135,15 @@ private:
   uint64_t Retimed = 0, RetimeLimit = 0;
   bool OverLimit = false;
 
-  // A candidate is timed in place, in Start and Finish; Changed lists the
+  // A candidate is timed in place, in Finish; Changed lists the
   // nodes it retimed with their times before, so that a rejected candidate
   // is undone and an accepted one only updates the blocks.
   struct OldTimes {
     NodeIdx I;
-    uint64_t Start, Finish;
+    uint64_t Finish;
   };
   std::vector<OldTimes> Changed;
+  size_t ChangedCount = 0;
   void undoTimes();
   /// The positions waiting to be retimed, as a bit set: a candidate's
   /// nodes are retimed in schedule order by scanning it forward (every
@@ -134,6 +152,12 @@ private:
   /// queued at most once per candidate: whatever could queue it again
   /// comes before it, and has been retimed already.
   std::vector<uint64_t> Waiting;
+  /// When a candidate has changed this many times, the rest of its wave is
+  /// retimed by a forward walk instead of through Waiting.
+  uint64_t DenseAfter = CPEOptions().DenseAfter;
+  /// Per node, the last candidate (by Epoch) that changed its time.
+  std::vector<uint32_t> Stamp;
+  uint32_t Epoch = 0;
   /// The first word of Waiting a candidate that stopped early may have left
   /// bits in (from it to the end; Waiting.size() when none).
   uint32_t StaleFrom = 0;
@@ -169,6 +193,7 @@ private:
   uint32_t latest(NodeIdx I) const;
   bool group(NodeIdx I, NodeIdx Stop, bool Up, SmallVectorImpl<NodeIdx> &Group);
   void moveTo(NodeIdx I, uint32_t To, SmallVectorImpl<NodeIdx> &Seeds);
+  void raiseHorizons(uint32_t From, uint32_t To);
   bool improves(ArrayRef<NodeIdx> Seeds);
   void commit();
   /// A candidate: put B ahead of A on their pipe (A runs before B now).
@@ -297,9 +322,18 @@ Search::Search(const Graph &G, const TargetDesc &T, bool WithReuse,
     }
   }
 
+  Horizon.assign(V, 0);
+  for (NodeIdx I = 0; I != V; ++I) {
+    Horizon[I] = Pos[I];
+    for (NodeIdx S : succs(I))
+      raiseHorizon(I, S);
+    if (PipeNext[I] != None)
+      raiseHorizon(I, PipeNext[I]);
+  }
   Waiting.assign(V / 64 + 1, 0);
+  Stamp.assign(V, 0);
   StaleFrom = Waiting.size();
-  Changed.reserve(V);
+  Changed.resize(V);
   timeAll();
 }
 
@@ -317,15 +351,9 @@ uint64_t Search::ready(NodeIdx I, NodeIdx *Which) const {
 }
 
 void Search::timeAll() {
-  Start.assign(V, 0);
   Finish.assign(V, 0);
-  for (NodeIdx I : Order) {
-    uint64_t S = ready(I);
-    if (NodeIdx P = pipePrev(I); P != None)
-      S = std::max(S, Finish[P]);
-    Start[I] = S;
-    Finish[I] = SaturatingAdd(S, Cycles[I]);
-  }
+  for (NodeIdx I : Order)
+    Finish[I] = SaturatingAdd(start(I), Cycles[I]);
   uint32_t Blocks = (V + BlockSize - 1) / BlockSize;
   BlockMax.assign(Blocks, 0);
   BlockAtMax.assign(Blocks, 0);
@@ -377,7 +405,7 @@ std::vector<NodeIdx> Search::criticalChain() const {
     }
   for (NodeIdx I = End; I != None && Finish[I] != 0;) {
     Chain.push_back(I);
-    if (Start[I] == 0)
+    if (start(I) == 0)
       break;
     NodeIdx Edge;
     uint64_t R = ready(I, &Edge);
@@ -487,8 +515,10 @@ void Search::moveTo(NodeIdx I, uint32_t To, SmallVectorImpl<NodeIdx> &Seeds) {
   Pos[I] = To;
 
   Seeds.push_back(I);
-  if (PipeOf[I] == NoPipe)
+  if (PipeOf[I] == NoPipe) {
+    raiseHorizons(From, To);
     return;
+  }
   std::vector<NodeIdx> &Seq = PipeSeq[PipeOf[I]];
   uint32_t Old = PipeIdx[I], Idx = Old;
   while (Idx > 0 && Pos[Seq[Idx - 1]] > To) {
@@ -513,110 +543,199 @@ void Search::moveTo(NodeIdx I, uint32_t To, SmallVectorImpl<NodeIdx> &Seeds) {
   for (uint32_t J : {Idx + 1, Old, Old + 1})
     if (J < Seq.size() && Seq[J] != I)
       Seeds.push_back(Seq[J]);
+  raiseHorizons(From, To);
+}
+
+/// Keeps Horizon an upper bound after the nodes between positions \p From
+/// and \p To moved: each may now lie later than before, behind its edge
+/// predecessors and its pipe predecessor.
+void Search::raiseHorizons(uint32_t From, uint32_t To) {
+  for (uint32_t Q = std::min(From, To), E = std::max(From, To); Q <= E; ++Q) {
+    NodeIdx Y = Order[Q];
+    for (NodeIdx P : preds(Y))
+      raiseHorizon(P, Y);
+    if (PipePrev[Y] != None)
+      raiseHorizon(PipePrev[Y], Y);
+  }
 }
 
 void Search::linkPipe(const std::vector<NodeIdx> &Seq, uint32_t J) {
   PipePrev[Seq[J]] = J ? Seq[J - 1] : None;
   PipeNext[Seq[J]] = J + 1 < Seq.size() ? Seq[J + 1] : None;
+  if (J + 1 < Seq.size())
+    raiseHorizon(Seq[J], Seq[J + 1]);
 }
 
 /// Retimes what the move changed (the seeds and everything their new finish
 /// times reach), in schedule order, in place. Returns whether the makespan
 /// strictly drops; stops early when it cannot, with the times undone.
 bool Search::improves(ArrayRef<NodeIdx> Seeds) {
-  Changed.clear();
   // Bits a candidate that stopped early left behind.
   std::fill(Waiting.begin() + StaleFrom, Waiting.end(), 0);
   StaleFrom = Waiting.size();
-  uint32_t Cursor = UINT32_MAX, Pending = 0;
+  // The loop below runs for every retimed node (tens of millions on the
+  // largest workload): it works on local copies of the arrays and counters,
+  // which the compiler need not reload after each store to a time.
+  uint64_t *WaitBits = Waiting.data();
+  uint64_t *FinishOf = Finish.data();
+  const uint64_t *CyclesOf = Cycles.data();
+  const uint32_t *PosOf = Pos.data();
+  const NodeIdx *OrderAt = Order.data();
+  const uint32_t *PredAt = PredBegin.data(), *SuccAt = SuccBegin.data();
+  const NodeIdx *PredsOf = PredList.data(), *SuccsOf = SuccList.data();
+  const NodeIdx *PrevOf = PipePrev.data(), *NextOf = PipeNext.data();
+  const uint32_t *HorizonOf = Horizon.data();
+  // Each node is retimed at most once per candidate, so V entries suffice.
+  OldTimes *Log = Changed.data();
+  size_t Logged = 0;
+  const uint64_t Limit = RetimeLimit ? RetimeLimit : UINT64_MAX;
+  const uint64_t Max = Makespan;
+  uint64_t Count = Retimed;
+
+  // Stamp[I] == Epoch: I's time changed in this candidate.
+  if (++Epoch == 0) {
+    std::fill(Stamp.begin(), Stamp.end(), 0);
+    Epoch = 1;
+  }
+  uint32_t *StampOf = Stamp.data();
+  const uint32_t Now = Epoch;
+
+  uint32_t Cursor = UINT32_MAX, Pending = 0, Reach = 0;
   // Every node a retimed node reaches lies after it in the order, and
   // positions are taken in increasing order: a node not waiting now was
   // never queued, or was retimed already and cannot be reached again. So
   // only the seeds can lie before the cursor.
-  uint64_t *WaitBits = Waiting.data();
   auto Push = [&](NodeIdx I) {
-    uint32_t P = Pos[I];
+    uint32_t P = PosOf[I];
     uint64_t Bit = uint64_t(1) << (P % 64);
     if (WaitBits[P / 64] & Bit)
       return;
     WaitBits[P / 64] |= Bit;
     ++Pending;
-  };
-  auto Pop = [&] {
-    uint32_t W = Cursor / 64;
-    uint64_t Bits = Waiting[W] & (~uint64_t(0) << (Cursor % 64));
-    while (!Bits)
-      Bits = Waiting[++W];
-    uint32_t P = W * 64 + llvm::countr_zero(Bits);
-    Waiting[W] &= ~(uint64_t(1) << (P % 64));
-    Cursor = P;
-    --Pending;
-    return Order[P];
+    Reach = std::max(Reach, P);
   };
   for (NodeIdx I : Seeds) {
     Push(I);
-    Cursor = std::min(Cursor, Pos[I]);
+    Cursor = std::min(Cursor, PosOf[I]);
   }
-  // On an early stop the positions after the cursor may still be waiting.
+  // Ends the candidate: the counters go back to the search, and a rejected
+  // candidate's times are undone.
+  auto Done = [&](bool Accept) {
+    Retimed = Count;
+    ChangedCount = Logged;
+    if (!Accept)
+      undoTimes();
+    return Accept;
+  };
+  // On an early stop the positions after the cursor may still be waiting,
+  // and after DenseFrom (below) the walk leaves the bits it passes.
+  uint32_t DenseFrom = UINT32_MAX;
   auto Reject = [&] {
-    StaleFrom = Cursor / 64;
-    undoTimes();
-    return false;
+    StaleFrom = std::min(Cursor, DenseFrom) / 64;
+    return Done(false);
   };
   uint64_t Reduced = 0;
-  while (Pending) {
-    NodeIdx I = Pop();
-    uint64_t S = 0;
-    for (NodeIdx P : preds(I))
-      S = std::max(S, Finish[P]);
-    NodeIdx Prev = pipePrev(I);
-    if (Prev != None)
-      S = std::max(S, Finish[Prev]);
-    uint64_t F = SaturatingAdd(S, Cycles[I]);
-    if (++Retimed > RetimeLimit && RetimeLimit) {
+  // Counts a queued node retimed to \p F (from \p Old) against the limit;
+  // false when the candidate is rejected: the limit is passed, a node that
+  // finished at the makespan still does, or a node reaches it.
+  auto Admit = [&](uint64_t F, uint64_t Old) {
+    if (++Count > Limit) {
       OverLimit = true;
-      return Reject();
+      return false;
     }
-    if (F == Finish[I]) {
-      // Unchanged; a node still finishing at the makespan keeps it.
-      if (F == Makespan)
+    return F == Old ? F != Max : F < Max;
+  };
+  auto Record = [&](NodeIdx I, uint64_t F, uint64_t Old) {
+    Reduced += Old == Max;
+    Log[Logged++] = {I, Old};
+    FinishOf[I] = F;
+    StampOf[I] = Now;
+  };
+  uint32_t Word = Cursor / 64;
+  while (Pending) {
+    // The next waiting position at or after the cursor.
+    uint64_t Bits = WaitBits[Word] & (~uint64_t(0) << (Cursor % 64));
+    while (!Bits)
+      Bits = WaitBits[++Word];
+    uint32_t P = Word * 64 + llvm::countr_zero(Bits);
+    WaitBits[Word] &= ~(uint64_t(1) << (P % 64));
+    Cursor = P;
+    --Pending;
+    NodeIdx I = OrderAt[P];
+
+    uint64_t S = 0;
+    for (uint32_t E = PredAt[I], End = PredAt[I + 1]; E != End; ++E)
+      S = std::max(S, FinishOf[PredsOf[E]]);
+    if (NodeIdx Prev = PrevOf[I]; Prev != None)
+      S = std::max(S, FinishOf[Prev]);
+    uint64_t F = SaturatingAdd(S, CyclesOf[I]), Old = FinishOf[I];
+    if (!Admit(F, Old))
+      return Reject();
+    if (F == Old)
+      continue;
+    Record(I, F, Old);
+    for (uint32_t E = SuccAt[I], End = SuccAt[I + 1]; E != End; ++E)
+      Push(SuccsOf[E]);
+    if (NodeIdx Next = NextOf[I]; Next != None)
+      Push(Next);
+    if (Logged >= DenseAfter)
+      break;
+  }
+  if (!Pending)
+    return Done(Reduced == AtMax);
+
+  // A wide wave (an accepted move typically shifts everything after it):
+  // walk every position up to the farthest one a changed node may reach,
+  // and retime the nodes that would have been queued above, in the same
+  // order with the same results, without the queue. Recomputing any node is
+  // safe: one that was not queued (not a seed, no predecessor or pipe
+  // predecessor changed) keeps its time. So a node whose time changes was
+  // queued, and only a node whose time stays needs the check.
+  DenseFrom = Cursor;
+  for (uint32_t P = Cursor + 1; P <= Reach; ++P) {
+    Cursor = P;
+    NodeIdx I = OrderAt[P];
+    uint64_t S = 0;
+    for (uint32_t E = PredAt[I], End = PredAt[I + 1]; E != End; ++E)
+      S = std::max(S, FinishOf[PredsOf[E]]);
+    NodeIdx Prev = PrevOf[I];
+    if (Prev != None)
+      S = std::max(S, FinishOf[Prev]);
+    uint64_t F = SaturatingAdd(S, CyclesOf[I]), Old = FinishOf[I];
+    if (F == Old) {
+      bool Queued = WaitBits[P / 64] & (uint64_t(1) << (P % 64)) ||
+                    (Prev != None && StampOf[Prev] == Now);
+      for (uint32_t E = PredAt[I], End = PredAt[I + 1]; E != End && !Queued;
+           ++E)
+        Queued = StampOf[PredsOf[E]] == Now;
+      if (Queued && !Admit(F, Old))
         return Reject();
       continue;
     }
-    if (F >= Makespan)
+    if (!Admit(F, Old))
       return Reject();
-    Reduced += Finish[I] == Makespan;
-    Changed.push_back({I, Start[I], Finish[I]});
-    Start[I] = S;
-    Finish[I] = F;
-    for (NodeIdx Succ : succs(I))
-      Push(Succ);
-    if (NodeIdx Next = PipeNext[I]; Next != None)
-      Push(Next);
+    Record(I, F, Old);
+    Reach = std::max(Reach, HorizonOf[I]);
   }
-  if (Reduced == AtMax)
-    return true;
-  undoTimes();
-  return false;
+  StaleFrom = DenseFrom / 64;
+  return Done(Reduced == AtMax);
 }
 
 void Search::undoTimes() {
-  for (const OldTimes &O : Changed) {
-    Start[O.I] = O.Start;
+  for (const OldTimes &O : ArrayRef(Changed).take_front(ChangedCount))
     Finish[O.I] = O.Finish;
-  }
-  Changed.clear();
+  ChangedCount = 0;
 }
 
 void Search::commit() {
-  for (const OldTimes &O : Changed) {
+  for (const OldTimes &O : ArrayRef(Changed).take_front(ChangedCount)) {
     uint32_t B = O.I / BlockSize;
     if (!BlockDirty[B]) {
       BlockDirty[B] = 1;
       DirtyBlocks.push_back(B);
     }
   }
-  Changed.clear();
+  ChangedCount = 0;
   for (uint32_t B : DirtyBlocks) {
     recountBlock(B);
     BlockDirty[B] = 0;
@@ -716,13 +835,14 @@ void Search::candidates(NodeIdx C, unsigned W,
     }
     return;
   }
-  if (Start[C] <= PrevFinish)
+  uint64_t StartC = start(C);
+  if (StartC <= PrevFinish)
     return;
   for (uint32_t J = PipeIdx[C] + 1; J < Seq.size(); ++J) {
     NodeIdx Z = Seq[J];
     if (Pos[Z] > PosC + uint64_t(W))
       break;
-    if (!isBuf(Z) && ready(Z) < Start[C])
+    if (!isBuf(Z) && ready(Z) < StartC)
       Out.push_back({C, Z});
   }
 }
@@ -738,6 +858,7 @@ void Search::run(const CPEOptions &Opts, CPEStats &S) {
     RetimeLimit = std::max(
         Opts.MinRetimes, SaturatingMultiply(Opts.Effort, uint64_t(V) + Edges));
   }
+  DenseAfter = Opts.DenseAfter;
   bool Stop = false;
   for (unsigned Pass = 0; Pass != Opts.Passes && !Stop; ++Pass) {
     std::vector<NodeIdx> Chain = criticalChain();

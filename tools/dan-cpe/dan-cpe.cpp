@@ -94,6 +94,13 @@ static cl::opt<double, false, SecondsParser> TimeBudget(
              "(default)"),
     cl::cat(DANCategory));
 
+static cl::opt<uint64_t> DenseAfter(
+    "dense-after", cl::init(CPEOptions().DenseAfter), cl::value_desc("N"),
+    cl::desc("Retime a candidate by a forward walk once N finish times have "
+             "changed (a tuning knob for tests: the result is the same for "
+             "every N)"),
+    cl::Hidden, cl::cat(DANCategory));
+
 static void printStats(raw_ostream &OS, const Graph &G, const CPEStats &S) {
   auto Change = [&](uint64_t Before, uint64_t After) {
     OS << After;
@@ -160,6 +167,7 @@ int main(int Argc, char **Argv) {
         Opts.Effort = Effort;
         Opts.MinRetimes = MinRetimes;
         Opts.TimeBudget = TimeBudget;
+        Opts.DenseAfter = DenseAfter;
         Expected<CPEStats> S = runCPE(G, T, Opts);
         if (!S)
           return S.takeError();

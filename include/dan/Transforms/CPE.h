@@ -58,6 +58,10 @@ struct CPEOptions {
   /// Wall-clock seconds after which no further candidate is tried (0: no
   /// limit). The result then depends on the machine's speed.
   double TimeBudget = 0;
+  /// After how many changed finish times a candidate's retiming leaves its
+  /// queue for a forward walk over the positions (docs/CPE.md, "Incremental
+  /// timing"). Only the speed depends on it: both retime the same nodes.
+  uint64_t DenseAfter = 256;
 };
 
 struct CPEStats {
