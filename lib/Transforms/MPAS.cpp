@@ -927,24 +927,46 @@ static Expected<MPASStats> runAutoL0(Graph &G, const TargetDesc &T,
   SmallVector<MPASStats::L0Trial, 9> Tried;
   std::vector<NodeIdx> BestOrder;
   std::tuple<bool, uint64_t, uint64_t, uint64_t, uint64_t> BestKey;
+  // The orders planned so far, with what their plans measured: candidates
+  // often reach the same order (both L0 modes on a reuse grid), and a plan
+  // depends on the order alone, so it is made once.
+  struct Planned {
+    std::vector<NodeIdx> Order;
+    bool Ok;
+    uint64_t Traffic, Makespan, Cost;
+  };
+  SmallVector<Planned, 9> Plans;
+  std::vector<NodeIdx> Input = G.Order;
   for (const OrderCandidate &C : orderCandidates(Opts, Tasks)) {
-    Graph Copy = G;
-    Expected<MPASStats> S = orderCandidate(Copy, T, Opts, C, Tasks);
+    // A candidate changes the order only; the input order is put back.
+    G.Order = Input;
+    Expected<MPASStats> S = orderCandidate(G, T, Opts, C, Tasks);
+    std::vector<NodeIdx> Order = std::exchange(G.Order, Input);
     if (!S)
       return S.takeError();
-    Graph Planned = Copy;
-    Expected<DLRStats> D = runDLR(Planned, T, DLROptions());
-    MPASStats::L0Trial Trial{C.Mode, C.Order,     C.Group, 0,
-                             0,      S->PeakL1UB, bool(D)};
-    uint64_t Cost = 0;
-    if (D) {
-      ReplayResult R = replay(Planned, T);
-      Trial.Traffic = R.ExtraTraffic;
-      Trial.Makespan = R.Makespan;
-      Cost = planCost(R, T);
-    } else {
-      consumeError(D.takeError());
+    auto Same = llvm::find_if(Plans, [&](const Planned &P) {
+      return P.Order == Order;
+    });
+    if (Same == Plans.end()) {
+      Graph Copy = G;
+      Copy.Order = Order;
+      Expected<DLRStats> D = runDLR(Copy, T, DLROptions());
+      Planned P{Order, bool(D), 0, 0, 0};
+      if (D) {
+        ReplayResult R = replay(Copy, T);
+        P.Traffic = R.ExtraTraffic;
+        P.Makespan = R.Makespan;
+        P.Cost = planCost(R, T);
+      } else {
+        consumeError(D.takeError());
+      }
+      Plans.push_back(std::move(P));
+      Same = std::prev(Plans.end());
     }
+    MPASStats::L0Trial Trial{C.Mode,         C.Order,      C.Group,
+                             Same->Traffic,  Same->Makespan, S->PeakL1UB,
+                             Same->Ok};
+    uint64_t Cost = Same->Cost;
     Tried.push_back(Trial);
     // A failed plan ranks after every successful one.
     auto Key = std::make_tuple(!Trial.Planned, Cost, Trial.Traffic,
@@ -952,7 +974,7 @@ static Expected<MPASStats> runAutoL0(Graph &G, const TargetDesc &T,
     if (BestOrder.empty() || Key < BestKey) {
       Best = *S;
       BestKey = Key;
-      BestOrder = std::move(Copy.Order);
+      BestOrder = std::move(Order);
       Best.L0Chosen = C.Mode;
       Best.OrderChosen = C.Order;
       Best.GroupChosen = C.Group;
