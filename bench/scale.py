@@ -3,7 +3,8 @@
 
 Usage: bench/scale.py [--build DIR] [--workloads DIR] [--sizes N,N,...]
                       [--family matmul|attention] [--runs R] [--big-runs R]
-                      [--timeout S] [--mpas-default-limit N] [--md]
+                      [--timeout S] [--mpas-default-limit N]
+                      [--alternate R] [--md]
 
 For each size, dan-gen writes a graph of about that many nodes as contest
 JSON, and the whole pipe runs on it: dan-translate --import=json, dan-mpas,
@@ -22,12 +23,17 @@ time, so the least is the run they disturbed least (a median of three
 still moved an exponent by 0.3 between runs of this script). Peak RSS is
 the largest of the runs (from wait4). The growth exponent of each tool is
 fitted between the two largest sizes: log(t2 / t1) / log(V2 / V1), V the
-generated nodes.
+generated nodes. With --alternate R, the tools of the default pipe then run
+again on those two graphs, alternately (one run on the smaller, one on the
+larger, R times), so that both sizes meet the same spells of the machine,
+and each tool's exponent follows from the median of the R ratios of a
+pair's times (and, in brackets, from the least times).
 It prints figures; it checks nothing (the tests do).
 """
 import argparse
 import math
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -123,6 +129,41 @@ def pipe(b, src, tmp, tag, runs, timeout, mpas_default):
     return out
 
 
+def alternate(b, tmp, gen_rows, runs, timeout):
+    """Runs the default pipe's tools on the two largest generated graphs
+    alternately; returns {tool: (exponent of the median pair ratio,
+    exponent of the least times)}."""
+    if runs < 1 or len(gen_rows) < 2:
+        return {}
+    small, large = gen_rows[-2], gen_rows[-1]
+    if small["stage 1"] != "mpas default" or large["stage 1"] != "mpas default":
+        return {}
+    def cmd(tool, tag):
+        p = lambda s: os.path.join(tmp, f"{tag}.{s}.dan")
+        return {"translate": [b("dan-translate"), "--import=json", os.path.join(tmp, tag + ".json"),
+                              "-o", p("in")],
+                "mpas default": [b("dan-mpas"), p("in"), "-o", p("s1d")],
+                "dlr": [b("dan-dlr"), p("s1d"), "-o", p("s2")],
+                "cpe": [b("dan-cpe"), p("s2"), "-o", p("s3")],
+                "verify": [b("dan-verify"), p("s3")],
+                "replay": [b("dan-replay"), p("s3")]}[tool]
+    ratio = math.log(large["V,E in"][0] / small["V,E in"][0])
+    out = {}
+    for tool in ("translate", "mpas default", "dlr", "cpe", "verify", "replay"):
+        t1, t2 = [], []
+        for _ in range(runs):
+            r1 = measure(cmd(tool, small["tag"]), timeout)
+            r2 = measure(cmd(tool, large["tag"]), timeout)
+            if r1 is None or r2 is None:
+                break
+            t1.append(r1[0])
+            t2.append(r2[0])
+        if len(t1) == runs and min(t1) > 0:
+            pairs = statistics.median(b / a for a, b in zip(t1, t2))
+            out[tool] = (math.log(pairs) / ratio, math.log(min(t2) / min(t1)) / ratio)
+    return out
+
+
 def fmt_time(r):
     if r == "skipped":
         return "not run"
@@ -143,6 +184,7 @@ def main():
     ap.add_argument("--big-runs", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--mpas-default-limit", type=int, default=10**8)
+    ap.add_argument("--alternate", type=int, default=0)
     ap.add_argument("--md", action="store_true", help="Markdown tables")
     args = ap.parse_args()
     b = lambda tool: os.path.join(args.build, "bin", tool)
@@ -156,7 +198,9 @@ def main():
             gen = best_run([b("dan-gen"), "--format=json"] + opts + ["-o", src], runs, args.timeout)
             r = pipe(b, src, tmp, f"g{size}", runs, args.timeout, size <= args.mpas_default_limit)
             r["gen"] = gen
+            r["tag"] = f"g{size}"
             rows.append((" ".join(opts), r))
+        alternated = alternate(b, tmp, [r for _, r in rows], args.alternate, args.timeout)
         if os.path.isdir(args.workloads):
             for name in sorted(f[:-5] for f in os.listdir(args.workloads) if f.endswith(".json")):
                 r = pipe(b, os.path.join(args.workloads, name + ".json"), tmp, name, args.runs,
@@ -202,6 +246,12 @@ def main():
                 print(f"  {t:13s} {k / math.log(v2 / v1):.2f} ({k / math.log(s2 / s1):.2f})")
             else:
                 print(f"  {t:13s} n/a")
+        if alternated:
+            print()
+            print(f"growth exponent against V, the two graphs timed alternately {args.alternate} "
+                  "times: from the median ratio of a pair's times (from the least times)")
+            for t, (pairs, least) in alternated.items():
+                print(f"  {t:13s} {pairs:.2f} ({least:.2f})")
     return 0
 
 
