@@ -451,8 +451,9 @@ TEST(CPETest, RandomGraphsKeepThePlanAndNeverGetSlower) {
                      ROut = replay(*Out->G, TargetDesc::davinci());
         EXPECT_EQ(ROut.PeakL1UB, RIn.PeakL1UB);
         EXPECT_EQ(ROut.TierPeak, RIn.TierPeak);
-        if (MS == CPEMoveSet::Ops)
+        if (MS == CPEMoveSet::Ops) {
           EXPECT_EQ(S.BufferMoves, 0u);
+        }
         Carried += S.BufferMoves;
         EXPECT_EQ(S.MakespanBefore,
                   replay(*In->G, TargetDesc::davinci()).Makespan);

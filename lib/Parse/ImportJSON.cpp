@@ -5,7 +5,8 @@
 // element or field in the text, for a file:line:col diagnostic.
 //
 // The file is not parsed whole: the DOM of a million-node graph takes about
-// 5 GB (and even small files read faster in chunks). Instead the scanner checks the top-level skeleton
+// 5 GB (and even small files read faster in chunks). Instead the scanner checks
+// the top-level skeleton
 // ({"key": value, ...}) and llvm::json parses the elements of the "Nodes",
 // "Edges" and "ReuseEdges" arrays one at a time (and every other top-level
 // value whole). The graph and every diagnostic are the same as

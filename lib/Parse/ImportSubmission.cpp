@@ -71,11 +71,10 @@ bool applySubmission(Graph &G, SourceMgr &SM, const SubmissionBuffers &Files) {
                                   ", which the graph never allocates");
       // The printed IR must read back: no id above MaxValue.
       if (N0 + 2 * K + 1 > MaxValue)
-        return B.error(L.Loc, "spill " + Twine(K) + " would be nodes n" +
-                                  Twine(N0 + 2 * K) + " and n" +
-                                  Twine(N0 + 2 * K + 1) +
-                                  ", above the id limit 2^40 (" +
-                                  Twine(MaxValue) + ")");
+        return B.error(
+            L.Loc, "spill " + Twine(K) + " would be nodes n" +
+                       Twine(N0 + 2 * K) + " and n" + Twine(N0 + 2 * K + 1) +
+                       ", above the id limit 2^40 (" + Twine(MaxValue) + ")");
       Node Out, In;
       Out.Kind = NodeKind::SpillOut;
       In.Kind = NodeKind::SpillIn;

@@ -146,8 +146,8 @@ std::unique_ptr<Graph> parseGraph(SourceMgr &SM, unsigned BufferID) {
   detail::ParseState PS(SM, *G);
   // A statement's edge lists hold one reference more than their commas:
   // an upper bound, short only by a list per statement.
-  PS.reserveRefs(
-      Lines + std::count(Buf->getBufferStart(), Buf->getBufferEnd(), ','));
+  PS.reserveRefs(Lines +
+                 std::count(Buf->getBufferStart(), Buf->getBufferEnd(), ','));
   detail::Lexer Lex(Buf->getBufferStart(), Buf->getBufferEnd(), PS);
   detail::IRParser P(Lex, PS);
   if (P.parse() != 0 || PS.hadError() || !PS.finish())

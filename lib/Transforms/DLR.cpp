@@ -273,13 +273,13 @@ Error Repacker::checkInput() {
       for (uint64_t B : Seen) {
         const Node &A = G[Allocs.lookup(B)];
         if (tierIndex(A.BufTier) == TI)
-          Names += (Names.empty() ? "" : ", ") + ("b" + Twine(B)).str() +
-                   " (" + std::to_string(A.Size) + ")";
+          Names += (Names.empty() ? "" : ", ") + ("b" + Twine(B)).str() + " (" +
+                   std::to_string(A.Size) + ")";
       }
       Diags.error(N.Loc, describeNode(G, I) + " needs " + Names +
-                               " resident together in tier " + tierName(Tr) +
-                               ": total size " + Twine(Need[TI]) +
-                               ", capacity " + Twine(T.capacity(Tr)));
+                             " resident together in tier " + tierName(Tr) +
+                             ": total size " + Twine(Need[TI]) + ", capacity " +
+                             Twine(T.capacity(Tr)));
     }
   }
   return Diags.takeError();
@@ -444,9 +444,8 @@ bool Repacker::place(unsigned BI, uint64_t Base) {
   FreeList &F = Free[tierIndex(B.BufTier)];
   for (;;) {
     // Eqs. 23-24: the candidate segments and the chosen one.
-    std::optional<uint64_t> Off = Timed && !Packing
-                                      ? findTimed(B, Base)
-                                      : F.find(B.Size, Opts.Fit);
+    std::optional<uint64_t> Off =
+        Timed && !Packing ? findTimed(B, Base) : F.find(B.Size, Opts.Fit);
     if (Off) {
       F.take(*Off, B.Size);
       B.Offset = *Off;
@@ -936,7 +935,7 @@ Expected<DLRStats> runDLR(Graph &G, const TargetDesc &T,
       }
     }
   if (!Best)
-    return std::move(First);
+    return First;
   consumeError(std::move(First));
   G = std::move(*Best);
   BestStats.HorizonTried = std::move(Tried);

@@ -661,7 +661,7 @@ Expected<MPASStats> Scheduler::run() {
                              "before memory planning",
                              G.Name.c_str());
   if (Error E = buildEdges())
-    return std::move(E);
+    return E;
   buildBuffers();
   if (Opts.KeepInputOrder) {
     // Base: the input order as it is, if it is legal.
@@ -892,7 +892,7 @@ orderCandidate(Graph &G, const TargetDesc &T, const MPASOptions &Opts,
                const OrderCandidate &C, const std::optional<TaskOrder> &Tasks) {
   if (C.Order == Traversal::Groups) {
     if (Error E = orderOperationsByKey(G, T, groupKeys(G, *Tasks, C.Group)))
-      return std::move(E);
+      return E;
     MPASStats S;
     S.PeakL1UB = peakL1UB(G, T);
     S.L0Chosen = C.Mode;
@@ -901,7 +901,7 @@ orderCandidate(Graph &G, const TargetDesc &T, const MPASOptions &Opts,
   }
   if (C.Order == Traversal::Window) {
     if (Error E = orderBaseline(G, T, Method::MAGIS))
-      return std::move(E);
+      return E;
     MPASStats S;
     S.PeakL1UB = peakL1UB(G, T);
     S.L0Chosen = C.Mode;
@@ -944,9 +944,8 @@ static Expected<MPASStats> runAutoL0(Graph &G, const TargetDesc &T,
     std::vector<NodeIdx> Order = std::exchange(G.Order, Input);
     if (!S)
       return S.takeError();
-    auto Same = llvm::find_if(Plans, [&](const Planned &P) {
-      return P.Order == Order;
-    });
+    auto Same = llvm::find_if(
+        Plans, [&](const Planned &P) { return P.Order == Order; });
     if (Same == Plans.end()) {
       Graph Copy = G;
       Copy.Order = Order;
@@ -963,8 +962,8 @@ static Expected<MPASStats> runAutoL0(Graph &G, const TargetDesc &T,
       Plans.push_back(std::move(P));
       Same = std::prev(Plans.end());
     }
-    MPASStats::L0Trial Trial{C.Mode,         C.Order,      C.Group,
-                             Same->Traffic,  Same->Makespan, S->PeakL1UB,
+    MPASStats::L0Trial Trial{C.Mode,        C.Order,        C.Group,
+                             Same->Traffic, Same->Makespan, S->PeakL1UB,
                              Same->Ok};
     uint64_t Cost = Same->Cost;
     Tried.push_back(Trial);

@@ -81,8 +81,8 @@ Expected<std::unique_ptr<Graph>> runMethod(const Graph &G, const TargetDesc &T,
     break;
   }
   if (E)
-    return std::move(E);
-  return std::move(Copy);
+    return E;
+  return Copy;
 }
 
 } // namespace dan

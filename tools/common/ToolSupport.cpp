@@ -105,7 +105,7 @@ public:
     std::unique_ptr<OutputFile> F(new OutputFile());
     if (Path == "-") {
       F->OS = &outs();
-      return std::move(F);
+      return F;
     }
     sys::fs::file_status St;
     bool Exists = !sys::fs::status(Path, St) && sys::fs::exists(St);
@@ -115,7 +115,7 @@ public:
       if (EC)
         return errorCodeToError(EC);
       F->OS = F->Own.get();
-      return std::move(F);
+      return F;
     }
     // Through a symbolic link, replace the file it names, not the link.
     F->Target = Path.str();
@@ -130,7 +130,7 @@ public:
     F->Own = std::make_unique<raw_fd_ostream>(F->Temp->FD,
                                               /*shouldClose=*/false);
     F->OS = F->Own.get();
-    return std::move(F);
+    return F;
   }
 
   ~OutputFile() { discard(); }

@@ -37,8 +37,7 @@ std::optional<Method> lookupMethod(llvm::StringRef Name);
 /// Runs \p M on a copy of \p G, which must have no memory plan, and returns
 /// the planned graph.
 llvm::Expected<std::unique_ptr<Graph>> runMethod(const Graph &G,
-                                                 const TargetDesc &T,
-                                                 Method M);
+                                                 const TargetDesc &T, Method M);
 
 } // namespace dan
 
