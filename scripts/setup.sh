@@ -8,9 +8,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${DAN_BUILD_DIR:-$ROOT/build}"
 
 # The build's Debian packages (utils/fuzz.sh installs the same ones and
-# clang).
+# clang); clang-format for the style test (test/Style/clang-format.test).
 BUILD_PACKAGES=(cmake ninja-build g++ python3 llvm-19-dev llvm-19-tools
-                libzstd-dev re2c bison googletest libgtest-dev)
+                libzstd-dev re2c bison googletest libgtest-dev clang-format)
 if [[ "${1:-}" == "--print-packages" ]]; then
   echo "${BUILD_PACKAGES[@]}"
   exit 0

@@ -1,5 +1,6 @@
 # lit configuration of the DAN tool tests.
 import os
+import shutil
 
 import lit.formats
 
@@ -20,6 +21,11 @@ config.substitutions.append(("%workloads", config.dan_workloads_dir))
 config.substitutions.append(("%python", "python3"))
 config.substitutions.append(("%utils", os.path.join(config.dan_src_root, "utils")))
 config.substitutions.append(("%fuzz", os.path.join(config.dan_src_root, "fuzz")))
+config.substitutions.append(("%src", config.dan_src_root))
+
+# The style check needs clang-format (scripts/setup.sh installs Debian's).
+if shutil.which("clang-format"):
+    config.available_features.add("clang-format")
 
 # Tests on the real traces need ../shared/workloads; without it they are
 # reported UNSUPPORTED.
