@@ -772,7 +772,8 @@ static Expected<MPASStats> orderOnce(Graph &G, const TargetDesc &T,
       One.Weights = MPASWeights::Balanced;
     Expected<MPASStats> S = Scheduler(G, T, One, Rank).run();
     if (S) {
-      S->Chosen = One.Weights;
+      if (!Opts.KeepInputOrder)
+        S->Chosen = One.Weights;
       S->L0Chosen = Opts.L0;
     }
     return S;

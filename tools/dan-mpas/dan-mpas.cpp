@@ -131,9 +131,13 @@ int main(int Argc, char **Argv) {
         if (Stats) {
           *Stats << "dan-mpas: @" << G.Name << ": peak L1+UB " << S->PeakL1UB
                  << ", L0 fallbacks " << S->Fallbacks << ", weights "
-                 << weightsName(S->Chosen) << ", l0 " << l0ModeName(S->L0Chosen)
-                 << ", order " << orderName(S->OrderChosen, S->GroupChosen)
-                 << '\n';
+                 << (S->Chosen ? weightsName(*S->Chosen) : "none");
+          // The input order kept: no L0 rule and no traversal made it.
+          if (Opts.KeepInputOrder)
+            *Stats << ", l0 none, order input\n";
+          else
+            *Stats << ", l0 " << l0ModeName(S->L0Chosen) << ", order "
+                   << orderName(S->OrderChosen, S->GroupChosen) << '\n';
           if (S->Tasks && S->Tasks->IsGrid)
             *Stats << "dan-mpas:   tasks: " << S->Tasks->Tasks
                    << ", a reuse grid " << S->Tasks->Rows << " x "

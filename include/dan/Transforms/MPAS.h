@@ -72,8 +72,10 @@ struct MPASStats {
   /// documented fallback took one anyway.
   uint64_t Fallbacks = 0;
   uint64_t PeakL1UB = 0;
-  /// The weights that produced the order (with Auto: the one kept).
-  MPASWeights Chosen = MPASWeights::Balanced;
+  /// The weights that produced the order (with Auto: the one kept); unset
+  /// when no weights ordered it (the input order kept, the window search,
+  /// the groups order).
+  std::optional<MPASWeights> Chosen;
   /// With Auto: the peak of each variant tried, in the order tried.
   llvm::SmallVector<std::pair<MPASWeights, uint64_t>, 3> Tried;
   /// The L0 mode that produced the order (with L0Mode::Auto: the one kept).
