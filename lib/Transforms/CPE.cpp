@@ -618,20 +618,24 @@ bool Search::improves(ArrayRef<NodeIdx> Seeds) {
     Push(I);
     Cursor = std::min(Cursor, PosOf[I]);
   }
+  // Where the walk below started, if it did.
+  uint32_t DenseFrom = UINT32_MAX;
   // Ends the candidate: the counters go back to the search, and a rejected
   // candidate's times are undone.
   auto Done = [&](bool Accept) {
+    // A walk leaves the bits it passed (and those before a cursor it
+    // stopped at): the next candidate clears them.
+    if (DenseFrom != UINT32_MAX)
+      StaleFrom = std::min<uint32_t>(StaleFrom, DenseFrom / 64);
     Retimed = Count;
     ChangedCount = Logged;
     if (!Accept)
       undoTimes();
     return Accept;
   };
-  // On an early stop the positions after the cursor may still be waiting,
-  // and after DenseFrom (below) the walk leaves the bits it passes.
-  uint32_t DenseFrom = UINT32_MAX;
+  // On an early stop the positions after the cursor may still be waiting.
   auto Reject = [&] {
-    StaleFrom = std::min(Cursor, DenseFrom) / 64;
+    StaleFrom = Cursor / 64;
     return Done(false);
   };
   uint64_t Reduced = 0;
@@ -652,73 +656,113 @@ bool Search::improves(ArrayRef<NodeIdx> Seeds) {
     StampOf[I] = Now;
   };
   uint32_t Word = Cursor / 64;
-  while (Pending) {
-    // The next waiting position at or after the cursor.
-    uint64_t Bits = WaitBits[Word] & (~uint64_t(0) << (Cursor % 64));
-    while (!Bits)
-      Bits = WaitBits[++Word];
-    uint32_t P = Word * 64 + llvm::countr_zero(Bits);
-    WaitBits[Word] &= ~(uint64_t(1) << (P % 64));
-    Cursor = P;
-    --Pending;
-    NodeIdx I = OrderAt[P];
+  bool MayWalk = true;
+  for (;;) {
+    while (Pending) {
+      // The next waiting position at or after the cursor.
+      uint64_t Bits = WaitBits[Word] & (~uint64_t(0) << (Cursor % 64));
+      while (!Bits)
+        Bits = WaitBits[++Word];
+      uint32_t P = Word * 64 + llvm::countr_zero(Bits);
+      WaitBits[Word] &= ~(uint64_t(1) << (P % 64));
+      Cursor = P;
+      --Pending;
+      NodeIdx I = OrderAt[P];
 
-    uint64_t S = 0;
-    for (uint32_t E = PredAt[I], End = PredAt[I + 1]; E != End; ++E)
-      S = std::max(S, FinishOf[PredsOf[E]]);
-    if (NodeIdx Prev = PrevOf[I]; Prev != None)
-      S = std::max(S, FinishOf[Prev]);
-    uint64_t F = SaturatingAdd(S, CyclesOf[I]), Old = FinishOf[I];
-    if (!Admit(F, Old))
-      return Reject();
-    if (F == Old)
-      continue;
-    Record(I, F, Old);
-    for (uint32_t E = SuccAt[I], End = SuccAt[I + 1]; E != End; ++E)
-      Push(SuccsOf[E]);
-    if (NodeIdx Next = NextOf[I]; Next != None)
-      Push(Next);
-    if (Logged >= DenseAfter)
-      break;
-  }
-  if (!Pending)
-    return Done(Reduced == AtMax);
-
-  // A wide wave (an accepted move typically shifts everything after it):
-  // walk every position up to the farthest one a changed node may reach,
-  // and retime the nodes that would have been queued above, in the same
-  // order with the same results, without the queue. Recomputing any node is
-  // safe: one that was not queued (not a seed, no predecessor or pipe
-  // predecessor changed) keeps its time. So a node whose time changes was
-  // queued, and only a node whose time stays needs the check.
-  DenseFrom = Cursor;
-  for (uint32_t P = Cursor + 1; P <= Reach; ++P) {
-    Cursor = P;
-    NodeIdx I = OrderAt[P];
-    uint64_t S = 0;
-    for (uint32_t E = PredAt[I], End = PredAt[I + 1]; E != End; ++E)
-      S = std::max(S, FinishOf[PredsOf[E]]);
-    NodeIdx Prev = PrevOf[I];
-    if (Prev != None)
-      S = std::max(S, FinishOf[Prev]);
-    uint64_t F = SaturatingAdd(S, CyclesOf[I]), Old = FinishOf[I];
-    if (F == Old) {
-      bool Queued = WaitBits[P / 64] & (uint64_t(1) << (P % 64)) ||
-                    (Prev != None && StampOf[Prev] == Now);
-      for (uint32_t E = PredAt[I], End = PredAt[I + 1]; E != End && !Queued;
-           ++E)
-        Queued = StampOf[PredsOf[E]] == Now;
-      if (Queued && !Admit(F, Old))
+      uint64_t S = 0;
+      for (uint32_t E = PredAt[I], End = PredAt[I + 1]; E != End; ++E)
+        S = std::max(S, FinishOf[PredsOf[E]]);
+      if (NodeIdx Prev = PrevOf[I]; Prev != None)
+        S = std::max(S, FinishOf[Prev]);
+      uint64_t F = SaturatingAdd(S, CyclesOf[I]), Old = FinishOf[I];
+      if (!Admit(F, Old))
         return Reject();
-      continue;
+      if (F == Old)
+        continue;
+      Record(I, F, Old);
+      for (uint32_t E = SuccAt[I], End = SuccAt[I + 1]; E != End; ++E)
+        Push(SuccsOf[E]);
+      if (NodeIdx Next = NextOf[I]; Next != None)
+        Push(Next);
+      if (MayWalk && Logged >= DenseAfter)
+        break;
     }
-    if (!Admit(F, Old))
-      return Reject();
-    Record(I, F, Old);
-    Reach = std::max(Reach, HorizonOf[I]);
+    if (!Pending)
+      return Done(Reduced == AtMax);
+
+    // A wide wave (an accepted move typically shifts everything after it):
+    // walk every position up to the farthest one a changed node may reach,
+    // and retime the nodes that would have been queued above, in the same
+    // order with the same results, without the queue. Recomputing any node
+    // is safe: one that was not queued (not a seed, no predecessor or pipe
+    // predecessor changed) keeps its time. So a node whose time changes was
+    // queued, and only a node whose time stays needs the check. The walk
+    // passes no more than 4 * DenseAfter positions beyond those it retimes:
+    // past that the wave has thinned out, and the rest goes back to the
+    // queue, so a candidate's cost stays within a constant of its retimed
+    // nodes (the budget) plus that slack.
+    MayWalk = false;
+    DenseFrom = Cursor;
+    size_t WalkLogFrom = Logged;
+    uint64_t Slack = 4 * DenseAfter, Hits = 0, Passed = 0;
+    bool Thinned = false;
+    for (uint32_t P = Cursor + 1; P <= Reach; ++P) {
+      Cursor = P;
+      NodeIdx I = OrderAt[P];
+      uint64_t S = 0;
+      for (uint32_t E = PredAt[I], End = PredAt[I + 1]; E != End; ++E)
+        S = std::max(S, FinishOf[PredsOf[E]]);
+      NodeIdx Prev = PrevOf[I];
+      if (Prev != None)
+        S = std::max(S, FinishOf[Prev]);
+      uint64_t F = SaturatingAdd(S, CyclesOf[I]), Old = FinishOf[I];
+      if (F == Old) {
+        bool Queued = WaitBits[P / 64] & (uint64_t(1) << (P % 64)) ||
+                      (Prev != None && StampOf[Prev] == Now);
+        for (uint32_t E = PredAt[I], End = PredAt[I + 1]; E != End && !Queued;
+             ++E)
+          Queued = StampOf[PredsOf[E]] == Now;
+        if (!Queued) {
+          if (++Passed > Hits + Slack) {
+            Thinned = true;
+            break;
+          }
+          continue;
+        }
+        ++Hits;
+        if (!Admit(F, Old))
+          return Reject();
+        continue;
+      }
+      ++Hits;
+      if (!Admit(F, Old))
+        return Reject();
+      Record(I, F, Old);
+      Reach = std::max(Reach, HorizonOf[I]);
+    }
+    if (!Thinned)
+      return Done(Reduced == AtMax);
+
+    // Back to the queue after the cursor (a position that was not queued):
+    // the bits the walk passed stay behind it (the next candidate clears
+    // them), those after it still wait, and the nodes the walk changed queue
+    // their successors and pipe successors that lie after it.
+    Pending = 0;
+    Word = Cursor / 64;
+    Pending += llvm::popcount(WaitBits[Word] & (~uint64_t(0) << (Cursor % 64)));
+    for (uint32_t W = Word + 1, E = Waiting.size(); W != E; ++W)
+      Pending += llvm::popcount(WaitBits[W]);
+    auto PushAfter = [&](NodeIdx Y) {
+      if (PosOf[Y] > Cursor)
+        Push(Y);
+    };
+    for (const OldTimes &O : ArrayRef(Log + WalkLogFrom, Log + Logged)) {
+      for (uint32_t E = SuccAt[O.I], End = SuccAt[O.I + 1]; E != End; ++E)
+        PushAfter(SuccsOf[E]);
+      if (NodeIdx Next = NextOf[O.I]; Next != None)
+        PushAfter(Next);
+    }
   }
-  StaleFrom = DenseFrom / 64;
-  return Done(Reduced == AtMax);
 }
 
 void Search::undoTimes() {

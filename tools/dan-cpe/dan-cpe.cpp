@@ -97,8 +97,9 @@ static cl::opt<double, false, SecondsParser> TimeBudget(
 static cl::opt<uint64_t> DenseAfter(
     "dense-after", cl::init(CPEOptions().DenseAfter), cl::value_desc("N"),
     cl::desc("Retime a candidate by a forward walk once N finish times have "
-             "changed (a tuning knob for tests: the result is the same for "
-             "every N)"),
+             "changed, back to the queue once the walk has passed 4N positions "
+             "more than it retimed (a tuning knob for tests: the result is the "
+             "same for every N)"),
     cl::Hidden, cl::cat(DANCategory));
 
 static void printStats(raw_ostream &OS, const Graph &G, const CPEStats &S) {

@@ -59,8 +59,10 @@ struct CPEOptions {
   /// limit). The result then depends on the machine's speed.
   double TimeBudget = 0;
   /// After how many changed finish times a candidate's retiming leaves its
-  /// queue for a forward walk over the positions (docs/CPE.md, "Incremental
-  /// timing"). Only the speed depends on it: both retime the same nodes.
+  /// queue for a forward walk over the positions, which goes back to the
+  /// queue once it has passed 4 * DenseAfter positions more than it retimed
+  /// (docs/CPE.md, decision 7). Only the speed depends on it: both retime
+  /// the same nodes.
   uint64_t DenseAfter = 256;
 };
 
