@@ -1,6 +1,7 @@
 //===- MemoryPlan.cpp - Edges a memory plan implies -----------------------===//
 
 #include "dan/IR/MemoryPlan.h"
+#include "dan/IR/RangeMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include <map>
@@ -202,48 +203,8 @@ void addSpillEdges(Graph &G) {
   G.sortEdges();
 }
 
-namespace {
 /// Released address ranges of one tier, each with the node that released it.
-/// Segments are disjoint and keyed by their start.
-class ReleaseMap {
-public:
-  void release(uint64_t Begin, uint64_t End, NodeIdx By) {
-    if (Begin >= End)
-      return;
-    splitAt(Begin);
-    splitAt(End);
-    Segs.erase(Segs.lower_bound(Begin), Segs.lower_bound(End));
-    Segs.emplace(Begin, Seg{End, By});
-  }
-  template <typename Fn>
-  void forEachOverlap(uint64_t Begin, uint64_t End, Fn F) const {
-    auto It = Segs.upper_bound(Begin);
-    if (It != Segs.begin())
-      --It;
-    for (; It != Segs.end() && It->first < End; ++It)
-      if (It->second.End > Begin)
-        F(It->second.By);
-  }
-
-private:
-  struct Seg {
-    uint64_t End;
-    NodeIdx By;
-  };
-  void splitAt(uint64_t At) {
-    auto It = Segs.upper_bound(At);
-    if (It == Segs.begin())
-      return;
-    --It;
-    if (It->first < At && It->second.End > At) {
-      Seg Tail{It->second.End, It->second.By};
-      It->second.End = At;
-      Segs.emplace(At, Tail);
-    }
-  }
-  std::map<uint64_t, Seg> Segs;
-};
-} // namespace
+using ReleaseMap = RangeMap<NodeIdx>;
 
 std::vector<EdgeList> computeReuseEdges(const Graph &G, ReuseReading Reading) {
   bool Literal = Reading == ReuseReading::Literal;
@@ -278,7 +239,7 @@ std::vector<EdgeList> computeReuseEdges(const Graph &G, ReuseReading Reading) {
       // The literal reading gives a SPILL_IN no edge.
       if (!Literal || N.Kind == NodeKind::Alloc)
         Released[static_cast<unsigned>(T)].forEachOverlap(
-            Begin, End, [&](NodeIdx By) {
+            Begin, End, [&](uint64_t, uint64_t, NodeIdx By) {
               if (G[By].Buf != N.Buf && !is_contained(List, By))
                 List.push_back(By);
             });
@@ -292,7 +253,7 @@ std::vector<EdgeList> computeReuseEdges(const Graph &G, ReuseReading Reading) {
         (N.Kind == NodeKind::SpillOut && !Literal)) {
       if (!B->Valid)
         continue;
-      Released[static_cast<unsigned>(T)].release(B->Begin, B->End, I);
+      Released[static_cast<unsigned>(T)].assign(B->Begin, B->End, I);
       B->Valid = false;
     }
   }

@@ -23,6 +23,7 @@
 #include "dan/Analysis/Verifier.h"
 #include "dan/IR/Diagnostic.h"
 #include "dan/IR/MemoryPlan.h"
+#include "dan/IR/RangeMap.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -40,68 +41,18 @@ constexpr uint32_t None = UINT32_MAX;
 enum class BufState : uint8_t { Unborn, Resident, Out, Dead };
 
 /// When each byte of one tier was last released (by a FREE or SPILL_OUT)
-/// in the estimated timeline of --fit=timed: disjoint ranges keyed by their
-/// start, with the release's finish time. Bytes never released are free
-/// from time 0.
-class ReleaseTimes {
-public:
-  void set(uint64_t Begin, uint64_t End, uint64_t Time) {
-    if (Begin >= End)
-      return;
-    splitAt(Begin);
-    splitAt(End);
-    Ranges.erase(Ranges.lower_bound(Begin), Ranges.lower_bound(End));
-    Ranges.emplace(Begin, Range{End, Time});
-  }
+/// in the estimated timeline of --fit=timed, as the release's finish time.
+/// Bytes never released are free from time 0.
+using ReleaseTimes = RangeMap<uint64_t>;
 
-  /// The latest release of a byte in [Begin, End).
-  uint64_t latest(uint64_t Begin, uint64_t End) const {
-    uint64_t Time = 0;
-    for (auto It = first(Begin); It != Ranges.end() && It->first < End; ++It)
-      Time = std::max(Time, It->second.Time);
-    return Time;
-  }
-
-  /// Calls \p Fn with every range boundary strictly inside (Begin, End).
-  template <typename FnT>
-  void forEachBoundary(uint64_t Begin, uint64_t End, FnT Fn) const {
-    for (auto It = first(Begin); It != Ranges.end() && It->first < End; ++It) {
-      if (It->first > Begin)
-        Fn(It->first);
-      if (It->second.End > Begin && It->second.End < End)
-        Fn(It->second.End);
-    }
-  }
-
-private:
-  struct Range {
-    uint64_t End;
-    uint64_t Time;
-  };
-  using Map = std::map<uint64_t, Range>;
-
-  /// The range holding \p X, else the first one after it.
-  Map::const_iterator first(uint64_t X) const {
-    auto It = Ranges.upper_bound(X);
-    if (It != Ranges.begin() && std::prev(It)->second.End > X)
-      --It;
-    return It;
-  }
-
-  void splitAt(uint64_t X) {
-    auto It = Ranges.upper_bound(X);
-    if (It == Ranges.begin())
-      return;
-    --It;
-    if (It->first < X && X < It->second.End) {
-      Range Tail = It->second;
-      It->second.End = X;
-      Ranges.emplace(X, Tail);
-    }
-  }
-
-  Map Ranges;
-};
+/// The latest release of a byte in [Begin, End).
+uint64_t latestRelease(const ReleaseTimes &R, uint64_t Begin, uint64_t End) {
+  uint64_t Latest = 0;
+  R.forEachOverlap(Begin, End, [&](uint64_t, uint64_t, uint64_t Time) {
+    Latest = std::max(Latest, Time);
+  });
+  return Latest;
+}
 
 /// What the scan knows about one buffer.
 struct Buffer {
@@ -413,7 +364,7 @@ std::optional<uint64_t> Repacker::findTimed(const Buffer &B,
     if (Seg < Size)
       continue;
     auto Try = [&](uint64_t Off) {
-      uint64_t Start = std::max(Base, R.latest(Off, Off + Size));
+      uint64_t Start = std::max(Base, latestRelease(R, Off, Off + Size));
       if (!Best ||
           std::tie(Start, Seg, Off) < std::tie(BestStart, BestSeg, *Best)) {
         Best = Off;
@@ -423,11 +374,18 @@ std::optional<uint64_t> Repacker::findTimed(const Buffer &B,
     };
     Try(Begin);
     Try(End - Size);
-    R.forEachBoundary(Begin, End, [&](uint64_t X) {
+    // Every release range boundary strictly inside the segment.
+    auto TryAround = [&](uint64_t X) {
       if (X <= End - Size)
         Try(X);
       if (X >= Begin + Size)
         Try(X - Size);
+    };
+    R.forEachOverlap(Begin, End, [&](uint64_t From, uint64_t To, uint64_t) {
+      if (From > Begin)
+        TryAround(From);
+      if (To < End)
+        TryAround(To);
     });
   }
   return Best;
@@ -588,9 +546,9 @@ bool Repacker::reload(unsigned BI) {
   In.Offset = B.Offset;
   NewOrder.push_back(B.PendingIn);
   if (Timed) {
-    uint64_t Start = std::max(
-        {InPipeDone, B.OutDone,
-         Released[tierIndex(B.BufTier)].latest(B.Offset, B.Offset + B.Size)});
+    uint64_t Start = std::max({InPipeDone, B.OutDone,
+                               latestRelease(Released[tierIndex(B.BufTier)],
+                                             B.Offset, B.Offset + B.Size)});
     Finish[B.PendingIn] = InPipeDone = Start + T.spillInCycles(B.Size);
     B.ReadyAt = Finish[B.PendingIn];
     B.UsersDone = std::max(B.UsersDone, B.ReadyAt);
@@ -622,7 +580,7 @@ void Repacker::spillOut(unsigned BI) {
     Finish[OutIdx] = OutPipeDone = Start + T.spillOutCycles(B.Size, B.Backed);
     B.OutDone = Finish[OutIdx];
     B.UsersDone = std::max(B.UsersDone, B.OutDone);
-    Released[TI].set(B.Offset, B.Offset + B.Size, B.OutDone);
+    Released[TI].assign(B.Offset, B.Offset + B.Size, B.OutDone);
   }
   Free[TI].release(B.Offset, B.Size);
   removeResident(Resident[TI], Bufs, BI);
@@ -793,9 +751,9 @@ Error Repacker::scan() {
       G[I].Offset = B.Offset;
       NewOrder.push_back(I);
       if (Timed) {
-        Finish[I] = std::max(
-            predsDone(G[I]),
-            Released[tierIndex(B.BufTier)].latest(B.Offset, B.Offset + B.Size));
+        Finish[I] = std::max(predsDone(G[I]),
+                             latestRelease(Released[tierIndex(B.BufTier)],
+                                           B.Offset, B.Offset + B.Size));
         B.ReadyAt = B.UsersDone = Finish[I];
       }
       break;
@@ -831,7 +789,7 @@ Error Repacker::scan() {
       unsigned TI = tierIndex(R.BufTier);
       if (Timed) {
         Finish[I] = std::max({predsDone(G[I]), R.ReadyAt, R.UsersDone});
-        Released[TI].set(R.Offset, R.Offset + R.Size, Finish[I]);
+        Released[TI].assign(R.Offset, R.Offset + R.Size, Finish[I]);
       }
       Free[TI].release(R.Offset, R.Size);
       removeResident(Resident[TI], Bufs, BI);
