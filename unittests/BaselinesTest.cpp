@@ -34,17 +34,6 @@ std::string print(const Graph &G) {
   return S;
 }
 
-std::string verifyErrors(const Graph &G, const TargetDesc &T) {
-  std::string Out;
-  verifyGraph(
-      G, T, VerifyOptions(),
-      [&](llvm::SMLoc, llvm::SourceMgr::DiagKind K, const llvm::Twine &Msg) {
-        if (K == llvm::SourceMgr::DK_Error)
-          Out += Msg.str() + "\n";
-      });
-  return Out;
-}
-
 /// Every input edge of \p In holds in the schedule of \p Out (nodes are
 /// matched by id; the input has no plan).
 void expectKeepsEdges(const Graph &In, const Graph &Out) {

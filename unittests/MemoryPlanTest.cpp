@@ -171,14 +171,7 @@ TEST(MemoryPlanTest, RequiredSpillEdgesImplyTheFullSet) {
     llvm::Expected<DLRStats> S = runDLR(G, T, DLROptions());
     ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
     ASSERT_GT(S->Spills, 0u);
-    std::string Errors;
-    verifyGraph(
-        G, T, VerifyOptions(),
-        [&](llvm::SMLoc, llvm::SourceMgr::DiagKind K, const llvm::Twine &Msg) {
-          if (K == llvm::SourceMgr::DK_Error)
-            Errors += Msg.str() + "\n";
-        });
-    ASSERT_EQ(Errors, "");
+    ASSERT_EQ(verifyErrors(G, T), "");
     llvm::DenseMap<uint64_t, unsigned> Spills;
     for (const Node &N : G.Nodes)
       if (N.Kind == NodeKind::SpillOut && ++Spills[N.Buf] == 2)

@@ -3,8 +3,10 @@
 #ifndef DAN_UNITTESTS_TESTUTIL_H
 #define DAN_UNITTESTS_TESTUTIL_H
 
+#include "dan/Analysis/Verifier.h"
 #include "dan/IR/Graph.h"
 #include "dan/Parse/Parser.h"
+#include "dan/Target/Target.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include <memory>
@@ -22,6 +24,19 @@ inline std::unique_ptr<Graph> parse(llvm::SourceMgr &SM, llvm::StringRef Text,
       },
       &Diags);
   return parseGraphString(Text, SM, "test.dan");
+}
+
+/// The errors of verifying \p G under \p T, one a line ("" when it
+/// verifies).
+inline std::string verifyErrors(const Graph &G, const TargetDesc &T) {
+  std::string Out;
+  verifyGraph(
+      G, T, VerifyOptions(),
+      [&](llvm::SMLoc, llvm::SourceMgr::DiagKind K, const llvm::Twine &Msg) {
+        if (K == llvm::SourceMgr::DK_Error)
+          Out += Msg.str() + "\n";
+      });
+  return Out;
 }
 
 /// The node index of id \p Id.
