@@ -649,6 +649,16 @@ bool Search::improves(ArrayRef<NodeIdx> Seeds) {
     }
     return F == Old ? F != Max : F < Max;
   };
+  // The finish time of I after the latest finish of its predecessors and
+  // of its pipe predecessor, as timeAll() computes it.
+  auto Retime = [&](NodeIdx I) {
+    uint64_t S = 0;
+    for (uint32_t E = PredAt[I], End = PredAt[I + 1]; E != End; ++E)
+      S = std::max(S, FinishOf[PredsOf[E]]);
+    if (NodeIdx Prev = PrevOf[I]; Prev != None)
+      S = std::max(S, FinishOf[Prev]);
+    return SaturatingAdd(S, CyclesOf[I]);
+  };
   auto Record = [&](NodeIdx I, uint64_t F, uint64_t Old) {
     Reduced += Old == Max;
     Log[Logged++] = {I, Old};
@@ -668,13 +678,7 @@ bool Search::improves(ArrayRef<NodeIdx> Seeds) {
       Cursor = P;
       --Pending;
       NodeIdx I = OrderAt[P];
-
-      uint64_t S = 0;
-      for (uint32_t E = PredAt[I], End = PredAt[I + 1]; E != End; ++E)
-        S = std::max(S, FinishOf[PredsOf[E]]);
-      if (NodeIdx Prev = PrevOf[I]; Prev != None)
-        S = std::max(S, FinishOf[Prev]);
-      uint64_t F = SaturatingAdd(S, CyclesOf[I]), Old = FinishOf[I];
+      uint64_t F = Retime(I), Old = FinishOf[I];
       if (!Admit(F, Old))
         return Reject();
       if (F == Old)
@@ -709,14 +713,9 @@ bool Search::improves(ArrayRef<NodeIdx> Seeds) {
     for (uint32_t P = Cursor + 1; P <= Reach; ++P) {
       Cursor = P;
       NodeIdx I = OrderAt[P];
-      uint64_t S = 0;
-      for (uint32_t E = PredAt[I], End = PredAt[I + 1]; E != End; ++E)
-        S = std::max(S, FinishOf[PredsOf[E]]);
-      NodeIdx Prev = PrevOf[I];
-      if (Prev != None)
-        S = std::max(S, FinishOf[Prev]);
-      uint64_t F = SaturatingAdd(S, CyclesOf[I]), Old = FinishOf[I];
+      uint64_t F = Retime(I), Old = FinishOf[I];
       if (F == Old) {
+        NodeIdx Prev = PrevOf[I];
         bool Queued = WaitBits[P / 64] & (uint64_t(1) << (P % 64)) ||
                       (Prev != None && StampOf[Prev] == Now);
         for (uint32_t E = PredAt[I], End = PredAt[I + 1]; E != End && !Queued;
