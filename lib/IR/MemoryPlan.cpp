@@ -4,7 +4,6 @@
 #include "dan/IR/RangeMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
-#include <map>
 
 using namespace llvm;
 

@@ -940,7 +940,6 @@ static Expected<MPASStats> runAutoL0(Graph &G, const TargetDesc &T,
   std::vector<NodeIdx> Input = G.Order;
   for (const OrderCandidate &C : orderCandidates(Opts, Tasks)) {
     // A candidate changes the order only; the input order is put back.
-    G.Order = Input;
     Expected<MPASStats> S = orderCandidate(G, T, Opts, C, Tasks);
     std::vector<NodeIdx> Order = std::exchange(G.Order, Input);
     if (!S)
