@@ -21,10 +21,7 @@ BufferCosts bufferCosts(const Graph &G) {
   for (NodeIdx I : G.Order)
     if (I < G.size() && G[I].Kind == NodeKind::Alloc)
       Costs.tryEmplace(G[I].Buf, BufferCost{G[I].Size, false});
-  for (const Node &N : G.Nodes)
-    if (N.Kind == NodeKind::Op && G.opName(N) == "COPY_IN")
-      for (uint64_t B : N.Bufs)
-        Costs[B].Backed = true;
+  forEachDDRBackedBuffer(G, [&](uint64_t B) { Costs[B].Backed = true; });
   return Costs;
 }
 
@@ -138,10 +135,7 @@ ReplayResult replay(const Graph &G, const TargetDesc &T) {
         B->BufTier = G[I].BufTier;
       }
     }
-  for (const Node &N : G.Nodes)
-    if (N.Kind == NodeKind::Op && G.opName(N) == "COPY_IN")
-      for (uint64_t B : N.Bufs)
-        Buffers[B].Cost.Backed = true;
+  forEachDDRBackedBuffer(G, [&](uint64_t B) { Buffers[B].Cost.Backed = true; });
 
   // Done[I]: node I has run. Path[I]: the longest path ending at I, in
   // cycles (the finish time with every pipe unlimited).

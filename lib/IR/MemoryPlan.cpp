@@ -299,9 +299,7 @@ void stripMemoryPlan(Graph &G) {
 
 DenseSet<uint64_t> ddrBackedBuffers(const Graph &G) {
   DenseSet<uint64_t> Backed;
-  for (const Node &N : G.Nodes)
-    if (N.Kind == NodeKind::Op && G.opName(N) == "COPY_IN")
-      Backed.insert(N.Bufs.begin(), N.Bufs.end());
+  forEachDDRBackedBuffer(G, [&](uint64_t B) { Backed.insert(B); });
   return Backed;
 }
 

@@ -77,8 +77,17 @@ void setReuseEdges(Graph &G);
 /// same order.
 void stripMemoryPlan(Graph &G);
 
-/// The buffers some COPY_IN operation uses: their data still lives in DDR,
-/// so spilling one writes nothing back ("clean" spills).
+/// Calls \p Fn with each buffer of each COPY_IN operation (a buffer once
+/// per COPY_IN using it): such a buffer's data still lives in DDR, so
+/// spilling it writes nothing back ("clean" spills).
+template <typename FnT> void forEachDDRBackedBuffer(const Graph &G, FnT Fn) {
+  for (const Node &N : G.Nodes)
+    if (N.Kind == NodeKind::Op && G.opName(N) == "COPY_IN")
+      for (uint64_t B : N.Bufs)
+        Fn(B);
+}
+
+/// The buffers some COPY_IN operation uses (forEachDDRBackedBuffer).
 llvm::DenseSet<uint64_t> ddrBackedBuffers(const Graph &G);
 
 } // namespace dan
