@@ -20,6 +20,8 @@ import sys
 import tempfile
 import time
 
+from scale import unix_pipe
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -36,9 +38,7 @@ def main():
     first = None
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "plan.dan")
-        cmd = (f"set -o pipefail; {b('dan-translate')} --import=json {args.graph}"
-               f" | {b('dan-mpas')} | {b('dan-dlr')} | {b('dan-cpe')} > {out}"
-               f" && {b('dan-verify')} {out} > /dev/null && {b('dan-replay')} {out} > /dev/null")
+        cmd = unix_pipe(b, args.graph, out)
         for i in range(args.runs):
             if i and args.gap:
                 time.sleep(args.gap)

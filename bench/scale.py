@@ -66,6 +66,14 @@ def measure(cmd, timeout):
     return wall, usage.ru_maxrss / 1024
 
 
+def unix_pipe(b, src, out):
+    """The default pipe on contest JSON `src` as one bash command line:
+    translate | mpas | dlr | cpe into `out`, then verify and replay it."""
+    return (f"set -o pipefail; {b('dan-translate')} --import=json {src} | {b('dan-mpas')}"
+            f" | {b('dan-dlr')} | {b('dan-cpe')} > {out} && {b('dan-verify')} {out} > /dev/null"
+            f" && {b('dan-replay')} {out} > /dev/null")
+
+
 def best_run(cmd, runs, timeout):
     """The least wall time and the largest peak RSS over `runs` runs."""
     results = []
@@ -119,10 +127,7 @@ def pipe(b, src, tmp, tag, runs, timeout, mpas_default):
     out["replay"] = best_run([b("dan-replay"), p("s3")], runs, timeout)
     out["unix pipe"] = "skipped"
     if mpas_default and runs > 1:
-        cmd = (f"{b('dan-translate')} --import=json {src} | {b('dan-mpas')} | {b('dan-dlr')}"
-               f" | {b('dan-cpe')} > {p('u3')} && {b('dan-verify')} {p('u3')} > /dev/null"
-               f" && {b('dan-replay')} {p('u3')} > /dev/null")
-        out["unix pipe"] = best_run(["bash", "-c", "set -o pipefail; " + cmd], runs, timeout)
+        out["unix pipe"] = best_run(["bash", "-c", unix_pipe(b, src, p("u3"))], runs, timeout)
     out["V,E in"] = counts(p("in"))
     out["V,E plan"] = counts(p("s3"))
     out["stage 1"] = "mpas default" if stage1 == p("s1d") else "mpas"
