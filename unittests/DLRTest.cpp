@@ -136,14 +136,14 @@ TEST(FreeListTest, BestFitIndexFollowsMerges) {
 
 TEST(DLRScoreTest, TrafficAndCycles) {
   TargetDesc T = TargetDesc::davinci(); // 150 + 2 * size
-  EXPECT_EQ(spillTraffic(100, /*DDRBacked=*/true), 100u);
-  EXPECT_EQ(spillTraffic(100, /*DDRBacked=*/false), 200u);
+  EXPECT_EQ(TargetDesc::spillTraffic(100, /*DDRBacked=*/true), 100u);
+  EXPECT_EQ(TargetDesc::spillTraffic(100, /*DDRBacked=*/false), 200u);
   // A clean SPILL_OUT moves nothing and takes 0 cycles.
-  EXPECT_EQ(spillPairCycles(T, 100, true), 350u);
-  EXPECT_EQ(spillPairCycles(T, 100, false), 700u);
+  EXPECT_EQ(T.spillCycles(100, true), 350u);
+  EXPECT_EQ(T.spillCycles(100, false), 700u);
   T.setSpillCost(10, 1);
-  EXPECT_EQ(spillPairCycles(T, 100, true), 110u);
-  EXPECT_EQ(spillPairCycles(T, 100, false), 220u);
+  EXPECT_EQ(T.spillCycles(100, true), 110u);
+  EXPECT_EQ(T.spillCycles(100, false), 220u);
 }
 
 TEST(DLRScoreTest, VictimRulesExample) {
@@ -151,8 +151,8 @@ TEST(DLRScoreTest, VictimRulesExample) {
   TargetDesc T = TargetDesc::davinci();
   DLROptions O;
   auto Score = [&](uint64_t D, bool Clean) {
-    return spillScore(D, spillTraffic(100, Clean),
-                      spillPairCycles(T, 100, Clean), O);
+    return spillScore(D, TargetDesc::spillTraffic(100, Clean),
+                      T.spillCycles(100, Clean), O);
   };
   double B0 = Score(4, false), B1 = Score(3, true), B2 = Score(5, false);
   EXPECT_NEAR(B0, 4.0 / 900, 1e-12);

@@ -2,6 +2,7 @@
 #include "TestUtil.h"
 #include "dan/Analysis/Verifier.h"
 #include "dan/Gen/Generate.h"
+#include "dan/IR/NodeCosts.h"
 #include "dan/Transforms/DLR.h"
 #include "llvm/ADT/BitVector.h"
 #include <gtest/gtest.h>

@@ -64,3 +64,23 @@ TEST(TargetTest, OpCycles) {
   // Saturates instead of wrapping.
   EXPECT_EQ(T.opCycles(OpCost::CopyIn, UINT64_MAX), UINT64_MAX);
 }
+
+TEST(TargetTest, ExecutionModelRules) {
+  TargetDesc T = TargetDesc::davinci();
+  EXPECT_TRUE(TargetDesc::loadsFromDDR("COPY_IN"));
+  EXPECT_FALSE(TargetDesc::loadsFromDDR("COPY_OUT"));
+  EXPECT_FALSE(TargetDesc::loadsFromDDR("copy_in"));
+  EXPECT_EQ(TargetDesc::spillTraffic(100, /*DDRBacked=*/true), 100u);
+  EXPECT_EQ(TargetDesc::spillTraffic(100, /*DDRBacked=*/false), 200u);
+  EXPECT_EQ(TargetDesc::spillTraffic(UINT64_MAX, false), UINT64_MAX);
+  EXPECT_EQ(T.nodePipe(NodeKind::Alloc, Pipe::CUBE), std::nullopt);
+  EXPECT_EQ(T.nodePipe(NodeKind::Free, Pipe::CUBE), std::nullopt);
+  EXPECT_EQ(T.nodePipe(NodeKind::Op, Pipe::CUBE), Pipe::CUBE);
+  EXPECT_EQ(T.nodePipe(NodeKind::SpillOut, Pipe::CUBE), Pipe::MTE3);
+  EXPECT_EQ(T.nodePipe(NodeKind::SpillIn, Pipe::CUBE), Pipe::MTE2);
+  EXPECT_EQ(T.nodeCycles(NodeKind::Op, 7, 100, false), 7u);
+  EXPECT_EQ(T.nodeCycles(NodeKind::Alloc, 7, 100, false), 0u);
+  EXPECT_EQ(T.nodeCycles(NodeKind::SpillOut, 7, 100, true), 0u);
+  EXPECT_EQ(T.nodeCycles(NodeKind::SpillOut, 7, 100, false), 350u);
+  EXPECT_EQ(T.nodeCycles(NodeKind::SpillIn, 7, 100, true), 350u);
+}

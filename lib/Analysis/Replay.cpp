@@ -16,53 +16,6 @@ using namespace llvm;
 
 namespace dan {
 
-BufferCosts bufferCosts(const Graph &G) {
-  BufferCosts Costs(G.size());
-  for (NodeIdx I : G.Order)
-    if (I < G.size() && G[I].Kind == NodeKind::Alloc)
-      Costs.tryEmplace(G[I].Buf, BufferCost{G[I].Size, false});
-  forEachDDRBackedBuffer(G, [&](uint64_t B) { Costs[B].Backed = true; });
-  return Costs;
-}
-
-/// nodeCycles with the node's buffer cost already found (null: none).
-static uint64_t cyclesOf(const Node &N, const TargetDesc &T,
-                         const BufferCost *C) {
-  switch (N.Kind) {
-  case NodeKind::Op:
-    return N.Cycles;
-  case NodeKind::SpillOut:
-    return T.spillOutCycles(C ? C->Size : 0, C && C->Backed);
-  case NodeKind::SpillIn:
-    return T.spillInCycles(C ? C->Size : 0);
-  case NodeKind::Alloc:
-  case NodeKind::Free:
-    return 0;
-  }
-  return 0;
-}
-
-uint64_t nodeCycles(const Graph &G, NodeIdx I, const TargetDesc &T,
-                    const BufferCosts &Costs) {
-  const Node &N = G[I];
-  return cyclesOf(N, T, N.isSpill() ? Costs.find(N.Buf) : nullptr);
-}
-
-std::optional<Pipe> nodePipe(const Node &N, const TargetDesc &T) {
-  switch (N.Kind) {
-  case NodeKind::Op:
-    return N.OpPipe;
-  case NodeKind::SpillOut:
-    return T.spillOutPipe();
-  case NodeKind::SpillIn:
-    return T.spillInPipe();
-  case NodeKind::Alloc:
-  case NodeKind::Free:
-    return std::nullopt;
-  }
-  return std::nullopt;
-}
-
 namespace {
 /// Where a buffer is. Only a node that changes the state changes residency,
 /// so a graph the verifier would reject (a FREE without an ALLOC, a second
@@ -161,7 +114,7 @@ ReplayResult replay(const Graph &G, const TargetDesc &T) {
     Wait(N.ReusePreds);
 
     BufInfo *B = N.isBufferNode() ? Buffers.find(N.Buf) : nullptr;
-    uint64_t Cycles = cyclesOf(N, T, B ? &B->Cost : nullptr);
+    uint64_t Cycles = nodeCycles(N, T, B ? &B->Cost : nullptr);
     uint64_t Start = Ready;
     if (std::optional<Pipe> P = nodePipe(N, T)) {
       unsigned Pi = static_cast<unsigned>(*P);
@@ -181,9 +134,8 @@ ReplayResult replay(const Graph &G, const TargetDesc &T) {
     if (N.Kind == NodeKind::SpillOut) {
       uint64_t Size = B ? B->Cost.Size : 0;
       ++R.SpillCount;
-      R.ExtraTraffic =
-          SaturatingAdd(R.ExtraTraffic,
-                        B && B->Cost.Backed ? Size : SaturatingAdd(Size, Size));
+      R.ExtraTraffic = SaturatingAdd(
+          R.ExtraTraffic, TargetDesc::spillTraffic(Size, B && B->Cost.Backed));
     }
     if (!B || !B->HasAlloc)
       continue;

@@ -1,8 +1,8 @@
 //===- Export.cpp - Writing the contest's formats and DOT -----------------===//
 
 #include "dan/Formats/Export.h"
-#include "dan/Analysis/Replay.h"
 #include "dan/IR/MemoryPlan.h"
+#include "dan/IR/NodeCosts.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/JSON.h"
 

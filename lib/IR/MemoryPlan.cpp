@@ -297,10 +297,4 @@ void stripMemoryPlan(Graph &G) {
   G.Order = std::move(Order);
 }
 
-DenseSet<uint64_t> ddrBackedBuffers(const Graph &G) {
-  DenseSet<uint64_t> Backed;
-  forEachDDRBackedBuffer(G, [&](uint64_t B) { Backed.insert(B); });
-  return Backed;
-}
-
 } // namespace dan

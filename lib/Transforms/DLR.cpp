@@ -23,6 +23,7 @@
 #include "dan/Analysis/Verifier.h"
 #include "dan/IR/Diagnostic.h"
 #include "dan/IR/MemoryPlan.h"
+#include "dan/IR/NodeCosts.h"
 #include "dan/IR/RangeMap.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -253,8 +254,8 @@ void Repacker::collectBuffers() {
       B.Size = N.Size;
       bool IsBacked = Backed.count(N.Buf);
       B.Backed = IsBacked;
-      B.Traffic = spillTraffic(N.Size, IsBacked);
-      B.Cycles = spillPairCycles(T, N.Size, IsBacked);
+      B.Traffic = TargetDesc::spillTraffic(N.Size, IsBacked);
+      B.Cycles = T.spillCycles(N.Size, IsBacked);
     } else if (N.Kind == NodeKind::Free)
       Bufs[bufferOf(N.Buf)].FreePos = P;
     else if (N.Kind == NodeKind::Op)

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dan/Transforms/TaskOrder.h"
-#include "dan/IR/MemoryPlan.h"
+#include "dan/IR/NodeCosts.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <algorithm>

@@ -13,6 +13,7 @@
 #define DAN_ANALYSIS_REPLAY_H
 
 #include "dan/IR/Graph.h"
+#include "dan/IR/NodeCosts.h"
 #include "dan/Target/Target.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -21,29 +22,6 @@
 #include <vector>
 
 namespace dan {
-
-/// What a spill node's cycles depend on: the size of its buffer, from the
-/// buffer's first ALLOC in schedule order (0 without one), and whether the
-/// buffer is DDR-backed (an operand of a COPY_IN).
-struct BufferCost {
-  uint64_t Size = 0;
-  bool Backed = false;
-};
-using BufferCosts = IdTable<BufferCost>;
-
-/// The BufferCost of every buffer that has an ALLOC or is DDR-backed.
-BufferCosts bufferCosts(const Graph &G);
-
-/// The cycles node \p I takes: its own for an operation, the target's
-/// transfer cost for a spill node (0 for a SPILL_OUT of a DDR-backed
-/// buffer), 0 for ALLOC and FREE. A buffer missing from \p Costs has size 0
-/// and is not DDR-backed. A transfer cost above 2^64 - 1 saturates instead
-/// of wrapping.
-uint64_t nodeCycles(const Graph &G, NodeIdx I, const TargetDesc &T,
-                    const BufferCosts &Costs);
-
-/// The pipe a node occupies, or std::nullopt for ALLOC and FREE.
-std::optional<Pipe> nodePipe(const Node &N, const TargetDesc &T);
 
 struct ReplayResult {
   /// Metric 1: the peak of live L1 + UB bytes (tiers that count in peak).

@@ -16,8 +16,8 @@
 #ifndef DAN_IR_GRAPH_H
 #define DAN_IR_GRAPH_H
 
-#include "dan/IR/Enums.h"
 #include "dan/IR/IdIndex.h"
+#include "dan/Target/Target.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -33,11 +33,6 @@ using NodeIdx = uint32_t;
 
 /// A node's predecessors of one kind.
 using EdgeList = llvm::SmallVector<NodeIdx, 2>;
-
-/// The largest size, cycle count, offset or id that the IR accepts (2^40).
-constexpr uint64_t MaxValue = uint64_t(1) << 40;
-
-enum class NodeKind : uint8_t { Alloc, Free, Op, SpillOut, SpillIn };
 
 struct Node {
   uint64_t Id = 0;

@@ -22,7 +22,6 @@
 #define DAN_IR_MEMORYPLAN_H
 
 #include "dan/IR/Graph.h"
-#include "llvm/ADT/DenseSet.h"
 #include <utility>
 #include <vector>
 
@@ -76,19 +75,6 @@ void setReuseEdges(Graph &G);
 /// them, offsets and reuse edges. What is left is the input graph in the
 /// same order.
 void stripMemoryPlan(Graph &G);
-
-/// Calls \p Fn with each buffer of each COPY_IN operation (a buffer once
-/// per COPY_IN using it): such a buffer's data still lives in DDR, so
-/// spilling it writes nothing back ("clean" spills).
-template <typename FnT> void forEachDDRBackedBuffer(const Graph &G, FnT Fn) {
-  for (const Node &N : G.Nodes)
-    if (N.Kind == NodeKind::Op && G.opName(N) == "COPY_IN")
-      for (uint64_t B : N.Bufs)
-        Fn(B);
-}
-
-/// The buffers some COPY_IN operation uses (forEachDDRBackedBuffer).
-llvm::DenseSet<uint64_t> ddrBackedBuffers(const Graph &G);
 
 } // namespace dan
 

@@ -1,21 +1,31 @@
-//===- Target.h - The target description -------------------------*- C++
+//===- Target.h - The target description and the execution model -*- C++
 //-*-===//
 //
-// Tier capacities, which tiers count toward peak residency, which tiers are
-// L0, which pipes run the spill nodes and the spill cost model. The defaults
-// come from Davinci.def; tools override them from the command line.
+// The lowest layer of DAN. Tier capacities, which tiers count toward peak
+// residency, which tiers are L0, which pipes run the spill nodes, the spill
+// cost model, and the rules of the execution model that use them: which
+// buffers DDR still holds, what a spill costs in bytes and cycles, and the
+// pipe and cycles of each kind of node. Every library above asks here; none
+// writes these rules again. The defaults come from Davinci.def; a file's
+// target header (docs/LangRef.md, "Target") and the tools' --capacity and
+// --spill-cost options change the numbers.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef DAN_TARGET_TARGET_H
 #define DAN_TARGET_TARGET_H
 
-#include "dan/IR/Enums.h"
+#include "dan/Target/Enums.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MathExtras.h"
 #include <array>
+#include <optional>
 
 namespace dan {
+
+/// The largest number DAN accepts anywhere: a size, cycle count, offset or
+/// id of the IR, or a value of the target (2^40).
+constexpr uint64_t MaxValue = uint64_t(1) << 40;
 
 /// The operation costs dan-gen uses (DAN_OP_COST in Davinci.def).
 enum class OpCost : uint8_t {
@@ -51,6 +61,59 @@ public:
   }
   /// Cycles of a SPILL_IN.
   uint64_t spillInCycles(uint64_t Size) const { return transferCycles(Size); }
+  /// The cycles of the SPILL_OUT and SPILL_IN of one spill (S(b,k), eq. 29
+  /// of docs/DLR.md), saturating.
+  uint64_t spillCycles(uint64_t Size, bool DDRBacked) const {
+    return llvm::SaturatingAdd(spillOutCycles(Size, DDRBacked),
+                               spillInCycles(Size));
+  }
+  /// The extra DDR traffic of one spill of \p Size bytes (metric 2; T(b,k),
+  /// eq. 28 of docs/DLR.md): the reload only when DDR still holds the data,
+  /// the write-back too otherwise. Saturating.
+  static uint64_t spillTraffic(uint64_t Size, bool DDRBacked) {
+    return DDRBacked ? Size : llvm::SaturatingAdd(Size, Size);
+  }
+  /// Whether an operation named \p OpName loads its buffers from DDR
+  /// (DAN_DDR_LOAD in Davinci.def): DDR then still holds their data, so a
+  /// spill of such a buffer writes nothing back (a "DDR-backed" buffer).
+  static bool loadsFromDDR(llvm::StringRef OpName);
+
+  /// The pipe a node of kind \p K occupies: an operation its own \p OpPipe,
+  /// a spill node the target's spill pipe; std::nullopt for ALLOC and FREE,
+  /// which occupy none.
+  std::optional<Pipe> nodePipe(NodeKind K, Pipe OpPipe) const {
+    switch (K) {
+    case NodeKind::Op:
+      return OpPipe;
+    case NodeKind::SpillOut:
+      return SpillOutPipe;
+    case NodeKind::SpillIn:
+      return SpillInPipe;
+    case NodeKind::Alloc:
+    case NodeKind::Free:
+      return std::nullopt;
+    }
+    return std::nullopt;
+  }
+  /// The cycles a node of kind \p K takes: an operation its own
+  /// \p OpCycles, a spill node the transfer of its buffer (\p BufSize
+  /// bytes; nothing for a SPILL_OUT of a DDR-backed buffer), ALLOC and FREE
+  /// none.
+  uint64_t nodeCycles(NodeKind K, uint64_t OpCycles, uint64_t BufSize,
+                      bool DDRBacked) const {
+    switch (K) {
+    case NodeKind::Op:
+      return OpCycles;
+    case NodeKind::SpillOut:
+      return spillOutCycles(BufSize, DDRBacked);
+    case NodeKind::SpillIn:
+      return spillInCycles(BufSize);
+    case NodeKind::Alloc:
+    case NodeKind::Free:
+      return 0;
+    }
+    return 0;
+  }
   /// Cycles of an operation of cost \p K on quantity \p X:
   /// Base + Num * X / Den, saturating.
   uint64_t opCycles(OpCost K, uint64_t X) const {

@@ -101,19 +101,6 @@ struct DLRStats {
 /// The epsilon of the cost score's denominator (eq. 31).
 constexpr double DLRScoreEpsilon = 1e-9;
 
-/// T(b,k), eq. 28: the extra DDR traffic of one spill of a buffer of
-/// \p Size: the reload only when DDR still holds the data, else the
-/// write-back too.
-inline uint64_t spillTraffic(uint64_t Size, bool DDRBacked) {
-  return DDRBacked ? Size : 2 * Size;
-}
-
-/// S(b,k), eq. 29: the cycles of the SPILL_OUT and SPILL_IN of one spill.
-inline uint64_t spillPairCycles(const TargetDesc &T, uint64_t Size,
-                                bool DDRBacked) {
-  return T.spillOutCycles(Size, DDRBacked) + T.spillInCycles(Size);
-}
-
 /// score(b,k), eqs. 30-31: reuse distance per unit of spill cost; the
 /// largest score is evicted.
 inline double spillScore(uint64_t Distance, uint64_t Traffic, uint64_t Cycles,

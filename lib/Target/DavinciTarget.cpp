@@ -1,6 +1,5 @@
 //===- DavinciTarget.cpp - The Davinci target description -----------------===//
 
-#include "dan/IR/Graph.h"
 #include "dan/Target/Target.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -24,6 +23,14 @@ TargetDesc TargetDesc::davinci() {
   T.OpCosts[static_cast<unsigned>(OpCost::Key)] = {Base, Num, Den};
 #include "dan/Target/Davinci.def"
   return T;
+}
+
+bool TargetDesc::loadsFromDDR(StringRef OpName) {
+#define DAN_DDR_LOAD(Name)                                                     \
+  if (OpName == #Name)                                                         \
+    return true;
+#include "dan/Target/Davinci.def"
+  return false;
 }
 
 static Error parseNumber(StringRef Text, StringRef What, uint64_t &Value) {

@@ -1,13 +1,13 @@
-//===- Enums.h - Tier and pipe names of the target ---------------*- C++
-//-*-===//
+//===- Enums.h - The closed sets of the target ------------------*- C++ -*-===//
 //
-// The closed sets of memory tiers and pipes. Only the names come from the
-// target table here; the IR holds no target numbers.
+// The memory tiers and pipes (named in Davinci.def) and the kinds of node
+// the execution model runs. The lowest layer: every library above takes
+// these sets from here.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DAN_IR_ENUMS_H
-#define DAN_IR_ENUMS_H
+#ifndef DAN_TARGET_ENUMS_H
+#define DAN_TARGET_ENUMS_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -37,6 +37,11 @@ constexpr unsigned NumPipes = 0
 #include "dan/Target/Davinci.def"
     ;
 
+/// The kinds of node of a command graph: buffer management (ALLOC, FREE),
+/// an operation, and the two halves of a spill. The execution model gives
+/// each its pipe and cycles (TargetDesc::nodePipe, nodeCycles).
+enum class NodeKind : uint8_t { Alloc, Free, Op, SpillOut, SpillIn };
+
 llvm::StringRef tierName(Tier T);
 llvm::StringRef pipeName(Pipe P);
 std::optional<Tier> lookupTier(llvm::StringRef Name);
@@ -56,4 +61,4 @@ std::string unknownNameMessage(llvm::StringRef What, llvm::StringRef Name,
 
 } // namespace dan
 
-#endif // DAN_IR_ENUMS_H
+#endif // DAN_TARGET_ENUMS_H

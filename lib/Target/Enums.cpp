@@ -1,6 +1,6 @@
 //===- Enums.cpp - Tier and pipe names ------------------------------------===//
 
-#include "dan/IR/Enums.h"
+#include "dan/Target/Enums.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
