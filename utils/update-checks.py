@@ -11,8 +11,9 @@ substitutions, and its output becomes the check lines of that prefix:
     ...
 
 The first output line is a plain CHECK, the others CHECK-NEXT (CHECK-EMPTY
-for an empty line). A leading 'target davinci' line and the empty line after
-it are left out, so the block starts at 'graph @Name {'. Run the tests with
+for an empty line). A leading target header ('target davinci', with or
+without values) and the empty line after it are left out, so the block starts
+at 'graph @Name {'. Run the tests with
 'FileCheck --match-full-lines' to make every line an exact match. The path of
 the test file in the output becomes '{{.*}}<file name>'.
 
@@ -102,7 +103,7 @@ def check_block(prefix, leader, output, test):
     lines = output.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    if len(lines) >= 2 and lines[0] == "target davinci" and lines[1] == "":
+    if len(lines) >= 2 and lines[0].startswith("target ") and lines[1] == "":
         lines = lines[2:]
     block = []
     width = len(prefix) + len("-NEXT:")

@@ -55,7 +55,8 @@ static void printNode(const Graph &G, const Node &N, raw_ostream &OS) {
 }
 
 void printGraph(const Graph &G, raw_ostream &OS) {
-  OS << "target davinci\n\ngraph @" << G.Name << " {\n";
+  G.Target.printHeader(OS);
+  OS << "\n\ngraph @" << G.Name << " {\n";
   for (NodeIdx I : G.Order)
     printNode(G, G[I], OS);
   OS << "}\n";

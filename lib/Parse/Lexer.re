@@ -113,6 +113,8 @@ IRParser::symbol_type Lexer::lex() {
       ")" { return IRParser::make_RPAREN(range(Start)); }
       "{" { return IRParser::make_LBRACE(range(Start)); }
       "}" { return IRParser::make_RBRACE(range(Start)); }
+      "+" { return IRParser::make_PLUS(range(Start)); }
+      "*" { return IRParser::make_STAR(range(Start)); }
 
       * {
         unsigned char C = static_cast<unsigned char>(*Start);

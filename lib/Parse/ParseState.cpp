@@ -21,10 +21,67 @@ void ParseState::note(SMLoc Loc, const Twine &Msg) {
 }
 
 bool ParseState::checkTarget(StringRef Name, SrcRange R) {
-  if (Name == "davinci")
+  if (Name == TargetDesc::name())
     return true;
-  error(R.begin, "unknown target '" + Name + "'; the only target is 'davinci'");
+  error(R.begin, "unknown target '" + Name + "'; the only target is '" +
+                     TargetDesc::name() + "'");
   return false;
+}
+
+std::optional<unsigned> ParseState::targetKey(StringRef Key, SrcRange KeyR) {
+  ArrayRef<StringRef> Keys = TargetDesc::headerKeys();
+  auto It = llvm::find(Keys, Key);
+  if (It == Keys.end()) {
+    error(KeyR.begin, unknownNameMessage("target key", Key, Keys));
+    return std::nullopt;
+  }
+  unsigned I = It - Keys.begin();
+  TargetKeyLocs.resize(Keys.size());
+  if (TargetKeyLocs[I].isValid()) {
+    error(KeyR.begin, "duplicate target key '" + Key + "'");
+    note(TargetKeyLocs[I], "previous value is here");
+    return std::nullopt;
+  }
+  TargetKeyLocs[I] = KeyR.begin;
+  return I;
+}
+
+bool ParseState::setTargetCapacity(StringRef Key, SrcRange KeyR,
+                                   uint64_t Value) {
+  std::optional<unsigned> I = targetKey(Key, KeyR);
+  if (!I)
+    return false;
+  if (Key == TargetDesc::spillCostKey()) {
+    error(KeyR.begin, "'" + Key +
+                          "' takes a cost formula 'ALPHA + BETA * size', "
+                          "for example 'spill_cost = 150 + 2 * size'");
+    return false;
+  }
+  G.Target.setCapacity(static_cast<Tier>(*I), Value);
+  return true;
+}
+
+bool ParseState::setTargetSpillCost(StringRef Key, SrcRange KeyR,
+                                    uint64_t Alpha, uint64_t Beta,
+                                    StringRef Var, SrcRange VarR) {
+  std::optional<unsigned> I = targetKey(Key, KeyR);
+  if (!I)
+    return false;
+  if (Key != TargetDesc::spillCostKey()) {
+    error(KeyR.begin,
+          "'" + Key + "' takes a capacity, for example '" + Key + " = " +
+              Twine(TargetDesc::davinci().capacity(static_cast<Tier>(*I))) +
+              "'");
+    return false;
+  }
+  if (Var != "size") {
+    error(VarR.begin, "expected 'size' in 'spill_cost = ALPHA + BETA * "
+                      "size', not '" +
+                          Var + "'");
+    return false;
+  }
+  G.Target.setSpillCost(Alpha, Beta);
+  return true;
 }
 
 bool ParseState::lookupTier(StringRef Name, SrcRange R, Tier &T) {

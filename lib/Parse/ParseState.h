@@ -11,6 +11,7 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/SourceMgr.h"
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -38,6 +39,14 @@ public:
   bool lookupTier(llvm::StringRef Name, SrcRange R, Tier &T);
   bool lookupPipe(llvm::StringRef Name, SrcRange R, Pipe &P);
   bool checkOpName(llvm::StringRef Name, SrcRange R);
+
+  /// A value of the target header: 'TIER = N' sets a capacity,
+  /// 'spill_cost = ALPHA + BETA * VAR' the spill cost. Each reports an
+  /// unknown key, a key set twice or a value of the wrong form, and returns
+  /// false.
+  bool setTargetCapacity(llvm::StringRef Key, SrcRange KeyR, uint64_t Value);
+  bool setTargetSpillCost(llvm::StringRef Key, SrcRange KeyR, uint64_t Alpha,
+                          uint64_t Beta, llvm::StringRef Var, SrcRange VarR);
 
   /// The node of the statement being read.
   Node &node() { return Cur; }
@@ -68,6 +77,10 @@ private:
   /// dense in practice, so a graph of a million nodes needs no hashing.
   NodeIdx *findId(uint64_t Id);
   bool addId(uint64_t Id, NodeIdx I);
+  /// Finds a target header key, reporting an unknown one; records where it
+  /// is set and reports a second setting. Returns its index in
+  /// TargetDesc::headerKeys().
+  std::optional<unsigned> targetKey(llvm::StringRef Key, SrcRange KeyR);
 
   llvm::SourceMgr &SM;
   Graph &G;
@@ -78,6 +91,8 @@ private:
   llvm::DenseMap<uint64_t, NodeIdx> SparseIds;
   std::vector<PendingRef> Refs;
   bool HadError = false;
+  /// Where each target header key was set (invalid: not yet).
+  std::vector<llvm::SMLoc> TargetKeyLocs;
 };
 
 } // namespace dan::detail

@@ -25,6 +25,39 @@ TargetDesc TargetDesc::davinci() {
   return T;
 }
 
+ArrayRef<StringRef> TargetDesc::headerKeys() {
+  static const StringRef Keys[] = {
+#define DAN_TIER(Name, Cap, Peak, L0) #Name,
+#include "dan/Target/Davinci.def"
+      spillCostKey()};
+  return Keys;
+}
+
+void TargetDesc::printHeader(raw_ostream &OS) const {
+  OS << "target " << name();
+  const TargetDesc Default = davinci();
+  bool Any = false;
+  auto Key = [&](StringRef Name) -> raw_ostream & {
+    OS << (Any ? ", " : " { ") << Name << " = ";
+    Any = true;
+    return OS;
+  };
+  for (unsigned I = 0; I != NumTiers; ++I)
+    if (Capacity[I] != Default.Capacity[I])
+      Key(tierName(static_cast<Tier>(I))) << Capacity[I];
+  if (Alpha != Default.Alpha || Beta != Default.Beta)
+    Key(spillCostKey()) << Alpha << " + " << Beta << " * size";
+  if (Any)
+    OS << " }";
+}
+
+bool TargetDesc::operator==(const TargetDesc &O) const {
+  return Capacity == O.Capacity && CountsInPeak == O.CountsInPeak &&
+         IsL0 == O.IsL0 && SpillOutPipe == O.SpillOutPipe &&
+         SpillInPipe == O.SpillInPipe && Alpha == O.Alpha && Beta == O.Beta &&
+         OpCosts == O.OpCosts;
+}
+
 bool TargetDesc::loadsFromDDR(StringRef OpName) {
 #define DAN_DDR_LOAD(Name)                                                     \
   if (OpName == #Name)                                                         \

@@ -63,8 +63,8 @@ void printDiagnostic(SourceMgr &SM, SMLoc Loc, SourceMgr::DiagKind Kind,
     WithColor::note(errs(), ToolName) << Msg << '\n';
 }
 
-TargetDesc targetFromOptions() {
-  TargetDesc T = TargetDesc::davinci();
+TargetDesc targetFromOptions(const TargetDesc &Base) {
+  TargetDesc T = Base;
   for (const std::string &Spec : Capacities)
     if (Error E = T.parseCapacity(Spec)) {
       reportError(toString(std::move(E)));
@@ -78,6 +78,8 @@ TargetDesc targetFromOptions() {
     }
   return T;
 }
+
+void applyTargetOptions(Graph &G) { G.Target = targetFromOptions(G.Target); }
 
 std::optional<unsigned> readInput(SourceMgr &SM, StringRef Path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
@@ -287,13 +289,16 @@ int runStageTool(int Argc, char **Argv, StringRef Overview,
       reportError(*Msg);
       return ExitUsage;
     }
-  TargetDesc Target = targetFromOptions();
+  (void)targetFromOptions();
 
   SourceMgr SM;
   int Status = ExitSuccess;
   std::unique_ptr<Graph> G = readIR(SM, Input, Status);
   if (!G)
     return Status;
+  applyTargetOptions(*G);
+  // A copy: the pass may replace the graph's contents, not its target.
+  TargetDesc Target = G->Target;
   if (Error E = Pass(*G, Target, Stats ? &errs() : nullptr)) {
     // Located diagnostics print as file:line:col with the source line.
     handleAllErrors(
@@ -305,6 +310,7 @@ int runStageTool(int Argc, char **Argv, StringRef Overview,
         [&](const ErrorInfoBase &EI) { reportError(EI.message()); });
     return ExitInvalid;
   }
+  G->Target = Target;
   return writeOutput(Output, [&](raw_ostream &OS) { printGraph(*G, OS); })
              ? ExitSuccess
              : ExitUsage;

@@ -37,9 +37,16 @@ extern llvm::cl::OptionCategory DANCategory;
 /// error.
 void parseCommandLine(int Argc, char **Argv, llvm::StringRef Overview);
 
-/// The target with --capacity and --spill-cost applied; on a bad value
-/// prints the error and exits with 2.
-TargetDesc targetFromOptions();
+/// \p Base with --capacity and --spill-cost applied on top; on a bad value
+/// prints the error and exits with 2. Tools call it once before reading
+/// input, so that a bad option is a usage error whatever the input.
+TargetDesc targetFromOptions(const TargetDesc &Base = TargetDesc::davinci());
+
+/// Applies --capacity and --spill-cost on top of \p G's own target (its
+/// file's target header, or the defaults for an imported graph): the
+/// target the tool then plans, judges or measures under, and the one its
+/// output records.
+void applyTargetOptions(Graph &G);
 
 /// Prints "<tool>: error: <Msg>" to stderr.
 void reportError(const llvm::Twine &Msg);
@@ -73,7 +80,8 @@ bool writeOutputs(llvm::ArrayRef<std::pair<std::string, std::string>> Files,
                   llvm::ArrayRef<std::string> Stale);
 
 /// The body of a stage tool (dan-mpas, dan-dlr, dan-cpe): rewrites \p G in
-/// place, printing statistics to \p Stats when --stats is given. A failure
+/// place under \p T (G's target with the options applied), printing
+/// statistics to \p Stats when --stats is given. A failure
 /// is an invalid input (exit status 1); a dan::DiagError prints each of its
 /// diagnostics at its source location.
 using StagePass = std::function<llvm::Error(Graph &G, const TargetDesc &T,

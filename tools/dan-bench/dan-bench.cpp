@@ -106,10 +106,11 @@ static cl::opt<bool> Quiet("quiet", cl::desc("No progress lines on stderr"),
                            cl::cat(DANCategory));
 
 /// Reads one graph: contest JSON when the text starts with '{' (named
-/// after the file), DAN IR otherwise. Checks that it verifies and has no
-/// memory plan.
+/// after the file), DAN IR otherwise, its target (the IR's header, or the
+/// defaults) with the options on top. Checks that it verifies under that
+/// target and has no memory plan.
 static std::unique_ptr<Graph> readGraph(SourceMgr &SM, StringRef Path,
-                                        const TargetDesc &T, int &Status) {
+                                        int &Status) {
   std::optional<unsigned> ID = readInput(SM, Path);
   if (!ID) {
     Status = ExitUsage;
@@ -121,6 +122,7 @@ static std::unique_ptr<Graph> readGraph(SourceMgr &SM, StringRef Path,
     Status = ExitInvalid;
     return nullptr;
   }
+  applyTargetOptions(*G);
   if (G->hasMemoryPlan()) {
     reportError("'" + displayName(Path) + "' (graph " + G->Name +
                 ") already has a memory plan; every method plans the graph "
@@ -128,7 +130,7 @@ static std::unique_ptr<Graph> readGraph(SourceMgr &SM, StringRef Path,
     Status = ExitInvalid;
     return nullptr;
   }
-  if (verifyAndReport(*G, T, VerifyOptions(), SM, Path)) {
+  if (verifyAndReport(*G, G->Target, VerifyOptions(), SM, Path)) {
     Status = ExitInvalid;
     return nullptr;
   }
@@ -258,7 +260,7 @@ int main(int Argc, char **Argv) {
   StringMap<std::string> Seen;
   for (const std::string &Path : Inputs) {
     int Status = ExitSuccess;
-    std::unique_ptr<Graph> G = readGraph(SM, Path, Target, Status);
+    std::unique_ptr<Graph> G = readGraph(SM, Path, Status);
     if (!G)
       return Status;
     auto [It, New] = Seen.try_emplace(G->Name, Path);
@@ -270,6 +272,24 @@ int main(int Argc, char **Argv) {
     }
     Graphs.push_back(std::move(G));
   }
+  // Every method runs on every graph under one target: the graphs' own,
+  // which must agree once the options are applied.
+  for (size_t I = 1; I < Graphs.size(); ++I)
+    if (Graphs[I]->Target != Graphs[0]->Target) {
+      std::string First, Other;
+      raw_string_ostream FirstOS(First), OtherOS(Other);
+      Graphs[0]->Target.printHeader(FirstOS);
+      Graphs[I]->Target.printHeader(OtherOS);
+      reportError("'" + displayName(Inputs[I]) + "' (graph " + Graphs[I]->Name +
+                  ") is for '" + Other + "', but '" + displayName(Inputs[0]) +
+                  "' (graph " + Graphs[0]->Name + ") is for '" + First +
+                  "': dan-bench compares methods under one target; give "
+                  "the files the same target header, or the --capacity and "
+                  "--spill-cost options that make them agree");
+      return ExitInvalid;
+    }
+  if (!Graphs.empty())
+    Target = Graphs[0]->Target;
 
   // The output directories exist before the run, so that a long run does
   // not end in an I/O error.

@@ -209,6 +209,8 @@ int main(int Argc, char **Argv) {
     reportError(toString(G.takeError()));
     return ExitUsage;
   }
+  // The output records the target the costs were computed for.
+  (*G)->Target = Target;
   if (Stats) {
     size_t Edges = 0, Buffers = 0;
     for (const Node &N : (*G)->Nodes) {

@@ -118,14 +118,21 @@ static StringRef reuseReading(const Graph &G, bool Verified, size_t &Count) {
   return "safe";
 }
 
-/// Reads, verifies (unless --no-verify) and replays one file. Returns
+/// Reads, verifies (unless --no-verify) and replays one file, under
+/// \p Under when given (a baseline is measured under its input's target),
+/// else under the file's own target with the options on top. Returns
 /// std::nullopt with \p Status set on failure.
 static std::optional<Measured> measure(SourceMgr &SM, StringRef Path,
-                                       const TargetDesc &Target, int &Status) {
+                                       const TargetDesc *Under, int &Status) {
   Measured M;
   M.G = readIR(SM, Path, Status);
   if (!M.G)
     return std::nullopt;
+  if (Under)
+    M.G->Target = *Under;
+  else
+    applyTargetOptions(*M.G);
+  const TargetDesc &Target = M.G->Target;
   if (!NoVerify && !verify(*M.G, SM, Path, Target)) {
     Status = ExitInvalid;
     return std::nullopt;
@@ -486,7 +493,7 @@ int main(int Argc, char **Argv) {
                    "dan-replay: measure a schedule: peak L1+UB residency, "
                    "extra DDR traffic, spill count, makespan and its lower "
                    "bounds\n");
-  TargetDesc Target = targetFromOptions();
+  (void)targetFromOptions();
 
   if (BaselinePath.getNumOccurrences() && BaselinePath.empty()) {
     reportError("--baseline needs a file name");
@@ -509,12 +516,13 @@ int main(int Argc, char **Argv) {
 
   SourceMgr SM;
   int Status = ExitSuccess;
-  std::optional<Measured> M = measure(SM, InputPath, Target, Status);
+  std::optional<Measured> M = measure(SM, InputPath, nullptr, Status);
   if (!M)
     return Status;
+  const TargetDesc &Target = M->G->Target;
   std::optional<Measured> Base;
   if (!BaselinePath.empty()) {
-    Base = measure(SM, BaselinePath, Target, Status);
+    Base = measure(SM, BaselinePath, &Target, Status);
     if (!Base)
       return Status;
     if (!sameGraph(*M->G, *Base->G))

@@ -225,13 +225,16 @@ int main(int Argc, char **Argv) {
   parseCommandLine(Argc, Argv,
                    "dan-translate: convert between DAN IR and the contest's "
                    "JSON, CSV and submission formats\n");
-  TargetDesc Target = targetFromOptions();
+  (void)targetFromOptions();
 
   SourceMgr SM;
   int Status = ExitSuccess;
   std::unique_ptr<Graph> G = readGraph(SM, Status);
   if (!G)
     return Status;
+  // An IR file's target header, or the defaults for the formats that have
+  // none; the options on top. The IR output records the result.
+  applyTargetOptions(*G);
 
   auto Write = [&](const std::function<void(raw_ostream &)> &Print) {
     return writeOutput(OutputPath, Print) ? ExitSuccess : ExitUsage;
@@ -240,7 +243,7 @@ int main(int Argc, char **Argv) {
   case ExportFormat::IR:
     return Write([&](raw_ostream &OS) { printGraph(*G, OS); });
   case ExportFormat::JSON:
-    return Write([&](raw_ostream &OS) { exportJSON(*G, Target, OS); });
+    return Write([&](raw_ostream &OS) { exportJSON(*G, G->Target, OS); });
   case ExportFormat::Dot:
     return Write([&](raw_ostream &OS) { exportDot(*G, OS); });
   case ExportFormat::Submission:

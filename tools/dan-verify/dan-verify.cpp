@@ -42,13 +42,15 @@ int main(int Argc, char **Argv) {
   parseCommandLine(Argc, Argv,
                    "dan-verify: check a DAN graph, its schedule and its "
                    "memory plan\n");
-  TargetDesc Target = targetFromOptions();
+  (void)targetFromOptions();
 
   SourceMgr SM;
   int Status = ExitSuccess;
   std::unique_ptr<Graph> G = readIR(SM, InputPath, Status);
   if (!G)
     return Status;
+  // Judged under the file's own target, with the options on top.
+  applyTargetOptions(*G);
   std::unique_ptr<Graph> Stage2;
   if (!Against.empty()) {
     Stage2 = readIR(SM, Against, Status);
@@ -60,7 +62,7 @@ int main(int Argc, char **Argv) {
   Opts.L0Single = L0Single;
   Opts.Against = Stage2.get();
   Opts.ErrorLimit = ErrorLimit;
-  if (verifyAndReport(*G, Target, Opts, SM, InputPath))
+  if (verifyAndReport(*G, G->Target, Opts, SM, InputPath))
     return ExitInvalid;
   if (Summary) {
     size_t Edges = 0, Reuse = 0, Spills = 0, Buffers = 0;

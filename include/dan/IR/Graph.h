@@ -75,6 +75,10 @@ struct Node {
 class Graph {
 public:
   std::string Name;
+  /// The target the graph is planned and measured for: a file's target
+  /// header, the defaults for a graph without one (and for imported ones);
+  /// tools apply their --capacity and --spill-cost on top.
+  TargetDesc Target = TargetDesc::davinci();
   /// Node storage in creation order.
   std::vector<Node> Nodes;
   /// The schedule: every node index exactly once.

@@ -18,6 +18,7 @@
 #include "dan/Target/Enums.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
 #include <array>
 #include <optional>
 
@@ -42,6 +43,20 @@ class TargetDesc {
 public:
   /// The Davinci core with the numbers of Davinci.def.
   static TargetDesc davinci();
+
+  /// The target's name in a file's header: 'target davinci'.
+  static llvm::StringRef name() { return "davinci"; }
+  /// The key of the spill cost in a file's target header.
+  static llvm::StringRef spillCostKey() { return "spill_cost"; }
+  /// The keys a target header may set, in the order the printer writes
+  /// them: the tiers in table order, then spill_cost.
+  static llvm::ArrayRef<llvm::StringRef> headerKeys();
+  /// Writes the target header of a file (without a newline): 'target
+  /// davinci' alone when every
+  /// value is the default, else followed by the values that differ from the
+  /// defaults in headerKeys() order, as in
+  /// 'target davinci { L1 = 192, spill_cost = 100 + 3 * size }'.
+  void printHeader(llvm::raw_ostream &OS) const;
 
   uint64_t capacity(Tier T) const { return Capacity[index(T)]; }
   bool countsInPeak(Tier T) const { return CountsInPeak[index(T)]; }
@@ -133,6 +148,10 @@ public:
   /// Applies "ALPHA,BETA" (as given to --spill-cost).
   llvm::Error parseSpillCost(llvm::StringRef Spec);
 
+  /// Whether every number is the same.
+  bool operator==(const TargetDesc &O) const;
+  bool operator!=(const TargetDesc &O) const { return !(*this == O); }
+
 private:
   static unsigned index(Tier T) { return static_cast<unsigned>(T); }
   std::array<uint64_t, NumTiers> Capacity{};
@@ -144,6 +163,9 @@ private:
   uint64_t Beta = 0;
   struct OpCostRow {
     uint64_t Base = 0, Num = 0, Den = 1;
+    bool operator==(const OpCostRow &O) const {
+      return Base == O.Base && Num == O.Num && Den == O.Den;
+    }
   };
   std::array<OpCostRow, NumOpCosts> OpCosts{};
 };
