@@ -84,3 +84,29 @@ TEST(TargetTest, ExecutionModelRules) {
   EXPECT_EQ(T.nodeCycles(NodeKind::SpillOut, 7, 100, false), 350u);
   EXPECT_EQ(T.nodeCycles(NodeKind::SpillIn, 7, 100, true), 350u);
 }
+
+TEST(TargetTest, Header) {
+  auto Header = [](const TargetDesc &T) {
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    T.printHeader(OS);
+    return S;
+  };
+  TargetDesc T = TargetDesc::davinci();
+  EXPECT_EQ(Header(T), "target davinci");
+  T.setSpillCost(100, 3);
+  T.setCapacity(Tier::L0C, 1024);
+  T.setCapacity(Tier::L1, 192);
+  EXPECT_EQ(Header(T),
+            "target davinci { L1 = 192, L0C = 1024, spill_cost = 100 + 3 * "
+            "size }");
+  EXPECT_NE(T, TargetDesc::davinci());
+  // Back to the defaults: nothing to write.
+  T.setSpillCost(150, 2);
+  T.setCapacity(Tier::L0C, 512);
+  T.setCapacity(Tier::L1, 4096);
+  EXPECT_EQ(T, TargetDesc::davinci());
+  EXPECT_EQ(Header(T), "target davinci");
+  EXPECT_EQ(TargetDesc::headerKeys().size(), NumTiers + 1);
+  EXPECT_EQ(TargetDesc::headerKeys().back(), "spill_cost");
+}
