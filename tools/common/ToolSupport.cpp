@@ -171,6 +171,21 @@ std::optional<unsigned> readInput(SourceMgr &SM, StringRef Path) {
   return SM.AddNewSourceBuffer(std::move(*Buf), SMLoc());
 }
 
+bool checkOutputIsNotInput(StringRef Option, StringRef Output,
+                           ArrayRef<std::string> Inputs) {
+  if (Output == "-")
+    return true;
+  for (const std::string &Input : Inputs) {
+    bool Same = false;
+    if (Input == "-" || sys::fs::equivalent(Input, Output, Same) || !Same)
+      continue;
+    reportError(Option + " '" + Output + "' is the input file '" + Input +
+                "'; writing there would destroy the input");
+    return false;
+  }
+  return true;
+}
+
 namespace {
 
 /// One output being written. A regular file (or a path that does not exist
