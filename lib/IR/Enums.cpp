@@ -1,6 +1,7 @@
 //===- Enums.cpp - Tier and pipe names ------------------------------------===//
 
 #include "dan/IR/Enums.h"
+#include "dan/IR/Diagnostic.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
@@ -53,7 +54,7 @@ StringRef closestName(StringRef Name, ArrayRef<StringRef> Candidates) {
 
 std::string unknownNameMessage(StringRef What, StringRef Name,
                                ArrayRef<StringRef> Candidates) {
-  std::string Msg = "unknown " + What.str() + " '" + Name.str() + "'; ";
+  std::string Msg = "unknown " + What.str() + " " + quoteToken(Name) + "; ";
   StringRef Hint = closestName(Name, Candidates);
   if (!Hint.empty())
     return Msg + "did you mean '" + Hint.str() + "'?";

@@ -42,7 +42,7 @@ bool parsePair(detail::GraphBuilder &B, const Line &L, StringRef What,
   auto [Left, Right] = L.Text.split(':');
   if (!L.Text.contains(':') || Left.trim().getAsInteger(10, A) ||
       Right.trim().getAsInteger(10, V) || A > MaxValue || V > MaxValue)
-    return B.error(L.Loc, "expected '" + What + "', not '" + L.Text + "'");
+    return B.error(L.Loc, "expected '" + What + "', not " + quoteToken(L.Text));
   return true;
 }
 
@@ -96,7 +96,7 @@ bool applySubmission(Graph &G, SourceMgr &SM, const SubmissionBuffers &Files) {
   for (const Line &L : lines(Sched)) {
     uint64_t Id;
     if (L.Text.getAsInteger(10, Id))
-      return B.error(L.Loc, "expected a node id, not '" + L.Text + "'");
+      return B.error(L.Loc, "expected a node id, not " + quoteToken(L.Text));
     NodeIdx I = Id <= MaxValue ? Ids.lookup(Id) : IdIndex::None;
     if (I == IdIndex::None)
       return B.error(L.Loc, "node " + Twine(Id) + " is not in the graph" +

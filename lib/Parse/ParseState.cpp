@@ -23,7 +23,8 @@ void ParseState::note(SMLoc Loc, const Twine &Msg) {
 bool ParseState::checkTarget(StringRef Name, SrcRange R) {
   if (Name == "davinci")
     return true;
-  error(R.begin, "unknown target '" + Name + "'; the only target is 'davinci'");
+  error(R.begin, "unknown target " + quoteToken(Name) +
+                     "; the only target is 'davinci'");
   return false;
 }
 
@@ -47,7 +48,7 @@ bool ParseState::lookupPipe(StringRef Name, SrcRange R, Pipe &P) {
 
 bool ParseState::checkOpName(StringRef Name, SrcRange R) {
   if (namesBufferNode(Name)) {
-    error(R.begin, "'" + Name + "' is not an operation; write '" +
+    error(R.begin, quoteToken(Name) + " is not an operation; write '" +
                        Name.lower() + " bN ...' for a buffer node");
     return false;
   }
