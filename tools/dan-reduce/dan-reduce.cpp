@@ -49,8 +49,9 @@ static cl::opt<unsigned>
 
 static cl::opt<unsigned>
     MaxTests("max-tests", cl::init(0), cl::value_desc("N"),
-             cl::desc("Run the test at most N times, then write the "
-                      "smallest graph found; 0 is no limit (default 0)"),
+             cl::desc("Run the test at most N times after its run on the "
+                      "input, then write the smallest graph found; 0 is no "
+                      "limit (default 0)"),
              cl::cat(DANCategory));
 
 static cl::opt<bool>
