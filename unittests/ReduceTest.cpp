@@ -76,7 +76,7 @@ TEST(ReduceTest, PassNames) {
   std::vector<std::string> Names(reducePassNames().begin(),
                                  reducePassNames().end());
   EXPECT_EQ(Names,
-            (std::vector<std::string>{"plan", "spills", "operations", "buffers",
+            (std::vector<std::string>{"plan", "operations", "buffers", "spills",
                                       "buffer-nodes", "operands", "edges",
                                       "reuse-edges", "offsets"}));
 }

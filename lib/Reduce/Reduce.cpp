@@ -163,14 +163,16 @@ std::vector<Target> collectOffsets(const Graph &G) {
 }
 
 // Coarse to fine: the plan first (a plan's edges bind much of the rest),
-// then whole buffers and operations, then their parts. Removing an offset,
-// a reuse edge or a lone buffer node never leaves a graph that verifies, so
-// those passes run only when candidates need not verify.
+// then whole operations and buffers, then spill pairs (which rarely go
+// before the buffers around them, and cost a verification each), then the
+// parts. Removing an offset, a reuse edge or a lone buffer node never
+// leaves a graph that verifies, so those passes run only when candidates
+// need not verify.
 const Pass Passes[] = {
     {"plan", collectPlan, true},
-    {"spills", collectSpills, true},
     {"operations", collectOperations, true},
     {"buffers", collectBuffers, true},
+    {"spills", collectSpills, true},
     {"buffer-nodes", collectBufferNodes, false},
     {"operands", collectOperands, true},
     {"edges", collectEdges, true},
