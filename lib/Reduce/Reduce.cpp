@@ -190,7 +190,7 @@ void removeNodes(Graph &G, const BitVector &Gone) {
   // closes).
   enum : uint8_t { Unseen, Active, Done };
   std::vector<uint8_t> State(G.size(), Unseen);
-  std::vector<EdgeList> Kept(G.size());
+  std::vector<EdgeList> KeptPreds(G.size());
   auto Dedup = [](EdgeList &L) {
     llvm::sort(L);
     L.erase(std::unique(L.begin(), L.end()), L.end());
@@ -214,20 +214,21 @@ void removeNodes(Graph &G, const BitVector &Gone) {
         if (!Gone[P])
           L.push_back(P);
         else if (State[P] == Done)
-          L.append(Kept[P].begin(), Kept[P].end());
+          L.append(KeptPreds[P].begin(), KeptPreds[P].end());
       Dedup(L);
-      Kept[I] = std::move(L);
+      KeptPreds[I] = std::move(L);
       State[I] = Done;
       Stack.pop_back();
     }
   };
 
+  // Kept nodes move out; the walk reads only removed nodes.
   std::vector<NodeIdx> NewIndex(G.size(), UINT32_MAX);
   std::vector<Node> Nodes;
   for (NodeIdx I = 0, E = G.size(); I != E; ++I)
     if (!Gone[I]) {
       NewIndex[I] = Nodes.size();
-      Nodes.push_back(G[I]);
+      Nodes.push_back(std::move(G[I]));
     }
   for (Node &N : Nodes) {
     EdgeList Preds;
@@ -239,7 +240,7 @@ void removeNodes(Graph &G, const BitVector &Gone) {
       }
       if (State[P] == Unseen)
         Resolve(P);
-      Preds.append(Kept[P].begin(), Kept[P].end());
+      Preds.append(KeptPreds[P].begin(), KeptPreds[P].end());
       Reconnected = true;
     }
     if (Reconnected)
