@@ -1,4 +1,7 @@
 #!/bin/sh
-# Interesting while dan-verify's messages on the file (the last argument)
-# contain the pattern (the first argument).
-dan-verify --error-limit=0 "$2" 2>&1 | grep -q -- "$1"
+# Usage: verify-says.sh PATTERN [DAN-VERIFY-OPTION...] FILE
+# Interesting while dan-verify's messages on FILE (with the options given)
+# contain PATTERN.
+pattern=$1
+shift
+dan-verify --error-limit=0 "$@" 2>&1 | grep -q -- "$pattern"
