@@ -255,3 +255,49 @@ TEST(ReduceTest, NothingRemovableLeavesTheGraph) {
   EXPECT_EQ(print(*G), Before);
   EXPECT_EQ(S->Rounds, 1u);
 }
+
+TEST(ReduceTest, CycleThroughRemovedNodes) {
+  // The reconnection walk meets the cycle n0 -> n1 -> n2 -> n0 while D's
+  // predecessor goes, and cuts it instead of looping.
+  std::unique_ptr<Graph> G = parseOrFail(R"(graph @Cycle {
+  n0 = A MTE1 1 () after n2
+  n1 = B MTE1 1 () after n0
+  n2 = C MTE1 1 () after n1
+  n3 = D MTE1 1 () after n2
+})");
+  ASSERT_TRUE(bool(
+      reduceGraph(*G, checked([](const Graph &C) { return hasOp(C, "D"); }),
+                  ReduceOptions())));
+  EXPECT_EQ(print(*G), "target davinci\n\ngraph @Cycle {\n"
+                       "  n0 = D MTE1 1 ()\n}\n");
+}
+
+TEST(ReduceTest, PlanPartsOfAnInvalidInput) {
+  // A reuse edge the plan does not imply (n0 -> n2). Candidates need not
+  // verify, so the offsets go one by one and the reuse edge stays: without
+  // a plan any reuse edge is one that is not implied.
+  std::unique_ptr<Graph> G = parseOrFail(R"(graph @Spill {
+  n0 = alloc b0 UB 512 at 0
+  n1 = COPY_IN MTE2 80 (b0) after n0
+  n2 = alloc b1 UB 512 at 512 reuse n0
+  n3 = COPY_IN MTE2 80 (b1) after n2
+  n11 = spill_out b0 after n0, n1
+  n4 = alloc b2 UB 512 at 0 reuse n11
+  n5 = ADD VECTOR 100 (b2, b1) after n3, n4
+  n6 = free b1 UB 512 after n5
+  n12 = spill_in b0 at 512 after n11 reuse n6
+  n7 = MUL VECTOR 100 (b2, b0) after n1, n5, n12
+  n8 = free b0 UB 512 after n7, n12
+  n9 = COPY_OUT MTE3 80 (b2) after n7
+  n10 = free b2 UB 512 after n9
+})");
+  TargetDesc T = TargetDesc::davinci();
+  auto NotImplied = [&](const Graph &C) {
+    return verifyErrors(C, T).find("is not implied by the memory plan") !=
+           std::string::npos;
+  };
+  ASSERT_TRUE(bool(reduceGraph(*G, checked(NotImplied), ReduceOptions())));
+  EXPECT_EQ(print(*G), "target davinci\n\ngraph @Spill {\n"
+                       "  n0 = alloc b0 UB 512\n"
+                       "  n1 = alloc b1 UB 512 reuse n0\n}\n");
+}
