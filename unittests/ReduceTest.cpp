@@ -301,3 +301,35 @@ TEST(ReduceTest, PlanPartsOfAnInvalidInput) {
                        "  n0 = alloc b0 UB 512\n"
                        "  n1 = alloc b1 UB 512 reuse n0\n}\n");
 }
+
+TEST(ReduceTest, ReconnectionIsLimited) {
+  // 40 operations in a chain, each after its own buffer's alloc; END after
+  // the last. Removing the operations hands END the allocs, but only the
+  // 32 latest in the schedule.
+  std::string Text = "graph @Chain {\n";
+  for (unsigned I = 0; I != 40; ++I) {
+    std::string A = std::to_string(2 * I), Op = std::to_string(2 * I + 1);
+    Text += "  n" + A + " = alloc b" + std::to_string(I) + " UB 8\n";
+    Text += "  n" + Op + " = OP VECTOR 1 () after n" + A;
+    if (I)
+      Text += ", n" + std::to_string(2 * I - 1);
+    Text += "\n";
+  }
+  Text += "  n80 = END VECTOR 1 () after n79\n}\n";
+  std::unique_ptr<Graph> G = parseOrFail(Text);
+  std::vector<uint64_t> Widest;
+  auto Check = [&](const Graph &C) {
+    for (const Node &N : C.Nodes)
+      if (N.Kind == NodeKind::Op && C.opName(N) == "END" &&
+          N.Preds.size() > Widest.size()) {
+        Widest.clear();
+        for (NodeIdx P : N.Preds)
+          Widest.push_back(C[P].Id);
+      }
+    return hasOp(C, "END");
+  };
+  ASSERT_TRUE(bool(reduceGraph(*G, checked(Check), ReduceOptions())));
+  ASSERT_EQ(Widest.size(), 32u);
+  EXPECT_EQ(Widest.front(), 16u); // the alloc of b8
+  EXPECT_EQ(Widest.back(), 78u);  // the alloc of b39
+}

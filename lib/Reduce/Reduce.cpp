@@ -180,10 +180,19 @@ const Pass Passes[] = {
     {"offsets", collectOffsets, false},
 };
 
+/// The most kept predecessors a removed node hands on to its successors.
+/// Without a limit, a chain of removed operations whose nodes each had a
+/// kept predecessor of its own (an alloc) hands all of them to every later
+/// successor: quadratic in the chain's length (15000 nodes gave 12.5
+/// million edges). With it, reconnection adds at most this many edges per
+/// removed edge.
+constexpr size_t MaxReconnected = 32;
+
 /// Removes the nodes marked in \p Gone. A kept node that had a removed
 /// predecessor gets that node's nearest kept predecessors instead (through
-/// any chain of removed ones), so the order the edges imposed among kept
-/// nodes stays. Reuse edges from removed nodes are dropped.
+/// any chain of removed ones; the MaxReconnected latest in the schedule),
+/// so the order the edges imposed among kept nodes mostly stays. Reuse
+/// edges from removed nodes are dropped.
 void removeNodes(Graph &G, const BitVector &Gone) {
   // Kept predecessors of each removed node, found once (an iterative walk:
   // chains may be long; a cycle through removed nodes is cut where it
@@ -191,9 +200,17 @@ void removeNodes(Graph &G, const BitVector &Gone) {
   enum : uint8_t { Unseen, Active, Done };
   std::vector<uint8_t> State(G.size(), Unseen);
   std::vector<EdgeList> KeptPreds(G.size());
+  std::vector<uint32_t> Pos = G.positions();
   auto Dedup = [](EdgeList &L) {
     llvm::sort(L);
     L.erase(std::unique(L.begin(), L.end()), L.end());
+  };
+  auto Limit = [&](EdgeList &L) {
+    if (L.size() <= MaxReconnected)
+      return;
+    llvm::sort(L, [&](NodeIdx A, NodeIdx B) { return Pos[A] > Pos[B]; });
+    L.resize(MaxReconnected);
+    llvm::sort(L);
   };
   auto Resolve = [&](NodeIdx Root) {
     SmallVector<std::pair<NodeIdx, unsigned>, 16> Stack{{Root, 0}};
@@ -216,6 +233,7 @@ void removeNodes(Graph &G, const BitVector &Gone) {
         else if (State[P] == Done)
           L.append(KeptPreds[P].begin(), KeptPreds[P].end());
       Dedup(L);
+      Limit(L);
       KeptPreds[I] = std::move(L);
       State[I] = Done;
       Stack.pop_back();
