@@ -4,7 +4,7 @@
 // Op, BufId, Size, Type, Pipe, Cycles, Bufs, and optionally Offset; a cell
 // that does not apply to a row is empty. Bufs holds ids separated by commas,
 // semicolons or spaces, optionally in brackets. Edges: rows of two node ids
-// (source, destination), with an optional header row.
+// (source, destination), with an optional header row of column names.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +33,10 @@ using Row = std::vector<Cell>;
 bool splitCSV(StringRef Text, detail::GraphBuilder &B,
               function_ref<bool(const Row &, size_t)> Take) {
   size_t I = 0, E = Text.size(), Index = 0;
+  // A UTF-8 byte-order mark (spreadsheets write one) is not part of the
+  // first cell.
+  if (Text.starts_with("\xEF\xBB\xBF"))
+    I = 3;
   while (I < E) {
     Row R;
     for (;;) {
@@ -87,8 +91,8 @@ bool splitCSV(StringRef Text, detail::GraphBuilder &B,
 bool parseUInt(detail::GraphBuilder &B, const Cell &C, StringRef What,
                uint64_t &Out) {
   if (StringRef(C.Text).getAsInteger(10, Out) || Out > MaxValue)
-    return B.error(C.Loc, What + " must be an integer from 0 to 2^40, not '" +
-                              C.Text + "'");
+    return B.error(C.Loc, What + " must be an integer from 0 to 2^40, not " +
+                              quoteToken(C.Text));
   return true;
 }
 
@@ -119,13 +123,14 @@ bool CSVImporter::readNodes(const MemoryBuffer &Buf) {
         if (StringRef(Header[I].Text).equals_insensitive(Names[K])) {
           if (Col[K] >= 0)
             return B.error(Header[I].Loc,
-                           "duplicate column '" + Header[I].Text + "'");
+                           "duplicate column " + quoteToken(Header[I].Text));
           Col[K] = I;
           Known = true;
         }
       if (!Known)
-        return B.error(Header[I].Loc, "unknown column '" + Header[I].Text +
-                                          "'; expected Id, Op, BufId, Size, "
+        return B.error(Header[I].Loc, "unknown column " +
+                                          quoteToken(Header[I].Text) +
+                                          "; expected Id, Op, BufId, Size, "
                                           "Type, Pipe, Cycles, Bufs, Offset");
     }
     for (unsigned K : {Id, Op})
@@ -188,8 +193,8 @@ bool CSVImporter::readNodes(const MemoryBuffer &Buf) {
           for (StringRef W : Words) {
             uint64_t V;
             if (W.getAsInteger(10, V) || V > MaxValue)
-              return B.error(BC.Loc, "Bufs must list buffer ids, not '" +
-                                         BC.Text + "'");
+              return B.error(BC.Loc, "Bufs must list buffer ids, not " +
+                                         quoteToken(BC.Text));
             N.Bufs.push_back(V);
           }
         }
@@ -211,18 +216,26 @@ bool CSVImporter::readNodes(const MemoryBuffer &Buf) {
   return true;
 }
 
+/// Whether \p Cells are column names (each begins with a letter, as `Src`
+/// and `Dst` do). The header is told by its content: a first row that
+/// merely fails to parse as an edge (`0,1x`) is an error, not a header.
+bool isHeaderRow(const Row &Cells) {
+  return llvm::all_of(Cells, [](const Cell &C) {
+    return !C.Text.empty() && isAlpha(C.Text.front());
+  });
+}
+
 bool CSVImporter::readEdges(const MemoryBuffer &Buf) {
   return splitCSV(Buf.getBuffer(), B, [&](const Row &Cells, size_t R) {
+    if (R == 0 && isHeaderRow(Cells))
+      return true;
     uint64_t From, To;
     bool Numeric = Cells.size() >= 2 &&
                    !StringRef(Cells[0].Text).getAsInteger(10, From) &&
                    !StringRef(Cells[1].Text).getAsInteger(10, To);
-    if (!Numeric) {
-      if (R == 0)
-        return true; // The header row.
+    if (!Numeric)
       return B.error(Cells.front().Loc,
                      "expected an edge: two node ids separated by ','");
-    }
     return B.addEdge(From, To, Cells.front().Loc, false);
   });
 }

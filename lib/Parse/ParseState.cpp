@@ -23,8 +23,8 @@ void ParseState::note(SMLoc Loc, const Twine &Msg) {
 bool ParseState::checkTarget(StringRef Name, SrcRange R) {
   if (Name == TargetDesc::name())
     return true;
-  error(R.begin, "unknown target '" + Name + "'; the only target is '" +
-                     TargetDesc::name() + "'");
+  error(R.begin, "unknown target " + quoteToken(Name) +
+                     "; the only target is '" + TargetDesc::name() + "'");
   return false;
 }
 
@@ -75,9 +75,9 @@ bool ParseState::setTargetSpillCost(StringRef Key, SrcRange KeyR,
     return false;
   }
   if (Var != "size") {
-    error(VarR.begin, "expected 'size' in 'spill_cost = ALPHA + BETA * "
-                      "size', not '" +
-                          Var + "'");
+    error(VarR.begin,
+          "expected 'size' in 'spill_cost = ALPHA + BETA * size', not " +
+              quoteToken(Var));
     return false;
   }
   G.Target.setSpillCost(Alpha, Beta);
@@ -104,7 +104,7 @@ bool ParseState::lookupPipe(StringRef Name, SrcRange R, Pipe &P) {
 
 bool ParseState::checkOpName(StringRef Name, SrcRange R) {
   if (namesBufferNode(Name)) {
-    error(R.begin, "'" + Name + "' is not an operation; write '" +
+    error(R.begin, quoteToken(Name) + " is not an operation; write '" +
                        Name.lower() + " bN ...' for a buffer node");
     return false;
   }

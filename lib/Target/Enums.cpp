@@ -36,6 +36,15 @@ std::optional<Pipe> lookupPipe(StringRef Name) {
   return std::nullopt;
 }
 
+std::string quoteToken(StringRef Token) {
+  if (Token.size() <= MaxQuotedTokenBytes)
+    return ("'" + Token + "'").str();
+  size_t Cut = MaxQuotedTokenBytes;
+  while (Cut > 0 && (static_cast<unsigned char>(Token[Cut]) & 0xC0) == 0x80)
+    --Cut; // not inside a UTF-8 character
+  return ("'" + Token.take_front(Cut) + "...'").str();
+}
+
 StringRef closestName(StringRef Name, ArrayRef<StringRef> Candidates) {
   // Case-insensitive distance; a hint further than two edits is noise.
   StringRef Best;
@@ -53,7 +62,7 @@ StringRef closestName(StringRef Name, ArrayRef<StringRef> Candidates) {
 
 std::string unknownNameMessage(StringRef What, StringRef Name,
                                ArrayRef<StringRef> Candidates) {
-  std::string Msg = "unknown " + What.str() + " '" + Name.str() + "'; ";
+  std::string Msg = "unknown " + What.str() + " " + quoteToken(Name) + "; ";
   StringRef Hint = closestName(Name, Candidates);
   if (!Hint.empty())
     return Msg + "did you mean '" + Hint.str() + "'?";

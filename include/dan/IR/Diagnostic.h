@@ -13,6 +13,7 @@
 #ifndef DAN_IR_DIAGNOSTIC_H
 #define DAN_IR_DIAGNOSTIC_H
 
+#include "dan/Target/Enums.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"

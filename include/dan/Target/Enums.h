@@ -54,6 +54,14 @@ llvm::ArrayRef<llvm::StringRef> allPipeNames();
 llvm::StringRef closestName(llvm::StringRef Name,
                             llvm::ArrayRef<llvm::StringRef> Candidates);
 
+/// The most bytes of one token (a name, a number, a cell) a message quotes.
+constexpr size_t MaxQuotedTokenBytes = 64;
+
+/// \p Token in single quotes, for a message. A token longer than
+/// MaxQuotedTokenBytes is cut (at a UTF-8 character boundary) and marked
+/// "...": a ten-megabyte name makes a one-line message, not a 10 MB one.
+std::string quoteToken(llvm::StringRef Token);
+
 /// "unknown <What> '<Name>'; did you mean '<hint>'?", or "...; expected one
 /// of <Candidates>" when no candidate is close.
 std::string unknownNameMessage(llvm::StringRef What, llvm::StringRef Name,
