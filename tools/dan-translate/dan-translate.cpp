@@ -56,6 +56,13 @@ static cl::opt<std::string>
                         "(default: stdout)"),
                cl::cat(DANCategory));
 
+static cl::opt<bool>
+    Renumber("renumber",
+             cl::desc("Rewrite the node ids as 0 to N-1, in the order of the "
+                      "old ids, and spill k as N + 2k and N + 2k + 1, as the "
+                      "contest numbers them"),
+             cl::cat(DANCategory));
+
 /// Reads the graph named by the positional inputs in the --import format.
 static std::unique_ptr<Graph> readGraph(SourceMgr &SM, int &Status) {
   auto Need = [&](size_t Min, size_t Max, StringRef What) {
@@ -239,6 +246,8 @@ int main(int Argc, char **Argv) {
   std::unique_ptr<Graph> G = readGraph(SM, Status);
   if (!G)
     return Status;
+  if (Renumber)
+    G->renumberDensely();
 
   auto Write = [&](const std::function<void(raw_ostream &)> &Print) {
     return writeOutput(OutputPath, Print) ? ExitSuccess : ExitUsage;
