@@ -56,6 +56,13 @@ static cl::opt<std::string>
                         "(default: stdout)"),
                cl::cat(DANCategory));
 
+static cl::opt<bool>
+    Renumber("renumber",
+             cl::desc("Rewrite the node ids as 0 to N-1, in the order of the "
+                      "old ids, and spill k as N + 2k and N + 2k + 1, as the "
+                      "contest numbers them"),
+             cl::cat(DANCategory));
+
 /// Reads the graph named by the positional inputs in the --import format.
 static std::unique_ptr<Graph> readGraph(SourceMgr &SM, int &Status) {
   auto Need = [&](size_t Min, size_t Max, StringRef What) {
@@ -242,6 +249,8 @@ int main(int Argc, char **Argv) {
   // An IR file's target header, or the defaults for the formats that have
   // none; the options on top. The IR output records the result.
   applyTargetOptions(*G);
+  if (Renumber)
+    G->renumberDensely();
 
   auto Write = [&](const std::function<void(raw_ostream &)> &Print) {
     return writeOutput(OutputPath, Print) ? ExitSuccess : ExitUsage;
