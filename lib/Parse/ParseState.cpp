@@ -205,7 +205,20 @@ std::unique_ptr<Graph> parseGraph(SourceMgr &SM, unsigned BufferID) {
   // an upper bound, short only by a list per statement.
   PS.reserveRefs(Lines +
                  std::count(Buf->getBufferStart(), Buf->getBufferEnd(), ','));
-  detail::Lexer Lex(Buf->getBufferStart(), Buf->getBufferEnd(), PS);
+  // A UTF-8 byte-order mark, which some editors write, is not part of the
+  // text.
+  const char *Begin = Buf->getBufferStart();
+  if (Buf->getBuffer().starts_with("\xEF\xBB\xBF"))
+    Begin += 3;
+  // A stage that failed earlier in a pipe writes nothing; a syntax error
+  // at 1:1 would blame the wrong tool.
+  if (StringRef(Begin, Buf->getBufferEnd() - Begin).trim().empty()) {
+    PS.error(SMLoc::getFromPointer(Begin),
+             "empty input: expected a graph (did an earlier tool of the "
+             "pipe fail?)");
+    return nullptr;
+  }
+  detail::Lexer Lex(Begin, Buf->getBufferEnd(), PS);
   detail::IRParser P(Lex, PS);
   if (P.parse() != 0 || PS.hadError() || !PS.finish())
     return nullptr;

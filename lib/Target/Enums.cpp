@@ -52,7 +52,9 @@ StringRef closestName(StringRef Name, ArrayRef<StringRef> Candidates) {
   std::string Lower = Name.lower();
   for (StringRef C : Candidates) {
     unsigned D = StringRef(Lower).edit_distance(C.lower(), true, BestDist);
-    if (D < BestDist) {
+    // A hint must share at least half of the longer name: 'U' may mean
+    // 'UB', but 'L1' for 'XX' or 'UB' for 'HBM' is noise.
+    if (D < BestDist && 2 * D <= std::max(Name.size(), C.size())) {
       BestDist = D;
       Best = C;
     }
