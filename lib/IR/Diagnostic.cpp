@@ -21,6 +21,10 @@ void DiagError::log(llvm::raw_ostream &OS) const {
   }
 }
 
+std::string countOf(uint64_t N, llvm::StringRef Noun) {
+  return std::to_string(N) + " " + Noun.str() + (N == 1 ? "" : "s");
+}
+
 std::string quoteToken(llvm::StringRef Token) {
   if (Token.size() <= MaxQuotedTokenBytes)
     return ("'" + Token + "'").str();
