@@ -21,6 +21,10 @@ void DiagError::log(llvm::raw_ostream &OS) const {
   }
 }
 
+std::string countOf(uint64_t N, llvm::StringRef Noun) {
+  return std::to_string(N) + " " + Noun.str() + (N == 1 ? "" : "s");
+}
+
 void printLocated(const llvm::SourceMgr &SM, llvm::SMLoc Loc,
                   llvm::SourceMgr::DiagKind Kind, const llvm::Twine &Msg) {
   // The diagnostic is located once; each path below uses it as

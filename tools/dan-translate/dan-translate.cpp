@@ -195,7 +195,8 @@ static int writeSubmission(const Graph &G) {
   for (SmallString<128> Dir(OutputPath.getValue());
        !Dir.empty() && !sys::fs::exists(Dir); sys::path::remove_filename(Dir))
     Made.push_back(std::string(Dir));
-  if (std::error_code EC = sys::fs::create_directories(OutputPath)) {
+  if (std::error_code EC = sys::fs::create_directories(
+          OutputPath, /*IgnoreExisting=*/true, sys::fs::all_all)) {
     reportError("cannot create directory '" + OutputPath +
                 "': " + EC.message());
     return ExitUsage;

@@ -69,6 +69,10 @@ private:
   std::vector<Diagnostic> Diags;
 };
 
+/// "1 buffer", "2 buffers": \p N and \p Noun, in the plural unless N is 1.
+/// \p Noun is a regular English noun.
+std::string countOf(uint64_t N, llvm::StringRef Noun);
+
 /// The most of a source line a located diagnostic shows.
 constexpr size_t MaxShownSourceColumns = 200;
 
