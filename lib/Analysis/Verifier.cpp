@@ -701,6 +701,26 @@ unsigned verifyGraph(const Graph &G, const TargetDesc &Target,
   return Verifier(G, Target, Opts, Diag).run();
 }
 
+Error verifyNoMemoryPlan(const Graph &G, StringRef Tool, StringRef Wants) {
+  if (!G.hasMemoryPlan())
+    return Error::success();
+  DiagList Diags;
+  std::string Why =
+      ("the input already has a memory plan; " + Tool + " " + Wants).str();
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (!N.HasOffset && !N.isSpill())
+      continue;
+    Diags.error(N.Loc,
+                describeNode(G, I) +
+                    (N.isSpill() ? " is a spill node: " : " has an offset: ") +
+                    Why);
+    return Diags.takeError();
+  }
+  Diags.error(SMLoc(), Why);
+  return Diags.takeError();
+}
+
 Error verifyPassInput(const Graph &G, const TargetDesc &Target,
                       StringRef Tool) {
   VerifyOptions Opts;

@@ -160,24 +160,11 @@ static unsigned tierIndex(Tier T) { return static_cast<unsigned>(T); }
 //===----------------------------------------------------------------------===//
 
 Error Repacker::checkInput() {
-  DiagList Diags;
   // A plan cannot be planned again: its offsets and spills would be lost.
-  if (G.hasMemoryPlan()) {
-    for (NodeIdx I : G.Order) {
-      const Node &N = G[I];
-      if (!N.HasOffset && !N.isSpill())
-        continue;
-      Diags.error(N.Loc,
-                  describeNode(G, I) +
-                      (N.isSpill() ? " is a spill node" : " has an offset") +
-                      ": the input already has a memory plan; dan-dlr "
-                      "plans a graph without one (stage 1's output or "
-                      "an imported trace)");
-      return Diags.takeError();
-    }
-    Diags.error(SMLoc(), "the input already has a memory plan");
-    return Diags.takeError();
-  }
+  if (Error E = verifyNoMemoryPlan(G, "dan-dlr",
+                                   "plans a graph without one (stage 1's "
+                                   "output or an imported trace)"))
+    return E;
 
   // The scan relies on a legal schedule: every buffer allocated once, used
   // inside its lifetime, freed once. The verifier says where it is not.
@@ -186,6 +173,7 @@ Error Repacker::checkInput() {
 
   // No placement can hold a buffer larger than its tier, and no eviction
   // helps an operation whose own buffers of one tier exceed it.
+  DiagList Diags;
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
     if (N.Kind == NodeKind::Alloc && N.Size > T.capacity(N.BufTier))

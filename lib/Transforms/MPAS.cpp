@@ -34,6 +34,8 @@
 
 #include "dan/Transforms/MPAS.h"
 #include "dan/Analysis/Replay.h"
+#include "dan/Analysis/Verifier.h"
+#include "dan/IR/Diagnostic.h"
 #include "dan/Transforms/Baselines.h"
 #include "dan/Transforms/DLR.h"
 #include "llvm/ADT/DenseMap.h"
@@ -655,11 +657,6 @@ NodeIdx Scheduler::demandAlloc() {
 }
 
 Expected<MPASStats> Scheduler::run() {
-  if (G.hasMemoryPlan())
-    return createStringError(inconvertibleErrorCode(),
-                             "graph @%s has a memory plan; MPAS orders graphs "
-                             "before memory planning",
-                             G.Name.c_str());
   if (Error E = buildEdges())
     return E;
   buildBuffers();
@@ -689,11 +686,17 @@ Expected<MPASStats> Scheduler::run() {
   Order.reserve(V);
   while (Order.size() != V) {
     tryOpen();
-    if (Ready.empty() && !fallback())
-      return createStringError(inconvertibleErrorCode(),
-                               "the edges of graph @%s form a cycle; "
-                               "dan-verify shows it",
-                               G.Name.c_str());
+    if (Ready.empty() && !fallback()) {
+      // Located at the first node in input order that can never run.
+      NodeIdx Stuck =
+          *llvm::find_if(G.Order, [&](NodeIdx I) { return !Done[I]; });
+      DiagList Diags;
+      Diags.error(G[Stuck].Loc,
+                  describeNode(G, Stuck) + " waits on a cycle of edges (" +
+                      Twine(V - Order.size()) +
+                      " nodes can never run); dan-verify shows the cycle");
+      return Diags.takeError();
+    }
     if (Ready.empty())
       continue;
     NodeIdx I = Ready.begin()->second;
@@ -986,7 +989,13 @@ static Expected<MPASStats> runAutoL0(Graph &G, const TargetDesc &T,
 
 Expected<MPASStats> runMPAS(Graph &G, const TargetDesc &T,
                             const MPASOptions &Opts) {
-  if (Opts.KeepInputOrder || G.hasMemoryPlan())
+  // Located, and the same in every mode. (The input order itself need not
+  // be a schedule: MPAS makes one.)
+  if (Error E = verifyNoMemoryPlan(G, "dan-mpas",
+                                   "orders a graph before memory planning "
+                                   "(a trace)"))
+    return E;
+  if (Opts.KeepInputOrder)
     return orderOnce(G, T, Opts, nullptr);
   std::optional<TaskOrder> Tasks;
   if (Opts.Order != Traversal::Free && Opts.Order != Traversal::Window)

@@ -37,6 +37,13 @@ using DiagHandler = std::function<void(llvm::SMLoc, llvm::SourceMgr::DiagKind,
 unsigned verifyGraph(const Graph &G, const TargetDesc &Target,
                      const VerifyOptions &Opts, const DiagHandler &Diag);
 
+/// Refuses a graph that already has a memory plan, for a pass that makes
+/// one or orders before one: a DiagError at the first node in schedule
+/// order with an offset or a spill, "<node> has an offset: the input already
+/// has a memory plan; <Tool> <Wants>".
+llvm::Error verifyNoMemoryPlan(const Graph &G, llvm::StringRef Tool,
+                               llvm::StringRef Wants);
+
 /// Checks the input of a pass that needs a graph that verifies. On errors,
 /// returns a DiagError with the first ten errors (and their notes), a note
 /// counting the rest, and "the input does not verify (N errors); <Tool>
