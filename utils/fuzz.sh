@@ -6,7 +6,8 @@
 #   utils/fuzz.sh [-n] SECONDS [TARGET...]
 #
 #   SECONDS  how long each target runs (0: only build)
-#   TARGET   ir, json, csv, submission, pipeline (default: all five)
+#   TARGET   ir, json, csv, submission, pipeline, stages
+#            (default: all six)
 #   -n       do not configure or build; use the targets already built
 #
 # Environment: DAN_FUZZ_BUILD_DIR (default build-fuzz/); DAN_FUZZ_MAX_LEN,
@@ -23,10 +24,10 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${DAN_FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
-ALL_TARGETS=(ir json csv submission pipeline)
+ALL_TARGETS=(ir json csv submission pipeline stages)
 
 usage() {
-  sed -n '6,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '6,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -71,10 +72,15 @@ for t in "${TARGETS[@]}"; do
   # The first corpus directory receives new inputs; the seeds are only read.
   extra=()
   [[ -n ${DAN_FUZZ_MAX_LEN:-} ]] && extra+=(-max_len="$DAN_FUZZ_MAX_LEN")
+  # stages reads decisions, not text: no dictionary.
+  case $t in
+  stages) ;;
+  *) extra+=(-dict="$ROOT/fuzz/dicts/$t.dict") ;;
+  esac
   set +e
   start=$(date +%s)
   "$bin" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 -dict="$ROOT/fuzz/dicts/$t.dict" "${extra[@]}" \
+    -print_final_stats=1 "${extra[@]}" \
     -artifact_prefix="$artifacts/" "$corpus" "$ROOT/fuzz/seeds/$t" >"$log" 2>&1
   rc=$?
   secs=$(($(date +%s) - start))
