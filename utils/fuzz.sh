@@ -6,8 +6,8 @@
 #   utils/fuzz.sh [-n] SECONDS [TARGET...]
 #
 #   SECONDS  how long each target runs (0: only build)
-#   TARGET   ir, json, csv, submission, pipeline, stages
-#            (default: all six)
+#   TARGET   ir, json, csv, submission, pipeline, stages, export
+#            (default: all seven)
 #   -n       do not configure or build; use the targets already built
 #
 # Environment: DAN_FUZZ_BUILD_DIR (default build-fuzz/); DAN_FUZZ_MAX_LEN,
@@ -24,7 +24,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${DAN_FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
-ALL_TARGETS=(ir json csv submission pipeline stages)
+ALL_TARGETS=(ir json csv submission pipeline stages export)
 
 usage() {
   sed -n '6,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
@@ -72,9 +72,11 @@ for t in "${TARGETS[@]}"; do
   # The first corpus directory receives new inputs; the seeds are only read.
   extra=()
   [[ -n ${DAN_FUZZ_MAX_LEN:-} ]] && extra+=(-max_len="$DAN_FUZZ_MAX_LEN")
-  # stages reads decisions, not text: no dictionary.
+  # stages reads decisions, not text: no dictionary. export's text inputs
+  # are pipeline's.
   case $t in
   stages) ;;
+  export) extra+=(-dict="$ROOT/fuzz/dicts/pipeline.dict") ;;
   *) extra+=(-dict="$ROOT/fuzz/dicts/$t.dict") ;;
   esac
   set +e
