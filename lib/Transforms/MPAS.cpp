@@ -37,6 +37,7 @@
 #include "dan/Transforms/Baselines.h"
 #include "dan/Transforms/DLR.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include <array>
 #include <map>
@@ -205,11 +206,13 @@ Error Scheduler::buildEdges() {
     else if (N.Kind == NodeKind::Free)
       FreeOf.try_emplace(N.Buf, I);
   }
+  DenseSet<uint64_t> Used;
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
     if (N.Kind != NodeKind::Op)
       continue;
     for (uint64_t B : N.Bufs) {
+      Used.insert(B);
       auto A = AllocOf.find(B);
       if (A != AllocOf.end() && !is_contained(Preds[I], A->second))
         Preds[I].push_back(A->second);
@@ -217,6 +220,14 @@ Error Scheduler::buildEdges() {
       if (F != FreeOf.end() && !is_contained(Preds[F->second], I))
         Preds[F->second].push_back(I);
     }
+  }
+  // A buffer no operation uses has no use to order its FREE after its
+  // ALLOC, so that edge is added directly.
+  for (auto [B, F] : FreeOf) {
+    auto A = AllocOf.find(B);
+    if (!Used.count(B) && A != AllocOf.end() &&
+        !is_contained(Preds[F], A->second))
+      Preds[F].push_back(A->second);
   }
   SuccBegin.assign(V + 1, 0);
   InDeg.assign(V, 0);
