@@ -99,8 +99,9 @@ void checkRoundTrip(const Graph &G) {
 }
 
 void expectVerifies(const Graph &G, const TargetDesc &T,
-                    const VerifyOptions &Opts, const Twine &What) {
-  std::string Errors;
+                    const VerifyOptions &Opts, const Twine &What,
+                    StringRef Context) {
+  std::string Errors = Context.str();
   unsigned N = verifyGraph(
       G, T, Opts, [&](SMLoc, SourceMgr::DiagKind Kind, const Twine &Msg) {
         Errors += (Kind == SourceMgr::DK_Error ? "error: " : "note: ") +

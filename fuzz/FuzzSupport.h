@@ -45,10 +45,12 @@ std::string printed(const Graph &G);
 /// the same bytes again.
 void checkRoundTrip(const Graph &G);
 
-/// Aborts, with the verifier's errors and the IR, unless \p G verifies under
-/// \p T with \p Opts. \p What names the graph in the message.
+/// Aborts, with \p Context, the verifier's errors and the IR, unless \p G
+/// verifies under \p T with \p Opts. \p What names the graph in the
+/// message.
 void expectVerifies(const Graph &G, const TargetDesc &T,
-                    const VerifyOptions &Opts, const llvm::Twine &What);
+                    const VerifyOptions &Opts, const llvm::Twine &What,
+                    llvm::StringRef Context = "");
 
 /// Verifies \p G (with the default error limit, with none, against itself,
 /// with --l0-single, and as a stage pass's input check) and replays it,

@@ -52,9 +52,42 @@ std::string describeTarget(const TargetDesc &T) {
   return S;
 }
 
+/// The case's stage options as the tools spell them (the DLR victim rules
+/// of the baselines and the CPE mode as numbers: no tool offers them all).
+std::string describeOptions(const fuzz::FuzzCase &C) {
+  std::string S;
+  raw_string_ostream OS(S);
+  const MPASOptions &M = C.MPAS;
+  OS << "dan-mpas --l0=" << l0ModeName(M.L0)
+     << " --weights=" << weightsName(M.Weights) << " --allocs="
+     << (M.Allocs == AllocChoice::Demand ? "demand" : "priority")
+     << " --objective="
+     << (M.Objective == MPASObjective::Overflow ? "overflow" : "peak")
+     << " --order=" << traversalName(M.Order) << " --group=" << M.Group
+     << (M.KeepInputOrder ? " --strategy=input" : "") << '\n';
+  const DLROptions &D = C.DLR;
+  OS << "DLR: fit " << unsigned(D.Fit) << " evict " << unsigned(D.Evict)
+     << " victims " << unsigned(D.Victims) << " lambdas " << D.LambdaByte << ','
+     << D.LambdaCyc << " horizon "
+     << (D.AutoHorizon ? "auto" : std::to_string(D.Horizon))
+     << (D.AutoFit ? " fit auto" : "") << '\n';
+  const CPEOptions &P = C.CPE;
+  OS << "CPE: mode " << unsigned(P.Mode) << " moves " << unsigned(P.Moves)
+     << " window " << P.Window << " passes " << P.Passes << " candidates "
+     << P.MaxCandidates << " dense-after " << P.DenseAfter << '\n';
+  return S;
+}
+
+/// The case being checked, for the messages.
+const fuzz::FuzzCase *Current = nullptr;
+
+std::string context(const TargetDesc &T) {
+  return describeTarget(T) + (Current ? describeOptions(*Current) : "");
+}
+
 [[noreturn]] void failOn(const Graph &G, const TargetDesc &T,
                          const Twine &Msg) {
-  fail(Msg, describeTarget(T), fuzz::printed(G));
+  fail(Msg, context(T), fuzz::printed(G));
 }
 
 /// Recomputes the replay's figures of \p G (which verifies) from R.Start,
@@ -201,7 +234,7 @@ ReplayResult checkOutput(const Graph &G, const TargetDesc &T, StringRef What,
   VerifyOptions Opts;
   Opts.ErrorLimit = 0;
   Opts.Against = Against;
-  fuzz::expectVerifies(G, T, Opts, What);
+  fuzz::expectVerifies(G, T, Opts, What, context(T));
   ReplayResult R = replay(G, T);
   checkMetrics(G, T, R, What);
   return R;
@@ -253,7 +286,7 @@ std::string runStages(const fuzz::FuzzCase &C) {
     VerifyOptions Single;
     Single.L0Single = true;
     fuzz::expectVerifies(S1, T, Single,
-                         "dan-mpas's output under its own L0 rule");
+                         "dan-mpas's output under its own L0 rule", context(T));
   }
 
   Graph S2 = S1;
@@ -346,6 +379,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   fuzz::FuzzCase C = fuzz::generateCase(R);
   if (!C.G)
     return -1; // dan-gen refused the shape: nothing to keep
+  Current = &C;
   const TargetDesc &T = C.Target;
   const Graph &In = *C.G;
   fuzz::checkRoundTrip(In);
@@ -371,5 +405,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   // only, so that an input stays well within the 10-second limit.
   if ((Extra >> 4) % 4 == 3 && In.size() <= 500)
     checkBench(In, T, Plans);
+  Current = nullptr;
   return 0;
 }
