@@ -39,9 +39,9 @@ def main():
     args = ap.parse_args()
     graphs = args.graphs
     if not graphs:
-        wl = os.path.join(ROOT, "..", "shared", "workloads")
+        wl = os.path.join(ROOT, "data", "contest")
         if not os.path.isdir(wl):
-            print("UNSUPPORTED: no graphs given and ../shared/workloads is absent")
+            print("UNSUPPORTED: no graphs given and data/contest is absent")
             return 0
         graphs = sorted(os.path.join(wl, f) for f in os.listdir(wl) if f.endswith(".json"))
     bin_dir = os.path.join(args.build, "bin")

@@ -182,7 +182,7 @@ def fmt_mem(r):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
-    ap.add_argument("--workloads", default=os.path.join(ROOT, "..", "shared", "workloads"))
+    ap.add_argument("--workloads", default=os.path.join(ROOT, "data", "contest"))
     ap.add_argument("--sizes", default="10000,100000,1000000")
     ap.add_argument("--family", default="matmul", choices=("matmul", "attention"))
     ap.add_argument("--runs", type=int, default=5)

@@ -31,7 +31,7 @@ def run(cmd):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
-    ap.add_argument("--workloads", default=os.path.join(ROOT, "..", "shared", "workloads"))
+    ap.add_argument("--workloads", default=os.path.join(ROOT, "data", "contest"))
     ap.add_argument("--md", action="store_true")
     args = ap.parse_args()
     if not os.path.isdir(args.workloads):

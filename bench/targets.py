@@ -54,7 +54,7 @@ def mark(value, target):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
-    ap.add_argument("--workloads", default=os.path.join(ROOT, "..", "shared", "workloads"))
+    ap.add_argument("--workloads", default=os.path.join(ROOT, "data", "contest"))
     ap.add_argument("--md", action="store_true", help="print Markdown tables")
     args = ap.parse_args()
     if not os.path.isdir(args.workloads):

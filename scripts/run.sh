@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The main job: set up, build, then run the tools end to end on the bundled
-# examples and, when ../shared/workloads exists, on the contest workloads.
+# examples and on the contest workloads (data/contest).
 # For each graph it prints its size and its verification result.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${DAN_BUILD_DIR:-$ROOT/build}"
-WORKLOADS="${DAN_WORKLOADS_DIR:-$ROOT/../shared/workloads}"
+WORKLOADS="$ROOT/data/contest"
 BIN="$BUILD_DIR/bin"
 OUT="$BUILD_DIR/run"
 
@@ -35,25 +35,23 @@ for f in "$ROOT"/examples/*.dan; do
   check_graph "$f" "$(basename "$f" .dan)"
 done
 
-if [[ -d "$WORKLOADS" ]]; then
-  echo "== contest workloads ($WORKLOADS)"
-  for f in "$WORKLOADS"/*.json; do
-    name="$(basename "$f" .json)"
-    "$BIN/dan-translate" --import=json "$f" -o "$OUT/$name.dan"
-    check_graph "$OUT/$name.dan" "$name"
-  done
-  echo "== the pipeline: dan-mpas | dan-dlr | dan-cpe, each stage verified"
-  for f in "$WORKLOADS"/*.json; do
-    name="$(basename "$f" .json)"
-    "$BIN/dan-mpas" "$OUT/$name.dan" -o "$OUT/$name.s1.dan"
-    "$BIN/dan-verify" "$OUT/$name.s1.dan"
-    "$BIN/dan-dlr" "$OUT/$name.s1.dan" -o "$OUT/$name.s2.dan"
-    "$BIN/dan-verify" "$OUT/$name.s2.dan"
-    "$BIN/dan-cpe" "$OUT/$name.s2.dan" -o "$OUT/$name.s3.dan"
-    "$BIN/dan-verify" --against "$OUT/$name.s2.dan" "$OUT/$name.s3.dan"
-    "$BIN/dan-replay" --format=json "$OUT/$name.s3.dan" | python3 "$ROOT/utils/metrics-line.py"
-  done
-fi
+echo "== contest workloads (data/contest)"
+for f in "$WORKLOADS"/*.json; do
+  name="$(basename "$f" .json)"
+  "$BIN/dan-translate" --import=json "$f" -o "$OUT/$name.dan"
+  check_graph "$OUT/$name.dan" "$name"
+done
+echo "== the pipeline: dan-mpas | dan-dlr | dan-cpe, each stage verified"
+for f in "$WORKLOADS"/*.json; do
+  name="$(basename "$f" .json)"
+  "$BIN/dan-mpas" "$OUT/$name.dan" -o "$OUT/$name.s1.dan"
+  "$BIN/dan-verify" "$OUT/$name.s1.dan"
+  "$BIN/dan-dlr" "$OUT/$name.s1.dan" -o "$OUT/$name.s2.dan"
+  "$BIN/dan-verify" "$OUT/$name.s2.dan"
+  "$BIN/dan-cpe" "$OUT/$name.s2.dan" -o "$OUT/$name.s3.dan"
+  "$BIN/dan-verify" --against "$OUT/$name.s2.dan" "$OUT/$name.s3.dan"
+  "$BIN/dan-replay" --format=json "$OUT/$name.s3.dan" | python3 "$ROOT/utils/metrics-line.py"
+done
 
 # The comparison of all six methods under one replay (docs/Results.md has
 # the full report; scripts/results.sh regenerates it).
@@ -61,10 +59,6 @@ echo "== dan-bench: every method on the bundled examples (L1 and UB shrunk so pl
 "$BIN/dan-bench" --quiet --capacity=L1=256 --capacity=UB=256 \
   "$ROOT"/examples/matmul2x2.dan "$ROOT"/examples/conv-2layer.dan \
   "$ROOT"/examples/flashattention-block.dan
-if [[ -d "$WORKLOADS" ]]; then
-  echo "== dan-bench: every method on the contest workloads"
-  "$BIN/dan-bench" --quiet "$WORKLOADS"/*.json
-else
-  echo "== contest workloads: $WORKLOADS not found, skipped"
-fi
+echo "== dan-bench: every method on the contest workloads"
+"$BIN/dan-bench" --quiet "$WORKLOADS"/*.json
 echo "run: all graphs round-trip and verify; every pipeline stage verifies"

@@ -17,7 +17,8 @@ config.environment["PATH"] = os.pathsep.join(
     [config.dan_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")]
 )
 config.substitutions.append(("%examples", os.path.join(config.dan_src_root, "examples")))
-config.substitutions.append(("%workloads", config.dan_workloads_dir))
+# The contest workloads live in the repository (data/contest/README.md).
+config.substitutions.append(("%workloads", os.path.join(config.dan_src_root, "data", "contest")))
 config.substitutions.append(("%python", "python3"))
 config.substitutions.append(("%utils", os.path.join(config.dan_src_root, "utils")))
 config.substitutions.append(("%fuzz", os.path.join(config.dan_src_root, "fuzz")))
@@ -26,11 +27,6 @@ config.substitutions.append(("%src", config.dan_src_root))
 # The style check needs clang-format (scripts/setup.sh installs Debian's).
 if shutil.which("clang-format"):
     config.available_features.add("clang-format")
-
-# Tests on the real traces need ../shared/workloads; without it they are
-# reported UNSUPPORTED.
-if os.path.isdir(config.dan_workloads_dir):
-    config.available_features.add("workloads")
 
 # The fuzz targets link libFuzzer only in a DAN_FUZZ build (utils/fuzz.sh);
 # tests that fuzz need it, the others replay inputs in any build.

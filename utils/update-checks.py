@@ -82,7 +82,7 @@ def substitute(cmd, test, build):
     subs = {
         "%s": test,
         "%examples": os.path.join(ROOT, "examples"),
-        "%workloads": os.path.join(ROOT, "..", "shared", "workloads"),
+        "%workloads": os.path.join(ROOT, "data", "contest"),
         "%python": "python3",
         "%utils": os.path.join(ROOT, "utils"),
     }

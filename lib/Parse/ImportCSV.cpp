@@ -4,7 +4,7 @@
 // Op, BufId, Size, Type, Pipe, Cycles, Bufs, and optionally Offset; a cell
 // that does not apply to a row is empty. Bufs holds ids separated by commas,
 // semicolons or spaces, optionally in brackets. Edges: rows of two node ids
-// (source, destination), with an optional header row.
+// (source, destination), with an optional header row of column names.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +33,10 @@ using Row = std::vector<Cell>;
 bool splitCSV(StringRef Text, detail::GraphBuilder &B,
               function_ref<bool(const Row &, size_t)> Take) {
   size_t I = 0, E = Text.size(), Index = 0;
+  // A UTF-8 byte-order mark (spreadsheets write one) is not part of the
+  // first cell.
+  if (Text.starts_with("\xEF\xBB\xBF"))
+    I = 3;
   while (I < E) {
     Row R;
     for (;;) {
@@ -211,18 +215,26 @@ bool CSVImporter::readNodes(const MemoryBuffer &Buf) {
   return true;
 }
 
+/// Whether \p Cells are column names (each begins with a letter, as `Src`
+/// and `Dst` do). The header is told by its content: a first row that
+/// merely fails to parse as an edge (`0,1x`) is an error, not a header.
+bool isHeaderRow(const Row &Cells) {
+  return llvm::all_of(Cells, [](const Cell &C) {
+    return !C.Text.empty() && isAlpha(C.Text.front());
+  });
+}
+
 bool CSVImporter::readEdges(const MemoryBuffer &Buf) {
   return splitCSV(Buf.getBuffer(), B, [&](const Row &Cells, size_t R) {
+    if (R == 0 && isHeaderRow(Cells))
+      return true;
     uint64_t From, To;
     bool Numeric = Cells.size() >= 2 &&
                    !StringRef(Cells[0].Text).getAsInteger(10, From) &&
                    !StringRef(Cells[1].Text).getAsInteger(10, To);
-    if (!Numeric) {
-      if (R == 0)
-        return true; // The header row.
+    if (!Numeric)
       return B.error(Cells.front().Loc,
                      "expected an edge: two node ids separated by ','");
-    }
     return B.addEdge(From, To, Cells.front().Loc, false);
   });
 }

@@ -395,7 +395,9 @@ std::vector<unsigned> subsetDP(const View &V, const MemState &S0,
   // Runs unit J from state Sub into Scratch / LiveOut; returns its worst
   // step.
   auto Run = [&](size_t Sub, unsigned J, TierBytes &LiveOut) {
-    std::copy_n(&Left[Sub * L], L, Scratch.begin());
+    // Pointer arithmetic, not &Left[...]: L is 0 when the units use no
+    // buffer, and Left is then empty.
+    std::copy_n(Left.data() + Sub * L, L, Scratch.begin());
     LiveOut = Live[Sub];
     Score Worst;
     for (const SmallVector<uint32_t, 3> &Bs : UnitBufs[J]) {
@@ -422,7 +424,7 @@ std::vector<unsigned> subsetDP(const View &V, const MemState &S0,
         Reached[Next] = 1;
         Cost[Next] = C;
         Parent[Next] = J;
-        std::copy_n(Scratch.begin(), L, &Left[Next * L]);
+        std::copy_n(Scratch.begin(), L, Left.data() + Next * L);
         Live[Next] = LiveOut;
       } else if (C < Cost[Next]) {
         Cost[Next] = C;
@@ -1318,23 +1320,26 @@ Error orderBaseline(Graph &G, const TargetDesc &T, Method M) {
   {
     View V(G, T);
     std::vector<uint32_t> Ops;
-    switch (M) {
-    case Method::HMCOS:
-      Ops = HMCOS(V).run();
-      break;
-    case Method::COSMA:
-      Ops = orderCOSMA(V);
-      break;
-    case Method::MAGIS:
-      Ops = orderMAGIS(V);
-      break;
-    case Method::EDA:
-      Ops = orderEDA(V);
-      break;
-    case Method::DAN:
-    case Method::Base:
-      llvm_unreachable("refused above");
-    }
+    // With no operation there is one order of them, the empty one; the
+    // searches below assume at least one step.
+    if (!V.Ops.empty())
+      switch (M) {
+      case Method::HMCOS:
+        Ops = HMCOS(V).run();
+        break;
+      case Method::COSMA:
+        Ops = orderCOSMA(V);
+        break;
+      case Method::MAGIS:
+        Ops = orderMAGIS(V);
+        break;
+      case Method::EDA:
+        Ops = orderEDA(V);
+        break;
+      case Method::DAN:
+      case Method::Base:
+        llvm_unreachable("refused above");
+      }
     Order = materialize(V, Ops);
   }
   G.Order = std::move(Order);

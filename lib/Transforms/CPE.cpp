@@ -893,7 +893,11 @@ void Search::candidates(NodeIdx C, unsigned W,
 void Search::run(const CPEOptions &Opts, CPEStats &S) {
   using Clock = std::chrono::steady_clock;
   Clock::time_point Deadline = Clock::now();
-  if (Opts.TimeBudget > 0)
+  // A budget beyond what the clock can count from now (about 292 years of
+  // nanoseconds) is no limit; converting it would overflow.
+  std::chrono::duration<double> ClockLeft = Clock::time_point::max() - Deadline;
+  bool HasDeadline = Opts.TimeBudget > 0 && Opts.TimeBudget < ClockLeft.count();
+  if (HasDeadline)
     Deadline += std::chrono::duration_cast<Clock::duration>(
         std::chrono::duration<double>(Opts.TimeBudget));
   if (Opts.Effort) {
@@ -912,7 +916,7 @@ void Search::run(const CPEOptions &Opts, CPEStats &S) {
         S.HitEffortLimit = Stop = true;
         return false;
       }
-      if (Opts.TimeBudget > 0 && Clock::now() >= Deadline) {
+      if (HasDeadline && Clock::now() >= Deadline) {
         S.HitTimeBudget = Stop = true;
         return false;
       }

@@ -4,6 +4,7 @@
 #include "dan/IR/Diagnostic.h"
 #include "dan/IR/Printer.h"
 #include "dan/Parse/Parser.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -11,6 +12,9 @@
 #include "llvm/Support/WithColor.h"
 #include <csignal>
 #include <cstdlib>
+#include <new>
+#include <system_error>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -30,10 +34,32 @@ static cl::opt<std::string>
                        "(default 150,2)"),
               cl::cat(DANCategory));
 
+static cl::opt<uint64_t> MaxInputSize(
+    "max-input-size", cl::init(uint64_t(1) << 30), cl::value_desc("bytes"),
+    cl::desc("Refuse an input file larger than this (default 1073741824, "
+             "1 GiB)"),
+    cl::cat(DANCategory));
+
 static std::string ToolName = "dan";
+
+/// Out of memory: one line and exit status 2, instead of LLVM's crash report
+/// asking for a bug report. Allocates nothing; removes the temporary files
+/// of unfinished outputs, as a signal would.
+[[noreturn]] static void exitOutOfMemory() {
+  static const char Msg[] = ": error: out of memory\n";
+  sys::RunInterruptHandlers();
+  (void)::write(2, ToolName.data(), ToolName.size());
+  (void)::write(2, Msg, sizeof(Msg) - 1);
+  std::_Exit(ExitUsage);
+}
 
 void parseCommandLine(int Argc, char **Argv, StringRef Overview) {
   ToolName = sys::path::filename(Argv[0]).str();
+  // Both ways memory can run out: a failed operator new, and LLVM's own
+  // allocations (SmallVector, MemoryBuffer).
+  std::set_new_handler(exitOutOfMemory);
+  install_bad_alloc_error_handler(
+      [](void *, const char *, bool) { exitOutOfMemory(); });
   cl::HideUnrelatedOptions(DANCategory);
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "DAN (DAN-Scheduler toolkit) version 0.1.0\n";
@@ -79,15 +105,85 @@ TargetDesc targetFromOptions() {
   return T;
 }
 
-std::optional<unsigned> readInput(SourceMgr &SM, StringRef Path) {
+/// Reads a stream (stdin, a pipe, a device such as /dev/zero) to its end,
+/// stopping as soon as it holds more than \p Limit bytes.
+static Expected<std::unique_ptr<MemoryBuffer>>
+readStream(sys::fs::file_t FD, StringRef Name, uint64_t Limit) {
+  SmallString<0> Data;
+  size_t Size = 0;
+  for (;;) {
+    const size_t Chunk = 1 << 16;
+    Data.resize_for_overwrite(Size + Chunk);
+    Expected<size_t> N = sys::fs::readNativeFile(
+        FD, MutableArrayRef<char>(Data.data() + Size, Chunk));
+    if (!N)
+      return N.takeError();
+    if (*N == 0)
+      break;
+    Size += *N;
+    if (Size > Limit)
+      return createStringError(std::errc::file_too_large,
+                               "input is larger than %llu bytes, the limit "
+                               "(--max-input-size)",
+                               (unsigned long long)Limit);
+  }
+  return MemoryBuffer::getMemBufferCopy(StringRef(Data.data(), Size), Name);
+}
+
+/// Reads \p Path ("-" for stdin) whole, refusing more than --max-input-size
+/// bytes: a regular file by its size, before reading it; anything else as
+/// it is read.
+static Expected<std::unique_ptr<MemoryBuffer>> readBounded(StringRef Path) {
+  if (Path == "-")
+    return readStream(sys::fs::getStdinHandle(), "<stdin>", MaxInputSize);
+  sys::fs::file_status St;
+  if (std::error_code EC = sys::fs::status(Path, St))
+    return errorCodeToError(EC);
+  if (!sys::fs::is_regular_file(St)) {
+    Expected<sys::fs::file_t> FD = sys::fs::openNativeFileForRead(Path);
+    if (!FD)
+      return FD.takeError();
+    Expected<std::unique_ptr<MemoryBuffer>> Buf =
+        readStream(*FD, Path, MaxInputSize);
+    sys::fs::closeFile(*FD);
+    return Buf;
+  }
+  if (St.getSize() > MaxInputSize)
+    return createStringError(std::errc::file_too_large,
+                             "the file has %llu bytes, more than the limit "
+                             "of %llu (--max-input-size)",
+                             (unsigned long long)St.getSize(),
+                             (unsigned long long)MaxInputSize);
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/true);
+      MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return errorCodeToError(Buf.getError());
+  return std::move(*Buf);
+}
+
+std::optional<unsigned> readInput(SourceMgr &SM, StringRef Path) {
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readBounded(Path);
   if (!Buf) {
     reportError("cannot read '" + displayName(Path) +
-                "': " + Buf.getError().message());
+                "': " + toString(Buf.takeError()));
     return std::nullopt;
   }
   return SM.AddNewSourceBuffer(std::move(*Buf), SMLoc());
+}
+
+bool checkOutputIsNotInput(StringRef Option, StringRef Output,
+                           ArrayRef<std::string> Inputs) {
+  if (Output == "-")
+    return true;
+  for (const std::string &Input : Inputs) {
+    bool Same = false;
+    if (Input == "-" || sys::fs::equivalent(Input, Output, Same) || !Same)
+      continue;
+    reportError(Option + " '" + Output + "' is the input file '" + Input +
+                "'; writing there would destroy the input");
+    return false;
+  }
+  return true;
 }
 
 namespace {

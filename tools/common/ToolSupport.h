@@ -54,6 +54,15 @@ void printDiagnostic(llvm::SourceMgr &SM, llvm::SMLoc Loc,
 /// and returns std::nullopt (exit status 2).
 std::optional<unsigned> readInput(llvm::SourceMgr &SM, llvm::StringRef Path);
 
+/// Refuses an output that would replace an input: when \p Output (the value
+/// of \p Option) names the same file as one of \p Inputs (same device and
+/// inode, through any link), prints the error and returns false (exit status
+/// 2), before anything is read. For outputs in another format than their
+/// input (a report, a trace, JSON from IR); one in the input's own format
+/// may replace it, since the write is atomic. "-" is never a file here.
+bool checkOutputIsNotInput(llvm::StringRef Option, llvm::StringRef Output,
+                           llvm::ArrayRef<std::string> Inputs);
+
 /// Writes \p Path (stdout for "-") through a temporary file renamed on
 /// success; a device or FIFO is written in place. Every write is checked:
 /// returns false after printing the error (exit status 2), leaving no

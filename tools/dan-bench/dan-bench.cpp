@@ -252,6 +252,8 @@ int main(int Argc, char **Argv) {
     reportError("standard input ('-') can be read only once");
     return ExitUsage;
   }
+  if (!checkOutputIsNotInput("-o", OutputPath, Inputs))
+    return ExitUsage;
 
   SourceMgr SM;
   std::vector<std::unique_ptr<Graph>> Graphs;

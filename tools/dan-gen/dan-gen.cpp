@@ -170,6 +170,9 @@ int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
   if (cl::Option *LLVMStats = cl::getRegisteredOptions().lookup("stats"))
     LLVMStats->removeArgument();
+  // dan-gen reads no input, so it has no input size limit.
+  if (cl::Option *Limit = cl::getRegisteredOptions().lookup("max-input-size"))
+    Limit->removeArgument();
   // Declared after LLVM's own -stats is gone, as in runStageTool.
   cl::opt<bool> Stats(
       "stats",

@@ -496,6 +496,14 @@ int main(int Argc, char **Argv) {
     reportError("--trace needs a file name");
     return ExitUsage;
   }
+  // The report and the trace are not IR: neither may replace an input.
+  std::vector<std::string> InputPaths = {InputPath};
+  if (!BaselinePath.empty())
+    InputPaths.push_back(BaselinePath);
+  if (!checkOutputIsNotInput("-o", OutputPath, InputPaths) ||
+      (!TracePath.empty() &&
+       !checkOutputIsNotInput("--trace", TracePath, InputPaths)))
+    return ExitUsage;
   if (InputPath == "-" && BaselinePath == "-") {
     reportError("the input and --baseline cannot both be read from stdin");
     return ExitUsage;

@@ -226,6 +226,13 @@ int main(int Argc, char **Argv) {
                    "dan-translate: convert between DAN IR and the contest's "
                    "JSON, CSV and submission formats\n");
   TargetDesc Target = targetFromOptions();
+  // Output in another format than the input must not replace it; IR to IR
+  // and JSON to JSON may (the write is atomic).
+  bool SameFormat =
+      (Import == ImportFormat::IR && Export == ExportFormat::IR) ||
+      (Import == ImportFormat::JSON && Export == ExportFormat::JSON);
+  if (!SameFormat && !checkOutputIsNotInput("-o", OutputPath, Inputs))
+    return ExitUsage;
 
   SourceMgr SM;
   int Status = ExitSuccess;
