@@ -178,7 +178,6 @@ private:
   // implies the others, which the stages must honour anyway.
   bool AllocEdges = true, FreeEdges = true, DataEdges = true;
   bool ExtraEdges = false;
-  unsigned Ops = 0;
 };
 
 uint32_t DagBuilder::add(Node N) {
@@ -223,11 +222,11 @@ void DagBuilder::op() {
   N.OpPipe = R.pick<Pipe>(AllPipes);
   N.OpName = R.range(0, Names.size() - 1);
   N.Cycles = R.flag() ? R.range(0, 4000) : R.range(0, 200);
-  // Every operation uses a buffer: the known MAGIS defect (a window of
-  // operations without buffers) is not this target's to find again.
+  // Zero to four buffers: an operation without any is legal (MAGIS's
+  // subset DP once addressed an empty table on a window of them).
   std::array<uint64_t, NumTiers> Bytes{};
   SmallVector<size_t, 4> Used;
-  for (unsigned K = R.range(1, 4); K; --K) {
+  for (unsigned K = R.range(0, 4); K; --K) {
     size_t B = Live.empty() || R.byte() < 32
                    ? alloc()
                    : Live[R.range(0, Live.size() - 1)];
@@ -239,13 +238,6 @@ void DagBuilder::op() {
         continue;
       Bytes[Ti] += Bufs[B].Size;
     }
-    Used.push_back(B);
-    N.Bufs.push_back(Bufs[B].Id);
-  }
-  if (Used.empty()) {
-    // Every pick was a buffer that did not fit beside the first: use a new
-    // one alone.
-    size_t B = alloc();
     Used.push_back(B);
     N.Bufs.push_back(Bufs[B].Id);
   }
@@ -261,7 +253,6 @@ void DagBuilder::op() {
   for (size_t B : Used)
     if (Bufs[B].Users.empty() || Bufs[B].Users.back() != At)
       Bufs[B].Users.push_back(At);
-  ++Ops;
 }
 
 void DagBuilder::free(size_t LiveSlot) {
@@ -312,10 +303,6 @@ std::unique_ptr<Graph> DagBuilder::build() {
     else if (!Live.empty())
       free(R.range(0, Live.size() - 1));
   }
-  // The known HMCOS defect (no operation at all) is not this target's to
-  // find again either.
-  if (!Ops)
-    op();
   while (!Live.empty())
     free(Live.size() - 1);
 
