@@ -32,6 +32,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
 #include <optional>
 
 using namespace llvm;
@@ -382,6 +383,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   Current = &C;
   const TargetDesc &T = C.Target;
   const Graph &In = *C.G;
+  // To replay a finding with the tools: the case as the tools take it.
+  if (getenv("DAN_FUZZ_PRINT_CASE"))
+    errs() << context(T) << fuzz::printed(In);
   fuzz::checkRoundTrip(In);
   checkOutput(In, T, "the generated graph");
   SourceMgr SM;
