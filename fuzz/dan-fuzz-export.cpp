@@ -215,22 +215,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     T = C.Target;
     G = std::move(C.G);
     // dan-fuzz-stages judges the stages; here a refusal only means there
-    // is less to export.
-    auto Stage = [&](auto Result) {
-      bool OK = bool(Result);
-      if (!OK)
+    // is less to export. A stage runs on a copy, since one that fails late
+    // may leave its graph half changed (runDLR's spill-id limit).
+    auto Stage = [&](auto Run) {
+      Graph Copy = *G;
+      auto Result = Run(Copy);
+      if (!Result) {
         consumeError(Result.takeError());
-      return OK;
+        return false;
+      }
+      *G = std::move(Copy);
+      return true;
     };
+    auto MPAS = [&](Graph &X) { return runMPAS(X, T, C.MPAS); };
+    auto DLR = [&](Graph &X) { return runDLR(X, T, C.DLR); };
     switch (Mode % 4) {
     case 0:
       break;
     case 1:
-      Stage(runMPAS(*G, T, C.MPAS));
+      Stage(MPAS);
       break;
     case 2:
-      if (Stage(runMPAS(*G, T, C.MPAS)))
-        Stage(runDLR(*G, T, C.DLR));
+      if (Stage(MPAS))
+        Stage(DLR);
       break;
     case 3: {
       Method M = allMethods()[(Mode >> 2) % allMethods().size()];
