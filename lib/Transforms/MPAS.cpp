@@ -317,16 +317,17 @@ void Scheduler::buildGroups() {
            T.isL0(It->second.BufTier);
   };
   // The consumer of an L0 buffer: its first user that also uses another L0
-  // buffer (a MATMUL for its operands), else its last user.
+  // buffer (a MATMUL for its operands), else its last user; for a buffer no
+  // operation uses, its FREE, so that the L0 rule holds its ALLOC back too.
   DenseMap<NodeIdx, uint32_t> ConsumerOf;
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
     if (N.Kind != NodeKind::Alloc || !T.isL0(N.BufTier))
       continue;
     const BufInfo &B = Bufs[N.Buf];
-    if (B.Users.empty())
+    if (B.Users.empty() && B.Free == None)
       continue;
-    NodeIdx Cons = B.Users.back();
+    NodeIdx Cons = B.Users.empty() ? B.Free : B.Users.back();
     for (NodeIdx U : B.Users)
       if (any_of(G[U].Bufs,
                  [&](uint64_t O) { return O != N.Buf && IsL0Buf(O); })) {
