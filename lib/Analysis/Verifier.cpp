@@ -430,7 +430,7 @@ void Verifier::checkSpillIds() {
     if (After != NoNode)
       error(After, "spill numbering has a gap: there is no spill_out n" +
                        Twine(N0 + 2 * K) + " (spill " + Twine(K) + "), but " +
-                       Twine(Pairs) + " spills");
+                       countOf(Pairs, "spill"));
     break;
   }
   // Spill k + 1 comes after spill k: the spill stream is numbered in

@@ -79,6 +79,14 @@ void exportJSON(const Graph &G, const TargetDesc &T, raw_ostream &OS) {
 }
 
 Expected<Submission> exportSubmission(const Graph &G) {
+  // The contest numbers a graph's nodes 0 to N-1 and spill k N + 2k; ids
+  // with gaps give a schedule no contest checker reads as this graph.
+  if (!G.hasDenseIds())
+    return createStringError(
+        inconvertibleErrorCode(),
+        "cannot export a submission: the contest numbers the nodes 0 to "
+        "N-1, and this graph's ids have gaps; 'dan-translate --renumber' "
+        "rewrites them so, and its spills after them");
   Submission S;
   raw_string_ostream Sched(S.Schedule), Mem(S.Memory), Spill(S.Spill);
   for (NodeIdx I : G.Order)

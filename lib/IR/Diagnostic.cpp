@@ -21,6 +21,19 @@ void DiagError::log(llvm::raw_ostream &OS) const {
   }
 }
 
+std::string countOf(uint64_t N, llvm::StringRef Noun) {
+  return std::to_string(N) + " " + Noun.str() + (N == 1 ? "" : "s");
+}
+
+std::string quoteToken(llvm::StringRef Token) {
+  if (Token.size() <= MaxQuotedTokenBytes)
+    return ("'" + Token + "'").str();
+  size_t Cut = MaxQuotedTokenBytes;
+  while (Cut > 0 && (static_cast<unsigned char>(Token[Cut]) & 0xC0) == 0x80)
+    --Cut; // not inside a UTF-8 character
+  return ("'" + Token.take_front(Cut) + "...'").str();
+}
+
 void printLocated(const llvm::SourceMgr &SM, llvm::SMLoc Loc,
                   llvm::SourceMgr::DiagKind Kind, const llvm::Twine &Msg) {
   // The diagnostic is located once; each path below uses it as

@@ -1,6 +1,7 @@
 //===- Enums.cpp - Tier and pipe names ------------------------------------===//
 
 #include "dan/IR/Enums.h"
+#include "dan/IR/Diagnostic.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
@@ -43,7 +44,9 @@ StringRef closestName(StringRef Name, ArrayRef<StringRef> Candidates) {
   std::string Lower = Name.lower();
   for (StringRef C : Candidates) {
     unsigned D = StringRef(Lower).edit_distance(C.lower(), true, BestDist);
-    if (D < BestDist) {
+    // A hint must share at least half of the longer name: 'U' may mean
+    // 'UB', but 'L1' for 'XX' or 'UB' for 'HBM' is noise.
+    if (D < BestDist && 2 * D <= std::max(Name.size(), C.size())) {
       BestDist = D;
       Best = C;
     }
@@ -53,7 +56,7 @@ StringRef closestName(StringRef Name, ArrayRef<StringRef> Candidates) {
 
 std::string unknownNameMessage(StringRef What, StringRef Name,
                                ArrayRef<StringRef> Candidates) {
-  std::string Msg = "unknown " + What.str() + " '" + Name.str() + "'; ";
+  std::string Msg = "unknown " + What.str() + " " + quoteToken(Name) + "; ";
   StringRef Hint = closestName(Name, Candidates);
   if (!Hint.empty())
     return Msg + "did you mean '" + Hint.str() + "'?";

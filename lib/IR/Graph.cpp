@@ -54,6 +54,52 @@ void Graph::sortEdges() {
   }
 }
 
+bool Graph::hasDenseIds() const {
+  uint64_t NonSpill =
+      llvm::count_if(Nodes, [](const Node &N) { return !N.isSpill(); });
+  // Ids are unique, so N ids below N are exactly 0 to N-1.
+  return llvm::all_of(
+      Nodes, [&](const Node &N) { return N.isSpill() || N.Id < NonSpill; });
+}
+
+void Graph::renumberDensely() {
+  std::vector<NodeIdx> NonSpill, SpillOuts;
+  for (NodeIdx I = 0, E = Nodes.size(); I != E; ++I)
+    (Nodes[I].isSpill() ? SpillOuts : NonSpill).push_back(I);
+  llvm::erase_if(SpillOuts, [&](NodeIdx I) {
+    return Nodes[I].Kind != NodeKind::SpillOut;
+  });
+  auto ById = [&](NodeIdx A, NodeIdx B) { return Nodes[A].Id < Nodes[B].Id; };
+  llvm::sort(NonSpill, ById);
+  llvm::sort(SpillOuts, ById);
+  // A spill_in is its spill_out's partner by id (spill_out + 1).
+  IdIndex Ids = idIndex();
+  std::vector<NodeIdx> SpillIns;
+  for (NodeIdx Out : SpillOuts)
+    SpillIns.push_back(Ids.lookup(Nodes[Out].Id + 1));
+  uint64_t N = NonSpill.size();
+  for (uint64_t K = 0; K != N; ++K)
+    Nodes[NonSpill[K]].Id = K;
+  std::vector<bool> Done(Nodes.size());
+  uint64_t Next = N;
+  for (uint64_t K = 0; K != SpillOuts.size(); ++K) {
+    Nodes[SpillOuts[K]].Id = Next++;
+    Done[SpillOuts[K]] = true;
+    NodeIdx In = SpillIns[K];
+    if (In != IdIndex::None && Nodes[In].Kind == NodeKind::SpillIn) {
+      Nodes[In].Id = Next;
+      Done[In] = true;
+    }
+    ++Next;
+  }
+  // A spill_in without its spill_out (a plan that does not verify) still
+  // gets an id no other node has.
+  for (NodeIdx I = 0, E = Nodes.size(); I != E; ++I)
+    if (Nodes[I].isSpill() && !Done[I])
+      Nodes[I].Id = Next++;
+  sortEdges();
+}
+
 IdIndex Graph::idIndex() const {
   IdIndex M(Nodes.size());
   for (NodeIdx I = 0, E = Nodes.size(); I != E; ++I)

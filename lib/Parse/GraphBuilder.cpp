@@ -67,24 +67,25 @@ bool checkOpName(GraphBuilder &B, StringRef Name, SMLoc Loc,
                  const Twine &What) {
   std::string Upper = Name.upper();
   if (namesBufferNode(Name))
-    return B.error(Loc, What + " '" + Name + "' names a buffer node, " +
-                            (Name == Upper
-                                 ? "which this format does not hold"
-                                 : "not an operation; write '" + Upper + "'"));
+    return B.error(Loc,
+                   What + " " + quoteToken(Name) + " names a buffer node, " +
+                       (Name == Upper
+                            ? "which this format does not hold"
+                            : "not an operation; write " + quoteToken(Upper)));
   bool Ident = !Name.empty() && (isAlpha(Name[0]) || Name[0] == '_') &&
                all_of(Name, [](char C) { return isAlnum(C) || C == '_'; });
   if (!Ident)
-    return B.error(Loc, What + " '" + Name +
-                            "' cannot name an operation in DAN IR: write a "
+    return B.error(Loc, What + " " + quoteToken(Name) +
+                            " cannot name an operation in DAN IR: write a "
                             "letter or '_' followed by letters, digits or "
                             "'_'");
   if (is_contained({"target", "graph", "at", "after", "reuse"}, Name))
-    return B.error(Loc, What + " '" + Name +
-                            "' is a keyword of DAN IR, not an operation name");
+    return B.error(Loc, What + " " + quoteToken(Name) +
+                            " is a keyword of DAN IR, not an operation name");
   if ((Name[0] == 'n' || Name[0] == 'b') && Name.size() > 1 &&
       all_of(Name.drop_front(), isDigit))
-    return B.error(Loc, What + " '" + Name +
-                            "' reads as a node or buffer id in DAN IR, not "
+    return B.error(Loc, What + " " + quoteToken(Name) +
+                            " reads as a node or buffer id in DAN IR, not "
                             "an operation name");
   return true;
 }

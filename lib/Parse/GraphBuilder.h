@@ -9,6 +9,7 @@
 #ifndef DAN_LIB_PARSE_GRAPHBUILDER_H
 #define DAN_LIB_PARSE_GRAPHBUILDER_H
 
+#include "dan/IR/Diagnostic.h"
 #include "dan/IR/Graph.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Twine.h"

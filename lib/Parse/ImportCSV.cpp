@@ -91,8 +91,8 @@ bool splitCSV(StringRef Text, detail::GraphBuilder &B,
 bool parseUInt(detail::GraphBuilder &B, const Cell &C, StringRef What,
                uint64_t &Out) {
   if (StringRef(C.Text).getAsInteger(10, Out) || Out > MaxValue)
-    return B.error(C.Loc, What + " must be an integer from 0 to 2^40, not '" +
-                              C.Text + "'");
+    return B.error(C.Loc, What + " must be an integer from 0 to 2^40, not " +
+                              quoteToken(C.Text));
   return true;
 }
 
@@ -123,13 +123,14 @@ bool CSVImporter::readNodes(const MemoryBuffer &Buf) {
         if (StringRef(Header[I].Text).equals_insensitive(Names[K])) {
           if (Col[K] >= 0)
             return B.error(Header[I].Loc,
-                           "duplicate column '" + Header[I].Text + "'");
+                           "duplicate column " + quoteToken(Header[I].Text));
           Col[K] = I;
           Known = true;
         }
       if (!Known)
-        return B.error(Header[I].Loc, "unknown column '" + Header[I].Text +
-                                          "'; expected Id, Op, BufId, Size, "
+        return B.error(Header[I].Loc, "unknown column " +
+                                          quoteToken(Header[I].Text) +
+                                          "; expected Id, Op, BufId, Size, "
                                           "Type, Pipe, Cycles, Bufs, Offset");
     }
     for (unsigned K : {Id, Op})
@@ -192,8 +193,8 @@ bool CSVImporter::readNodes(const MemoryBuffer &Buf) {
           for (StringRef W : Words) {
             uint64_t V;
             if (W.getAsInteger(10, V) || V > MaxValue)
-              return B.error(BC.Loc, "Bufs must list buffer ids, not '" +
-                                         BC.Text + "'");
+              return B.error(BC.Loc, "Bufs must list buffer ids, not " +
+                                         quoteToken(BC.Text));
             N.Bufs.push_back(V);
           }
         }

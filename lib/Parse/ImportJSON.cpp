@@ -23,6 +23,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <array>
+#include <deque>
 
 using namespace llvm;
 
@@ -40,10 +41,11 @@ std::string graphNameForFile(StringRef Path) {
 
 namespace {
 
-/// isSpace's bytes, the structural bytes and the quote, for JSONScanner.
+/// JSON's white space, the structural bytes and the quote, for JSONScanner.
 constexpr std::array<uint8_t, 256> byteClasses() {
   std::array<uint8_t, 256> T{};
-  for (char C : {' ', '\t', '\n', '\v', '\f', '\r'})
+  // JSON's white space only (RFC 8259): not isSpace's \v and \f.
+  for (char C : {' ', '\t', '\n', '\r'})
     T[static_cast<unsigned char>(C)] = 1;
   for (char C : {'{', '}', '[', ']', ':', ','})
     T[static_cast<unsigned char>(C)] = 2;
@@ -69,7 +71,7 @@ public:
 
   /// Moves to the next structural character or the start of a scalar; Pos
   /// is its offset. Kind is the character, '"' for a string (Str holds its
-  /// raw contents) or 'v' for another scalar.
+  /// raw contents) or 'v' for another scalar (Str holds its text).
   bool next(char &Kind, size_t &Pos, StringRef &Str) {
     while (I < Text.size() && classOf(Text[I]) == Space)
       ++I;
@@ -93,6 +95,7 @@ public:
     }
     while (I < Text.size() && !endsValue(Text[I]))
       ++I;
+    Str = Text.slice(Pos, I);
     Kind = 'v';
     return true;
   }
@@ -187,7 +190,7 @@ private:
       return at(S[Index]);
     return at(memberOffset(Buf.getBuffer(), S[Index], Field));
   }
-  bool checkDepth();
+  bool checkSyntax();
   bool readNode(const json::Value &V, size_t Index);
   bool readUInt(const json::Object &O, StringRef Field, size_t Index,
                 uint64_t &Out, bool Required = true, bool *Present = nullptr);
@@ -203,22 +206,82 @@ private:
   Graph &G;
 };
 
-bool JSONImporter::checkDepth() {
-  // llvm::json::parse recurses once per nesting level; a contest file nests
-  // four deep, so refuse anything absurd before it can exhaust the stack.
-  constexpr int MaxDepth = 64;
+/// What this reader requires beyond llvm::json, checked in one pass over the
+/// text before either path reads it, so that the chunked and the whole-file
+/// path agree: nesting at most 64 levels (llvm::json::parse recurses once
+/// per level; a contest file nests four deep), no key twice in one object
+/// (llvm::json keeps the last one silently), and every number inside
+/// "Nodes", "Edges" and "ReuseEdges" written as an integer (llvm::json
+/// reads 2e2 and 200.0 as the integer 200).
+bool JSONImporter::checkSyntax() {
+  constexpr size_t MaxDepth = 64;
+  struct Frame {
+    bool IsObject = false;
+    bool ExpectKey = false; // in an object: the next string is a key
+    SmallVector<StringRef, 8> Keys;
+  };
+  SmallVector<Frame, 8> Stack;
+  // Keys written with escapes, decoded; rare, so kept apart.
+  std::deque<std::string> Decoded;
+  StringRef TopKey;
   JSONScanner S(Buf.getBuffer());
   char K;
   size_t Pos;
   StringRef Str;
-  int Depth = 0;
   while (S.next(K, Pos, Str)) {
-    if (K == '{' || K == '[') {
-      if (++Depth > MaxDepth)
+    switch (K) {
+    case '{':
+    case '[':
+      if (Stack.size() == MaxDepth)
         return B.error(at(Pos),
                        "JSON nests deeper than " + Twine(MaxDepth) + " levels");
-    } else if (K == '}' || K == ']') {
-      --Depth;
+      Stack.emplace_back();
+      Stack.back().IsObject = Stack.back().ExpectKey = K == '{';
+      break;
+    case '}':
+    case ']':
+      if (!Stack.empty())
+        Stack.pop_back();
+      break;
+    case ',':
+      if (!Stack.empty() && Stack.back().IsObject)
+        Stack.back().ExpectKey = true;
+      break;
+    case '"': {
+      if (Stack.empty() || !Stack.back().ExpectKey)
+        break;
+      Frame &F = Stack.back();
+      F.ExpectKey = false;
+      StringRef Key = Str;
+      if (Key.contains('\\')) {
+        Expected<json::Value> V = json::parse(Buf.getBuffer().slice(
+            Pos, std::min(Pos + Str.size() + 2, Buf.getBufferSize())));
+        if (!V) {
+          consumeError(V.takeError());
+          break; // Not valid JSON: the reader reports it.
+        }
+        Key = Decoded.emplace_back(V->getAsString().value_or(Key).str());
+      }
+      if (llvm::is_contained(F.Keys, Key))
+        return B.error(at(Pos),
+                       "duplicate key " + quoteToken(Key) + " in one object");
+      F.Keys.push_back(Key);
+      if (Stack.size() == 1)
+        TopKey = Key;
+      break;
+    }
+    case 'v':
+      if (Stack.size() >= 2 &&
+          (TopKey == "Nodes" || TopKey == "Edges" || TopKey == "ReuseEdges") &&
+          !Str.empty() && (isDigit(Str.front()) || Str.front() == '-') &&
+          Str.find_first_of(".eE") != StringRef::npos)
+        return B.error(at(Pos), "a number in '" + TopKey +
+                                    "' must be an integer, written without "
+                                    "a fraction or an exponent, not " +
+                                    quoteToken(Str));
+      break;
+    default:
+      break;
     }
   }
   return true;
@@ -357,7 +420,7 @@ bool JSONImporter::readEdge(const json::Value &V, StringRef Key, size_t I,
 }
 
 bool JSONImporter::run() {
-  if (!checkDepth())
+  if (!checkSyntax())
     return false;
   Expected<json::Value> Root = json::parse(Buf.getBuffer());
   if (!Root) {
@@ -394,7 +457,7 @@ bool JSONImporter::run() {
 }
 
 std::optional<bool> JSONImporter::runStreamed() {
-  if (!checkDepth())
+  if (!checkSyntax())
     return false;
   StringRef Text = Buf.getBuffer();
   JSONScanner S(Text);

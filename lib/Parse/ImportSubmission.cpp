@@ -42,8 +42,25 @@ bool parsePair(detail::GraphBuilder &B, const Line &L, StringRef What,
   auto [Left, Right] = L.Text.split(':');
   if (!L.Text.contains(':') || Left.trim().getAsInteger(10, A) ||
       Right.trim().getAsInteger(10, V) || A > MaxValue || V > MaxValue)
-    return B.error(L.Loc, "expected '" + What + "', not '" + L.Text + "'");
+    return B.error(L.Loc, "expected '" + What + "', not " + quoteToken(L.Text));
   return true;
+}
+
+/// The contest numbers spill k after line k of the spill file, whatever
+/// the order its nodes run in; the IR numbers spills in the order their
+/// spill_out nodes run (LangRef, "Spill numbering"). Renumbers each pair,
+/// kept together, so that a stage-3 schedule in which two spills swapped
+/// their order (both in flight at once) reads as the same plan.
+/// The spill nodes were appended as pairs from \p FirstSpill on: the
+/// spill_out at FirstSpill + 2k, its spill_in right after it.
+void renumberSpillsInScheduleOrder(Graph &G, NodeIdx FirstSpill, uint64_t N0) {
+  uint64_t K = 0;
+  for (NodeIdx I : G.Order)
+    if (I >= FirstSpill && G[I].Kind == NodeKind::SpillOut) {
+      G[I].Id = N0 + 2 * K;
+      G[I + 1].Id = N0 + 2 * K + 1;
+      ++K;
+    }
 }
 
 } // namespace
@@ -60,6 +77,7 @@ bool applySubmission(Graph &G, SourceMgr &SM, const SubmissionBuffers &Files) {
       Allocs.try_emplace(G[I].Buf, I);
 
   // Spills first: they create the nodes the schedule names.
+  NodeIdx FirstSpill = G.size();
   if (Files.Spill) {
     uint64_t K = 0;
     for (const Line &L : lines(*SM.getMemoryBuffer(*Files.Spill))) {
@@ -96,7 +114,7 @@ bool applySubmission(Graph &G, SourceMgr &SM, const SubmissionBuffers &Files) {
   for (const Line &L : lines(Sched)) {
     uint64_t Id;
     if (L.Text.getAsInteger(10, Id))
-      return B.error(L.Loc, "expected a node id, not '" + L.Text + "'");
+      return B.error(L.Loc, "expected a node id, not " + quoteToken(L.Text));
     NodeIdx I = Id <= MaxValue ? Ids.lookup(Id) : IdIndex::None;
     if (I == IdIndex::None)
       return B.error(L.Loc, "node " + Twine(Id) + " is not in the graph" +
@@ -120,6 +138,7 @@ bool applySubmission(Graph &G, SourceMgr &SM, const SubmissionBuffers &Files) {
   for (NodeIdx I = 0, E = G.size(); I != E; ++I)
     if (G[I].isSpill())
       G[I].Loc = SeenAt[I];
+  renumberSpillsInScheduleOrder(G, FirstSpill, N0);
 
   if (Files.Memory) {
     DenseMap<uint64_t, SMLoc> Placed;

@@ -33,8 +33,8 @@ bool Lexer::parseInt(const char *Start, const char *Digits, uint64_t &Value) {
   }
   if (Bad || Value > MaxValue) {
     PS.error(SMLoc::getFromPointer(Start),
-             "number '" + StringRef(Start, Cur - Start) +
-                 "' is too large; the limit is 2^40 (" + Twine(MaxValue) +
+             "number " + quoteToken(StringRef(Start, Cur - Start)) +
+                 " is too large; the limit is 2^40 (" + Twine(MaxValue) +
                  ")");
     return false;
   }

@@ -23,7 +23,8 @@ void ParseState::note(SMLoc Loc, const Twine &Msg) {
 bool ParseState::checkTarget(StringRef Name, SrcRange R) {
   if (Name == "davinci")
     return true;
-  error(R.begin, "unknown target '" + Name + "'; the only target is 'davinci'");
+  error(R.begin, "unknown target " + quoteToken(Name) +
+                     "; the only target is 'davinci'");
   return false;
 }
 
@@ -47,7 +48,7 @@ bool ParseState::lookupPipe(StringRef Name, SrcRange R, Pipe &P) {
 
 bool ParseState::checkOpName(StringRef Name, SrcRange R) {
   if (namesBufferNode(Name)) {
-    error(R.begin, "'" + Name + "' is not an operation; write '" +
+    error(R.begin, quoteToken(Name) + " is not an operation; write '" +
                        Name.lower() + " bN ...' for a buffer node");
     return false;
   }
@@ -148,7 +149,20 @@ std::unique_ptr<Graph> parseGraph(SourceMgr &SM, unsigned BufferID) {
   // an upper bound, short only by a list per statement.
   PS.reserveRefs(Lines +
                  std::count(Buf->getBufferStart(), Buf->getBufferEnd(), ','));
-  detail::Lexer Lex(Buf->getBufferStart(), Buf->getBufferEnd(), PS);
+  // A UTF-8 byte-order mark, which some editors write, is not part of the
+  // text.
+  const char *Begin = Buf->getBufferStart();
+  if (Buf->getBuffer().starts_with("\xEF\xBB\xBF"))
+    Begin += 3;
+  // A stage that failed earlier in a pipe writes nothing; a syntax error
+  // at 1:1 would blame the wrong tool.
+  if (StringRef(Begin, Buf->getBufferEnd() - Begin).trim().empty()) {
+    PS.error(SMLoc::getFromPointer(Begin),
+             "empty input: expected a graph (did an earlier tool of the "
+             "pipe fail?)");
+    return nullptr;
+  }
+  detail::Lexer Lex(Begin, Buf->getBufferEnd(), PS);
   detail::IRParser P(Lex, PS);
   if (P.parse() != 0 || PS.hadError() || !PS.finish())
     return nullptr;

@@ -7,6 +7,7 @@
 #ifndef DAN_LIB_PARSE_PARSESTATE_H
 #define DAN_LIB_PARSE_PARSESTATE_H
 
+#include "dan/IR/Diagnostic.h"
 #include "dan/IR/Graph.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/SMLoc.h"

@@ -282,7 +282,8 @@ int main(int Argc, char **Argv) {
   if (!ChartsDir.empty())
     Dirs.push_back(ChartsDir);
   for (const std::string &Dir : Dirs)
-    if (std::error_code EC = sys::fs::create_directories(Dir)) {
+    if (std::error_code EC = sys::fs::create_directories(
+            Dir, /*IgnoreExisting=*/true, sys::fs::all_all)) {
       reportError("cannot create directory '" + Dir + "': " + EC.message());
       return ExitUsage;
     }

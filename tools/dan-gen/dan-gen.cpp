@@ -8,6 +8,7 @@
 #include "ToolSupport.h"
 #include "dan/Formats/Export.h"
 #include "dan/Gen/Generate.h"
+#include "dan/IR/Diagnostic.h"
 #include "dan/IR/Printer.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Regex.h"
@@ -218,8 +219,9 @@ int main(int Argc, char **Argv) {
       Edges += N.Preds.size();
       Buffers += N.Kind == NodeKind::Alloc;
     }
-    errs() << "dan-gen: @" << (*G)->Name << ": " << (*G)->size() << " nodes, "
-           << Edges << " edges, " << Buffers << " buffers\n";
+    errs() << "dan-gen: @" << (*G)->Name << ": "
+           << countOf((*G)->size(), "node") << ", " << countOf(Edges, "edge")
+           << ", " << countOf(Buffers, "buffer") << "\n";
   }
   return writeOutput(Output,
                      [&](raw_ostream &OS) {

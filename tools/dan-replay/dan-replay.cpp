@@ -10,6 +10,7 @@
 #include "ToolSupport.h"
 #include "dan/Analysis/Replay.h"
 #include "dan/Analysis/Verifier.h"
+#include "dan/IR/Diagnostic.h"
 #include "dan/IR/MemoryPlan.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
@@ -269,8 +270,8 @@ static void printText(raw_ostream &OS, const Measured &M, const Measured *Base,
                       const TargetDesc &Target) {
   const Graph &G = *M.G;
   const ReplayResult &R = M.R;
-  OS << "graph: " << G.Name << " (" << G.size() << " nodes, "
-     << countKind(G, NodeKind::Alloc) << " buffers)\n";
+  OS << "graph: " << G.Name << " (" << countOf(G.size(), "node") << ", "
+     << countOf(countKind(G, NodeKind::Alloc), "buffer") << ")\n";
   OS << "reuse reading: ";
   describeReading(OS, M);
   OS << '\n';

@@ -56,6 +56,13 @@ static cl::opt<std::string>
                         "(default: stdout)"),
                cl::cat(DANCategory));
 
+static cl::opt<bool>
+    Renumber("renumber",
+             cl::desc("Rewrite the node ids as 0 to N-1, in the order of the "
+                      "old ids, and spill k as N + 2k and N + 2k + 1, as the "
+                      "contest numbers them"),
+             cl::cat(DANCategory));
+
 /// Reads the graph named by the positional inputs in the --import format.
 static std::unique_ptr<Graph> readGraph(SourceMgr &SM, int &Status) {
   auto Need = [&](size_t Min, size_t Max, StringRef What) {
@@ -188,7 +195,8 @@ static int writeSubmission(const Graph &G) {
   for (SmallString<128> Dir(OutputPath.getValue());
        !Dir.empty() && !sys::fs::exists(Dir); sys::path::remove_filename(Dir))
     Made.push_back(std::string(Dir));
-  if (std::error_code EC = sys::fs::create_directories(OutputPath)) {
+  if (std::error_code EC = sys::fs::create_directories(
+          OutputPath, /*IgnoreExisting=*/true, sys::fs::all_all)) {
     reportError("cannot create directory '" + OutputPath +
                 "': " + EC.message());
     return ExitUsage;
@@ -239,6 +247,8 @@ int main(int Argc, char **Argv) {
   std::unique_ptr<Graph> G = readGraph(SM, Status);
   if (!G)
     return Status;
+  if (Renumber)
+    G->renumberDensely();
 
   auto Write = [&](const std::function<void(raw_ostream &)> &Print) {
     return writeOutput(OutputPath, Print) ? ExitSuccess : ExitUsage;

@@ -2,6 +2,7 @@
 
 #include "ToolSupport.h"
 #include "dan/Analysis/Verifier.h"
+#include "dan/IR/Diagnostic.h"
 #include "llvm/Support/InitLLVM.h"
 
 using namespace llvm;
@@ -70,11 +71,12 @@ int main(int Argc, char **Argv) {
       Spills += N.Kind == NodeKind::SpillOut;
       Buffers += N.Kind == NodeKind::Alloc;
     }
-    outs() << G->Name << ": valid: " << G->size() << " nodes, " << Edges
-           << " edges, " << Buffers << " buffers, ";
+    outs() << G->Name << ": valid: " << countOf(G->size(), "node") << ", "
+           << countOf(Edges, "edge") << ", " << countOf(Buffers, "buffer")
+           << ", ";
     if (G->hasMemoryPlan())
-      outs() << "memory plan with " << Spills << " spills and " << Reuse
-             << " reuse edges\n";
+      outs() << "memory plan with " << countOf(Spills, "spill") << " and "
+             << countOf(Reuse, "reuse edge") << "\n";
     else
       outs() << "no memory plan\n";
     if (!finishStdout())

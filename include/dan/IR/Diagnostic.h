@@ -68,6 +68,18 @@ private:
   std::vector<Diagnostic> Diags;
 };
 
+/// The most bytes of one token (a name, a number, a cell) a message quotes.
+constexpr size_t MaxQuotedTokenBytes = 64;
+
+/// \p Token in single quotes, for a message. A token longer than
+/// MaxQuotedTokenBytes is cut (at a UTF-8 character boundary) and marked
+/// "...": a ten-megabyte name makes a one-line message, not a 10 MB one.
+std::string quoteToken(llvm::StringRef Token);
+
+/// "1 buffer", "2 buffers": \p N and \p Noun, in the plural unless N is 1.
+/// \p Noun is a regular English noun.
+std::string countOf(uint64_t N, llvm::StringRef Noun);
+
 /// The most of a source line a located diagnostic shows.
 constexpr size_t MaxShownSourceColumns = 200;
 

@@ -105,6 +105,13 @@ public:
   std::vector<uint32_t> positions() const;
   /// Sorts every edge list by predecessor id; builders call it once done.
   void sortEdges();
+  /// Whether the non-spill nodes are numbered 0 to N-1, as the contest
+  /// numbers a graph's nodes.
+  bool hasDenseIds() const;
+  /// Rewrites the ids of the non-spill nodes as 0 to N-1, keeping their
+  /// order, and the spills after them as N + 2k and N + 2k + 1, keeping
+  /// theirs. Edges, the schedule and every buffer stay as they are.
+  void renumberDensely();
   /// The node index of each id (the first node of an id that occurs twice).
   IdIndex idIndex() const;
 
