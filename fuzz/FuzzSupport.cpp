@@ -75,7 +75,7 @@ bool splitSections(StringRef Data, ArrayRef<StringRef> Names, StringRef &Head,
   return true;
 }
 
-static std::string printed(const Graph &G) {
+std::string printed(const Graph &G) {
   std::string Text;
   raw_string_ostream OS(Text);
   printGraph(G, OS);
@@ -98,8 +98,22 @@ void checkRoundTrip(const Graph &G) {
     fail("printing the parsed IR changes it", First, Second);
 }
 
-unsigned checkVerifyAndReplay(const Graph &G, SourceMgr &SM) {
-  TargetDesc T = TargetDesc::davinci();
+void expectVerifies(const Graph &G, const TargetDesc &T,
+                    const VerifyOptions &Opts, const Twine &What,
+                    StringRef Context) {
+  std::string Errors = Context.str();
+  unsigned N = verifyGraph(
+      G, T, Opts, [&](SMLoc, SourceMgr::DiagKind Kind, const Twine &Msg) {
+        Errors += (Kind == SourceMgr::DK_Error ? "error: " : "note: ") +
+                  Msg.str() + "\n";
+      });
+  if (N)
+    fail(What + " does not verify (" + Twine(N) + " errors)", Errors,
+         printed(G));
+}
+
+unsigned checkVerifyAndReplay(const Graph &G, SourceMgr &SM,
+                              const TargetDesc &T) {
   DiagHandler Diag = [&](SMLoc Loc, SourceMgr::DiagKind Kind,
                          const Twine &Msg) {
     if (Loc.isValid())

@@ -10,7 +10,9 @@
 #ifndef DAN_FUZZ_FUZZSUPPORT_H
 #define DAN_FUZZ_FUZZSUPPORT_H
 
+#include "dan/Analysis/Verifier.h"
 #include "dan/IR/Graph.h"
+#include "dan/Target/Target.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/SourceMgr.h"
@@ -36,16 +38,27 @@ bool splitSections(llvm::StringRef Data, llvm::ArrayRef<llvm::StringRef> Names,
                    llvm::StringRef &Head,
                    std::vector<std::optional<llvm::StringRef>> &Sections);
 
+/// The IR printed from \p G.
+std::string printed(const Graph &G);
+
 /// The printer's promise: the IR printed from \p G parses back, and prints
 /// the same bytes again.
 void checkRoundTrip(const Graph &G);
+
+/// Aborts, with \p Context, the verifier's errors and the IR, unless \p G
+/// verifies under \p T with \p Opts. \p What names the graph in the
+/// message.
+void expectVerifies(const Graph &G, const TargetDesc &T,
+                    const VerifyOptions &Opts, const llvm::Twine &What,
+                    llvm::StringRef Context = "");
 
 /// Verifies \p G (with the default error limit, with none, against itself,
 /// with --l0-single, and as a stage pass's input check) and replays it,
 /// checking that the verifier's counts agree and that the replay's figures
 /// hold together; the replay's bounds, edges and capacities are checked only
 /// on a graph that verifies. Returns the number of errors without a limit.
-unsigned checkVerifyAndReplay(const Graph &G, llvm::SourceMgr &SM);
+unsigned checkVerifyAndReplay(const Graph &G, llvm::SourceMgr &SM,
+                              const TargetDesc &T = TargetDesc::davinci());
 
 /// Prints \p Msg and the texts that show it to stderr, then aborts.
 [[noreturn]] void fail(const llvm::Twine &Msg, llvm::StringRef First = "",

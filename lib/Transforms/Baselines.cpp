@@ -217,6 +217,14 @@ View::View(const Graph &G, const TargetDesc &T) : G(G), T(T) {
       }
     }
   }
+  // A buffer no operation uses has no use to order its FREE after its
+  // ALLOC, so that edge is added directly.
+  for (uint32_t B = 0; B != Bufs.size(); ++B)
+    if (!Bufs[B].Users && FreeOf[B] != None &&
+        !is_contained(Preds[FreeOf[B]], AllocOf[B])) {
+      Preds[FreeOf[B]].push_back(AllocOf[B]);
+      Succs[AllocOf[B]].push_back(FreeOf[B]);
+    }
   // The op ancestors of every buffer node, in input order (a topological
   // order, since the input verifies), then the op-level edges.
   std::vector<std::vector<uint32_t>> Anc(N);

@@ -390,8 +390,12 @@ bool Repacker::place(unsigned BI, uint64_t Base) {
   FreeList &F = Free[tierIndex(B.BufTier)];
   for (;;) {
     // Eqs. 23-24: the candidate segments and the chosen one.
+    // Refilling an emptied tier (Packing) must place the operands one after
+    // another from offset 0; next fit would start at its cursor.
+    FitPolicy Fit =
+        Packing && Opts.Fit == FitPolicy::Next ? FitPolicy::First : Opts.Fit;
     std::optional<uint64_t> Off =
-        Timed && !Packing ? findTimed(B, Base) : F.find(B.Size, Opts.Fit);
+        Timed && !Packing ? findTimed(B, Base) : F.find(B.Size, Fit);
     if (Off) {
       F.take(*Off, B.Size);
       B.Offset = *Off;

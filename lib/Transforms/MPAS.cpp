@@ -39,6 +39,7 @@
 #include "dan/Transforms/Baselines.h"
 #include "dan/Transforms/DLR.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include <array>
 #include <map>
@@ -207,11 +208,13 @@ Error Scheduler::buildEdges() {
     else if (N.Kind == NodeKind::Free)
       FreeOf.try_emplace(N.Buf, I);
   }
+  DenseSet<uint64_t> Used;
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
     if (N.Kind != NodeKind::Op)
       continue;
     for (uint64_t B : N.Bufs) {
+      Used.insert(B);
       auto A = AllocOf.find(B);
       if (A != AllocOf.end() && !is_contained(Preds[I], A->second))
         Preds[I].push_back(A->second);
@@ -219,6 +222,14 @@ Error Scheduler::buildEdges() {
       if (F != FreeOf.end() && !is_contained(Preds[F->second], I))
         Preds[F->second].push_back(I);
     }
+  }
+  // A buffer no operation uses has no use to order its FREE after its
+  // ALLOC, so that edge is added directly.
+  for (auto [B, F] : FreeOf) {
+    auto A = AllocOf.find(B);
+    if (!Used.count(B) && A != AllocOf.end() &&
+        !is_contained(Preds[F], A->second))
+      Preds[F].push_back(A->second);
   }
   SuccBegin.assign(V + 1, 0);
   InDeg.assign(V, 0);
@@ -308,16 +319,17 @@ void Scheduler::buildGroups() {
            T.isL0(It->second.BufTier);
   };
   // The consumer of an L0 buffer: its first user that also uses another L0
-  // buffer (a MATMUL for its operands), else its last user.
+  // buffer (a MATMUL for its operands), else its last user; for a buffer no
+  // operation uses, its FREE, so that the L0 rule holds its ALLOC back too.
   DenseMap<NodeIdx, uint32_t> ConsumerOf;
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
     if (N.Kind != NodeKind::Alloc || !T.isL0(N.BufTier))
       continue;
     const BufInfo &B = Bufs[N.Buf];
-    if (B.Users.empty())
+    if (B.Users.empty() && B.Free == None)
       continue;
-    NodeIdx Cons = B.Users.back();
+    NodeIdx Cons = B.Users.empty() ? B.Free : B.Users.back();
     for (NodeIdx U : B.Users)
       if (any_of(G[U].Bufs,
                  [&](uint64_t O) { return O != N.Buf && IsL0Buf(O); })) {
