@@ -1,6 +1,7 @@
 //===- Graph.cpp - The DAN IR graph ---------------------------------------===//
 
 #include "dan/IR/Graph.h"
+#include "dan/IR/MemoryPlan.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace llvm;
@@ -63,41 +64,15 @@ bool Graph::hasDenseIds() const {
 }
 
 void Graph::renumberDensely() {
-  std::vector<NodeIdx> NonSpill, SpillOuts;
+  std::vector<NodeIdx> NonSpill;
   for (NodeIdx I = 0, E = Nodes.size(); I != E; ++I)
-    (Nodes[I].isSpill() ? SpillOuts : NonSpill).push_back(I);
-  llvm::erase_if(SpillOuts, [&](NodeIdx I) {
-    return Nodes[I].Kind != NodeKind::SpillOut;
-  });
-  auto ById = [&](NodeIdx A, NodeIdx B) { return Nodes[A].Id < Nodes[B].Id; };
-  llvm::sort(NonSpill, ById);
-  llvm::sort(SpillOuts, ById);
-  // A spill_in is its spill_out's partner by id (spill_out + 1).
-  IdIndex Ids = idIndex();
-  std::vector<NodeIdx> SpillIns;
-  for (NodeIdx Out : SpillOuts)
-    SpillIns.push_back(Ids.lookup(Nodes[Out].Id + 1));
-  uint64_t N = NonSpill.size();
-  for (uint64_t K = 0; K != N; ++K)
+    if (!Nodes[I].isSpill())
+      NonSpill.push_back(I);
+  llvm::sort(NonSpill,
+             [&](NodeIdx A, NodeIdx B) { return Nodes[A].Id < Nodes[B].Id; });
+  for (uint64_t K = 0; K != NonSpill.size(); ++K)
     Nodes[NonSpill[K]].Id = K;
-  std::vector<bool> Done(Nodes.size());
-  uint64_t Next = N;
-  for (uint64_t K = 0; K != SpillOuts.size(); ++K) {
-    Nodes[SpillOuts[K]].Id = Next++;
-    Done[SpillOuts[K]] = true;
-    NodeIdx In = SpillIns[K];
-    if (In != IdIndex::None && Nodes[In].Kind == NodeKind::SpillIn) {
-      Nodes[In].Id = Next;
-      Done[In] = true;
-    }
-    ++Next;
-  }
-  // A spill_in without its spill_out (a plan that does not verify) still
-  // gets an id no other node has.
-  for (NodeIdx I = 0, E = Nodes.size(); I != E; ++I)
-    if (Nodes[I].isSpill() && !Done[I])
-      Nodes[I].Id = Next++;
-  sortEdges();
+  renumberSpills(*this);
 }
 
 IdIndex Graph::idIndex() const {

@@ -202,6 +202,34 @@ void addSpillEdges(Graph &G) {
   G.sortEdges();
 }
 
+void renumberSpills(Graph &G) {
+  IdIndex SpillIds(G.size());
+  for (NodeIdx I = 0, E = G.size(); I != E; ++I)
+    if (G[I].isSpill())
+      SpillIds.insert(G[I].Id, I);
+  constexpr uint64_t Unset = UINT64_MAX;
+  std::vector<uint64_t> NewId(G.size(), Unset);
+  uint64_t Next = G.firstSpillId();
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (N.Kind != NodeKind::SpillOut)
+      continue;
+    NewId[I] = Next;
+    NodeIdx In = SpillIds.lookup(N.Id + 1);
+    if (In != IdIndex::None && G[In].Kind == NodeKind::SpillIn &&
+        G[In].Buf == N.Buf && NewId[In] == Unset)
+      NewId[In] = Next + 1;
+    Next += 2;
+  }
+  for (NodeIdx I : G.Order)
+    if (G[I].isSpill() && NewId[I] == Unset)
+      NewId[I] = Next++;
+  for (NodeIdx I = 0, E = G.size(); I != E; ++I)
+    if (NewId[I] != Unset)
+      G[I].Id = NewId[I];
+  G.sortEdges();
+}
+
 /// Released address ranges of one tier, each with the node that released it.
 using ReleaseMap = RangeMap<NodeIdx>;
 

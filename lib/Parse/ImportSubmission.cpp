@@ -46,23 +46,6 @@ bool parsePair(detail::GraphBuilder &B, const Line &L, StringRef What,
   return true;
 }
 
-/// The contest numbers spill k after line k of the spill file, whatever
-/// the order its nodes run in; the IR numbers spills in the order their
-/// spill_out nodes run (LangRef, "Spill numbering"). Renumbers each pair,
-/// kept together, so that a stage-3 schedule in which two spills swapped
-/// their order (both in flight at once) reads as the same plan.
-/// The spill nodes were appended as pairs from \p FirstSpill on: the
-/// spill_out at FirstSpill + 2k, its spill_in right after it.
-void renumberSpillsInScheduleOrder(Graph &G, NodeIdx FirstSpill, uint64_t N0) {
-  uint64_t K = 0;
-  for (NodeIdx I : G.Order)
-    if (I >= FirstSpill && G[I].Kind == NodeKind::SpillOut) {
-      G[I].Id = N0 + 2 * K;
-      G[I + 1].Id = N0 + 2 * K + 1;
-      ++K;
-    }
-}
-
 } // namespace
 
 bool applySubmission(Graph &G, SourceMgr &SM, const SubmissionBuffers &Files) {
@@ -77,7 +60,6 @@ bool applySubmission(Graph &G, SourceMgr &SM, const SubmissionBuffers &Files) {
       Allocs.try_emplace(G[I].Buf, I);
 
   // Spills first: they create the nodes the schedule names.
-  NodeIdx FirstSpill = G.size();
   if (Files.Spill) {
     uint64_t K = 0;
     for (const Line &L : lines(*SM.getMemoryBuffer(*Files.Spill))) {
@@ -138,7 +120,11 @@ bool applySubmission(Graph &G, SourceMgr &SM, const SubmissionBuffers &Files) {
   for (NodeIdx I = 0, E = G.size(); I != E; ++I)
     if (G[I].isSpill())
       G[I].Loc = SeenAt[I];
-  renumberSpillsInScheduleOrder(G, FirstSpill, N0);
+  // The contest numbers spill k after line k of the spill file, whatever
+  // order its nodes run in; the IR numbers spills in the order their
+  // spill_out nodes run. A stage-3 schedule that starts spill 1 before
+  // spill 0 (both in flight) is the same plan, renumbered.
+  renumberSpills(G);
 
   if (Files.Memory) {
     DenseMap<uint64_t, SMLoc> Placed;

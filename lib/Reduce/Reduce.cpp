@@ -281,38 +281,6 @@ void removeNodes(Graph &G, const BitVector &Gone) {
   G.sortEdges();
 }
 
-/// Gives the spill nodes the ids the numbering rule asks for: the pair of
-/// the k-th spill_out in the schedule gets N+2k and N+2k+1; a spill node
-/// without its partner gets an unused id after them. Pairs are found by
-/// the ids the nodes have now (spill_in = spill_out + 1, same buffer).
-void renumberSpills(Graph &G) {
-  IdIndex SpillIds(G.size());
-  for (NodeIdx I = 0, E = G.size(); I != E; ++I)
-    if (G[I].isSpill())
-      SpillIds.insert(G[I].Id, I);
-  constexpr uint64_t Unset = UINT64_MAX;
-  std::vector<uint64_t> NewId(G.size(), Unset);
-  uint64_t Next = G.firstSpillId();
-  for (NodeIdx I : G.Order) {
-    const Node &N = G[I];
-    if (N.Kind != NodeKind::SpillOut)
-      continue;
-    NewId[I] = Next;
-    NodeIdx In = SpillIds.lookup(N.Id + 1);
-    if (In != IdIndex::None && G[In].Kind == NodeKind::SpillIn &&
-        G[In].Buf == N.Buf && NewId[In] == Unset)
-      NewId[In] = Next + 1;
-    Next += 2;
-  }
-  for (NodeIdx I : G.Order)
-    if (G[I].isSpill() && NewId[I] == Unset)
-      NewId[I] = Next++;
-  for (NodeIdx I = 0, E = G.size(); I != E; ++I)
-    if (NewId[I] != Unset)
-      G[I].Id = NewId[I];
-  G.sortEdges();
-}
-
 /// After an edit of a graph with a memory plan, the plan's derived parts as
 /// its rule defines them: spill ids, the spill edges, the reuse edges.
 void repairPlan(Graph &G) {

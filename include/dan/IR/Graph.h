@@ -108,8 +108,9 @@ public:
   /// numbers a graph's nodes.
   bool hasDenseIds() const;
   /// Rewrites the ids of the non-spill nodes as 0 to N-1, keeping their
-  /// order, and the spills after them as N + 2k and N + 2k + 1, keeping
-  /// theirs. Edges, the schedule and every buffer stay as they are.
+  /// order, and numbers the spills after them as the IR does
+  /// (renumberSpills). Edges, the schedule and every buffer stay as they
+  /// are.
   void renumberDensely();
   /// The node index of each id (the first node of an id that occurs twice).
   IdIndex idIndex() const;

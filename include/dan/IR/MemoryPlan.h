@@ -55,6 +55,13 @@ std::vector<RequiredEdge> computeSpillEdges(const Graph &G);
 /// Adds the spill edges of \p G that are missing to the nodes' Preds.
 void addSpillEdges(Graph &G);
 
+/// Gives the spill nodes the ids the numbering rule asks for: the pair of
+/// the k-th spill_out in the schedule gets N + 2k and N + 2k + 1 (N is
+/// Graph::firstSpillId()); a spill node without its partner gets an unused
+/// id after them. Pairs are found by the ids the nodes have now (spill_in =
+/// spill_out + 1, same buffer). Sorts the edge lists again.
+void renumberSpills(Graph &G);
+
 /// The reuse edges implied by the plan, as a sorted predecessor list for
 /// every node (indexed by NodeIdx). A placement never gets an edge from the
 /// release of its own buffer (the spill pair already orders them). Nodes
