@@ -59,8 +59,8 @@ static cl::opt<std::string>
 static cl::opt<bool>
     Renumber("renumber",
              cl::desc("Rewrite the node ids as 0 to N-1, in the order of the "
-                      "old ids, and spill k as N + 2k and N + 2k + 1, as the "
-                      "contest numbers them"),
+                      "old ids, and the k-th spill to run as N + 2k and "
+                      "N + 2k + 1, as the contest numbers them"),
              cl::cat(DANCategory));
 
 /// Reads the graph named by the positional inputs in the --import format.
