@@ -21,8 +21,7 @@
 # only IR files' target headers differ (an old build writes 'target davinci'
 # under any flags); otherwise it shows the differences. Exit status 0 in the
 # first two cases when the flags-on-dan-mpas-only check holds too, 1
-# otherwise. Workloads come from $DAN_WORKLOADS (default:
-# ../shared/workloads beside the repository, then /work/shared/workloads).
+# otherwise. Workloads come from $DAN_WORKLOADS (default: data/contest).
 set -uo pipefail
 if [[ $# -lt 2 ]]; then
   sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
@@ -32,8 +31,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OLD="$(cd "$1" && pwd)"
 NEW="$(cd "$2" && pwd)"
 WORK="${3:-$(mktemp -d /tmp/dan-compare.XXXXXX)}"
-WORKLOADS="${DAN_WORKLOADS:-$ROOT/../shared/workloads}"
-[[ -d "$WORKLOADS" ]] || WORKLOADS=/work/shared/workloads
+WORKLOADS="${DAN_WORKLOADS:-$ROOT/data/contest}"
 
 # The shrunk targets: small enough that the examples and the workloads spill.
 EXAMPLE_FLAGS=(--capacity=L1=192 --spill-cost=100,3)
