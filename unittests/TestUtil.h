@@ -14,6 +14,23 @@
 
 namespace dan::test {
 
+/// examples/spill.dan without its comments: a plan with one spill.
+inline constexpr const char *SpillExample = R"(graph @Spill {
+  n0 = alloc b0 UB 512 at 0
+  n1 = COPY_IN MTE2 80 (b0) after n0
+  n2 = alloc b1 UB 512 at 512
+  n3 = COPY_IN MTE2 80 (b1) after n2
+  n11 = spill_out b0 after n0, n1
+  n4 = alloc b2 UB 512 at 0 reuse n11
+  n5 = ADD VECTOR 100 (b2, b1) after n3, n4
+  n6 = free b1 UB 512 after n5
+  n12 = spill_in b0 at 512 after n11 reuse n6
+  n7 = MUL VECTOR 100 (b2, b0) after n1, n5, n12
+  n8 = free b0 UB 512 after n7, n12
+  n9 = COPY_OUT MTE3 80 (b2) after n7
+  n10 = free b2 UB 512 after n9
+})";
+
 /// Parses \p Text, collecting diagnostics in \p Diags instead of printing.
 inline std::unique_ptr<Graph> parse(llvm::SourceMgr &SM, llvm::StringRef Text,
                                     std::string &Diags) {
