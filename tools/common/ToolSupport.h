@@ -12,6 +12,7 @@
 
 #include "dan/Analysis/Verifier.h"
 #include "dan/IR/Graph.h"
+#include "dan/Support/EnumTable.h"
 #include "dan/Target/Target.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/SourceMgr.h"
@@ -31,6 +32,21 @@ enum ExitCode : int {
 
 /// The category of every DAN option; --help shows only these.
 extern llvm::cl::OptionCategory DANCategory;
+
+/// A cl::opt modifier that gives an enum option the values of its table
+/// (dan/Support/EnumTable.h), in the table's order:
+///   cl::opt<L0Mode> L0("l0", enumValues(l0ModeTable()), ...);
+template <typename EnumT> struct EnumValues {
+  llvm::ArrayRef<EnumEntry<EnumT>> Table;
+  template <typename OptT> void apply(OptT &O) const {
+    for (const EnumEntry<EnumT> &E : Table)
+      O.getParser().addLiteralOption(E.Name, E.Value, E.Help);
+  }
+};
+template <typename EnumT>
+EnumValues<EnumT> enumValues(llvm::ArrayRef<EnumEntry<EnumT>> Table) {
+  return {Table};
+}
 
 /// Parses the command line; on a usage error prints it and exits with 2.
 /// Also makes a closed output pipe exit 2 and a file size limit a write

@@ -17,38 +17,42 @@ using namespace dan::tool;
 namespace {
 enum class ImportFormat { IR, JSON, CSV, Submission };
 enum class ExportFormat { IR, JSON, Submission, Dot };
+
+const EnumEntry<ImportFormat> ImportFormats[] = {
+    {ImportFormat::IR, "ir", "DAN IR (default)"},
+    {ImportFormat::JSON, "json",
+     "contest JSON: {\"Nodes\": [...], \"Edges\": [...]}"},
+    {ImportFormat::CSV, "csv",
+     "<name>_Nodes.csv and <name>_Edges.csv (give the nodes file, or both)"},
+    {ImportFormat::Submission, "submission",
+     "a graph (IR or JSON) and a directory or _schedule.txt path holding "
+     "<name>_schedule.txt, _memory.txt, _spill.txt"},
+};
+
+const EnumEntry<ExportFormat> ExportFormats[] = {
+    {ExportFormat::IR, "ir", "DAN IR (default)"},
+    {ExportFormat::JSON, "json",
+     "contest JSON, plus offsets, spill nodes and ReuseEdges when the graph "
+     "has a memory plan (ReuseEdges also when it has reuse edges)"},
+    {ExportFormat::Submission, "submission",
+     "<graph>_schedule.txt, _memory.txt, _spill.txt in the directory given "
+     "by -o"},
+    {ExportFormat::Dot, "dot", "Graphviz DOT"},
+};
 } // namespace
 
 static cl::list<std::string> Inputs(cl::Positional, cl::desc("<input files>"),
                                     cl::cat(DANCategory));
 
-static cl::opt<ImportFormat> Import(
-    "import", cl::init(ImportFormat::IR), cl::desc("Input format"),
-    cl::values(
-        clEnumValN(ImportFormat::IR, "ir", "DAN IR (default)"),
-        clEnumValN(ImportFormat::JSON, "json",
-                   "contest JSON: {\"Nodes\": [...], \"Edges\": [...]}"),
-        clEnumValN(ImportFormat::CSV, "csv",
-                   "<name>_Nodes.csv and <name>_Edges.csv (give the nodes "
-                   "file, or both)"),
-        clEnumValN(ImportFormat::Submission, "submission",
-                   "a graph (IR or JSON) and a directory or _schedule.txt "
-                   "path holding <name>_schedule.txt, _memory.txt, "
-                   "_spill.txt")),
-    cl::cat(DANCategory));
+static cl::opt<ImportFormat> Import("import", cl::init(ImportFormat::IR),
+                                    cl::desc("Input format"),
+                                    enumValues<ImportFormat>(ImportFormats),
+                                    cl::cat(DANCategory));
 
-static cl::opt<ExportFormat> Export(
-    "export", cl::init(ExportFormat::IR), cl::desc("Output format"),
-    cl::values(clEnumValN(ExportFormat::IR, "ir", "DAN IR (default)"),
-               clEnumValN(ExportFormat::JSON, "json",
-                          "contest JSON, plus offsets, spill nodes and "
-                          "ReuseEdges when the graph has a memory plan "
-                          "(ReuseEdges also when it has reuse edges)"),
-               clEnumValN(ExportFormat::Submission, "submission",
-                          "<graph>_schedule.txt, _memory.txt, _spill.txt "
-                          "in the directory given by -o"),
-               clEnumValN(ExportFormat::Dot, "dot", "Graphviz DOT")),
-    cl::cat(DANCategory));
+static cl::opt<ExportFormat> Export("export", cl::init(ExportFormat::IR),
+                                    cl::desc("Output format"),
+                                    enumValues<ExportFormat>(ExportFormats),
+                                    cl::cat(DANCategory));
 
 static cl::opt<std::string>
     OutputPath("o", cl::init("-"), cl::value_desc("path"),
