@@ -75,6 +75,11 @@ void parseCommandLine(int Argc, char **Argv, StringRef Overview) {
   std::signal(SIGXFSZ, SIG_IGN);
 }
 
+void removeLLVMStatsOption() {
+  if (cl::Option *LLVMStats = cl::getRegisteredOptions().lookup("stats"))
+    LLVMStats->removeArgument();
+}
+
 void reportError(const Twine &Msg) {
   WithColor::error(errs(), ToolName) << Msg << '\n';
 }
@@ -366,10 +371,7 @@ namespace dan::tool {
 
 int runStageTool(int Argc, char **Argv, StringRef Overview,
                  const StagePass &Pass, const OptionCheck &Check) {
-  // LLVM registers its own -stats (for Statistic counters, empty in a
-  // release build); a stage's --stats means its own report instead.
-  if (cl::Option *LLVMStats = cl::getRegisteredOptions().lookup("stats"))
-    LLVMStats->removeArgument();
+  removeLLVMStatsOption();
   // Options of the stage tools only, so they live here, not at file scope.
   cl::opt<std::string> Input(cl::Positional, cl::init("-"),
                              cl::desc("<input .dan file>"),

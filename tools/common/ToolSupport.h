@@ -64,6 +64,10 @@ TargetDesc targetFromOptions(const TargetDesc &Base = TargetDesc::davinci());
 /// output records.
 void applyTargetOptions(Graph &G);
 
+/// Removes LLVM's own -stats (for Statistic counters, empty in a release
+/// build), so that a tool can declare its --stats, which means its own report.
+void removeLLVMStatsOption();
+
 /// Prints "<tool>: error: <Msg>" to stderr.
 void reportError(const llvm::Twine &Msg);
 

@@ -19,16 +19,16 @@ using namespace dan::tool;
 
 namespace {
 enum class OutFormat { IR, JSON };
+const EnumEntry<OutFormat> OutFormats[] = {
+    {OutFormat::IR, "ir", "DAN IR (default)"},
+    {OutFormat::JSON, "json", "contest JSON"},
+};
 } // namespace
 
-static cl::opt<GenFamily> Family(
-    "family", cl::desc("The workload family"), cl::init(GenFamily::Matmul),
-    cl::values(clEnumValN(GenFamily::Matmul, "matmul",
-                          "tiled matrix multiply (default)"),
-               clEnumValN(GenFamily::Attention, "attention",
-                          "FlashAttention with online softmax"),
-               clEnumValN(GenFamily::Conv, "conv", "multi-layer convolution")),
-    cl::cat(DANCategory));
+static cl::opt<GenFamily> Family("family", cl::desc("The workload family"),
+                                 cl::init(GenFamily::Matmul),
+                                 enumValues(genFamilyTable()),
+                                 cl::cat(DANCategory));
 
 static cl::opt<uint64_t>
     MTiles("m-tiles", cl::init(8), cl::value_desc("N"),
@@ -58,12 +58,7 @@ static cl::opt<uint64_t>
 static cl::opt<MatmulOrder>
     Order("order",
           cl::desc("matmul: The order of the output tiles (K innermost)"),
-          cl::init(MatmulOrder::MNK),
-          cl::values(clEnumValN(MatmulOrder::MNK, "mnk",
-                                "row by row, as the traces (default)"),
-                     clEnumValN(MatmulOrder::NMK, "nmk", "column by column"),
-                     clEnumValN(MatmulOrder::Zigzag, "zigzag",
-                                "row by row, every other row right to left")),
+          cl::init(MatmulOrder::MNK), enumValues(matmulOrderTable()),
           cl::cat(DANCategory));
 
 static cl::opt<uint64_t>
@@ -113,68 +108,43 @@ static cl::opt<unsigned>
 static cl::opt<FreePlacement>
     Frees("frees",
           cl::desc("Where the FREE statements stand in the written order"),
-          cl::init(FreePlacement::End),
-          cl::values(clEnumValN(FreePlacement::End, "end",
-                                "all at the end, by buffer id, as the traces "
-                                "(default)"),
-                     clEnumValN(FreePlacement::LastUse, "last-use",
-                                "each right after the last operation that uses "
-                                "its buffer")),
+          cl::init(FreePlacement::End), enumValues(freePlacementTable()),
           cl::cat(DANCategory));
 static cl::opt<std::string>
     Name("name", cl::value_desc("NAME"),
          cl::desc("Graph name (default: family and shape, e.g. "
                   "matmul_8x8x8)"),
          cl::cat(DANCategory));
-static cl::opt<OutFormat>
-    Format("format", cl::desc("Output format"), cl::init(OutFormat::IR),
-           cl::values(clEnumValN(OutFormat::IR, "ir", "DAN IR (default)"),
-                      clEnumValN(OutFormat::JSON, "json", "contest JSON")),
-           cl::cat(DANCategory));
+static cl::opt<OutFormat> Format("format", cl::desc("Output format"),
+                                 cl::init(OutFormat::IR),
+                                 enumValues<OutFormat>(OutFormats),
+                                 cl::cat(DANCategory));
 static cl::opt<std::string> Output("o", cl::init("-"), cl::value_desc("path"),
                                    cl::desc("Output file (default: stdout)"),
                                    cl::cat(DANCategory));
 
 /// An option of one family given with another is a usage error: it would
-/// silently do nothing.
+/// silently do nothing. The family an option belongs to is the one its help
+/// text starts with ("matmul: ..."), so --help and this check always agree.
 static bool checkFamilyOptions() {
-  struct Owned {
-    cl::Option *Opt;
-    GenFamily Owner;
-  };
-  const Owned All[] = {{&MTiles, GenFamily::Matmul},
-                       {&NTiles, GenFamily::Matmul},
-                       {&KTiles, GenFamily::Matmul},
-                       {&TileM, GenFamily::Matmul},
-                       {&TileN, GenFamily::Matmul},
-                       {&TileK, GenFamily::Matmul},
-                       {&Order, GenFamily::Matmul},
-                       {&QBlocks, GenFamily::Attention},
-                       {&KVBlocks, GenFamily::Attention},
-                       {&HeadTiles, GenFamily::Attention},
-                       {&Layers, GenFamily::Conv},
-                       {&FmapTiles, GenFamily::Conv},
-                       {&ChannelTiles, GenFamily::Conv},
-                       {std::addressof(Kernels), GenFamily::Conv},
-                       {&TileSize, GenFamily::Conv}};
-  static const char *FamilyNames[] = {"matmul", "attention", "conv"};
-  for (const Owned &O : All)
-    if (O.Opt->getNumOccurrences() && O.Owner != Family) {
-      reportError("--" + O.Opt->ArgStr + " applies to --family=" +
-                  FamilyNames[static_cast<unsigned>(O.Owner)] + " only");
-      return false;
-    }
+  for (auto &[Name, Opt] : cl::getRegisteredOptions()) {
+    auto [Prefix, Rest] = Opt->HelpStr.split(": ");
+    std::optional<GenFamily> Owner = lookupEnum(genFamilyTable(), Prefix);
+    if (Rest.empty() || !Owner || !Opt->getNumOccurrences() || *Owner == Family)
+      continue;
+    reportError("--" + Opt->ArgStr + " applies to --family=" + Prefix +
+                " only");
+    return false;
+  }
   return true;
 }
 
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
-  if (cl::Option *LLVMStats = cl::getRegisteredOptions().lookup("stats"))
-    LLVMStats->removeArgument();
+  removeLLVMStatsOption();
   // dan-gen reads no input, so it has no input size limit.
   if (cl::Option *Limit = cl::getRegisteredOptions().lookup("max-input-size"))
     Limit->removeArgument();
-  // Declared after LLVM's own -stats is gone, as in runStageTool.
   cl::opt<bool> Stats(
       "stats",
       cl::desc("Print the graph's node, edge and buffer counts to "
