@@ -126,42 +126,28 @@ static cl::opt<std::string> Output("o", cl::init("-"), cl::value_desc("path"),
 /// An option of one family given with another is a usage error: it would
 /// silently do nothing. The family an option belongs to is the one its help
 /// text starts with ("matmul: ..."), so --help and this check always agree.
-static bool checkFamilyOptions() {
+static Error checkFamilyOptions() {
   for (auto &[Name, Opt] : cl::getRegisteredOptions()) {
     auto [Prefix, Rest] = Opt->HelpStr.split(": ");
     std::optional<GenFamily> Owner = lookupEnum(genFamilyTable(), Prefix);
     if (Rest.empty() || !Owner || !Opt->getNumOccurrences() || *Owner == Family)
       continue;
-    reportError("--" + Opt->ArgStr + " applies to --family=" + Prefix +
-                " only");
-    return false;
+    return usageError("--" + Opt->ArgStr + " applies to --family=" + Prefix +
+                      " only");
   }
-  return true;
+  return Error::success();
 }
 
-int main(int Argc, char **Argv) {
-  InitLLVM X(Argc, Argv);
-  removeLLVMStatsOption();
-  // dan-gen reads no input, so it has no input size limit.
-  if (cl::Option *Limit = cl::getRegisteredOptions().lookup("max-input-size"))
-    Limit->removeArgument();
-  cl::opt<bool> Stats(
-      "stats",
-      cl::desc("Print the graph's node, edge and buffer counts to "
-               "stderr"),
-      cl::cat(DANCategory));
-  parseCommandLine(
-      Argc, Argv,
-      "dan-gen: write a tiled matmul, FlashAttention or convolution graph "
-      "with the structure of the contest traces\n");
-  TargetDesc Target = targetFromOptions();
-  if (!checkFamilyOptions())
-    return ExitUsage;
-  if (Name.getNumOccurrences() && !Regex("^[A-Za-z0-9_.$-]+$").match(Name)) {
-    reportError("--name '" + Name +
-                "' is not a graph name: use letters, digits and _ . $ -");
-    return ExitUsage;
-  }
+/// Generates the graph the options describe and writes it.
+static Error generate(bool Stats) {
+  if (Error E = checkFamilyOptions())
+    return E;
+  if (Name.getNumOccurrences() && !Regex("^[A-Za-z0-9_.$-]+$").match(Name))
+    return usageError("--name '" + Name +
+                      "' is not a graph name: use letters, digits and _ . $ -");
+  Expected<TargetDesc> Target = targetFromOptions();
+  if (!Target)
+    return Target.takeError();
 
   GenOptions Opts;
   Opts.Family = Family;
@@ -178,30 +164,39 @@ int main(int Argc, char **Argv) {
   Opts.Frees = Frees;
   Opts.Name = Name;
 
-  Expected<std::unique_ptr<Graph>> G = generateGraph(Opts, Target);
-  if (!G) {
-    reportError(toString(G.takeError()));
-    return ExitUsage;
-  }
+  Expected<std::unique_ptr<Graph>> G = generateGraph(Opts, *Target);
+  if (!G) // A shape the generator refuses is a bad option value.
+    return usageError(toString(G.takeError()));
   // The output records the target the costs were computed for.
-  (*G)->Target = Target;
+  (*G)->Target = *Target;
   if (Stats) {
-    size_t Edges = 0, Buffers = 0;
-    for (const Node &N : (*G)->Nodes) {
-      Edges += N.Preds.size();
-      Buffers += N.Kind == NodeKind::Alloc;
-    }
+    Graph::Counts C = (*G)->counts();
     errs() << "dan-gen: @" << (*G)->Name << ": "
-           << countOf((*G)->size(), "node") << ", " << countOf(Edges, "edge")
-           << ", " << countOf(Buffers, "buffer") << "\n";
+           << countOf((*G)->size(), "node") << ", " << countOf(C.Edges, "edge")
+           << ", " << countOf(C.Buffers, "buffer") << "\n";
   }
-  return writeOutput(Output,
-                     [&](raw_ostream &OS) {
-                       if (Format == OutFormat::JSON)
-                         exportJSON(**G, Target, OS);
-                       else
-                         printGraph(**G, OS);
-                     })
-             ? ExitSuccess
-             : ExitUsage;
+  return writeOutput(Output, [&](raw_ostream &OS) {
+    if (Format == OutFormat::JSON)
+      exportJSON(**G, *Target, OS);
+    else
+      printGraph(**G, OS);
+  });
+}
+
+int main(int Argc, char **Argv) {
+  InitLLVM X(Argc, Argv);
+  removeLLVMStatsOption();
+  // dan-gen reads no input, so it has no input size limit.
+  if (cl::Option *Limit = cl::getRegisteredOptions().lookup("max-input-size"))
+    Limit->removeArgument();
+  cl::opt<bool> Stats(
+      "stats",
+      cl::desc("Print the graph's node, edge and buffer counts to "
+               "stderr"),
+      cl::cat(DANCategory));
+  return runTool(Argc, Argv,
+                 "dan-gen: write a tiled matmul, FlashAttention or "
+                 "convolution graph with the structure of the contest "
+                 "traces\n",
+                 [&](SourceMgr &) { return generate(Stats); });
 }

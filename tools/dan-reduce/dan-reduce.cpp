@@ -68,41 +68,28 @@ static cl::opt<bool> Verbose("verbose",
                                       "stderr"),
                              cl::cat(DANCategory));
 
-/// Operation and reuse edges, for the progress line.
-static size_t edgeCount(const Graph &G) {
-  size_t Edges = 0;
-  for (const Node &N : G.Nodes)
-    Edges += N.Preds.size() + N.ReusePreds.size();
-  return Edges;
-}
+/// An error of the test command (it cannot run, its file cannot be
+/// written): an I/O error, not one of the input.
+static Error testError(Error E) { return usageError(toString(std::move(E))); }
 
-int main(int Argc, char **Argv) {
-  InitLLVM X(Argc, Argv);
-  parseCommandLine(Argc, Argv,
-                   "dan-reduce: shrink a DAN graph while an interestingness "
-                   "test keeps passing\n");
-  if (TestPath.empty()) {
-    reportError("no interestingness test; give --test=SCRIPT (run as "
-                "'SCRIPT ARG... FILE', exit status 0 while the behaviour of "
-                "interest shows)");
-    return ExitUsage;
-  }
-  (void)targetFromOptions();
+static Error reduce(SourceMgr &SM) {
+  if (TestPath.empty())
+    return usageError("no interestingness test; give --test=SCRIPT (run as "
+                      "'SCRIPT ARG... FILE', exit status 0 while the "
+                      "behaviour of interest shows)");
   Expected<TestCommand> Runner = TestCommand::find(
       TestPath, std::vector<std::string>(TestArgs.begin(), TestArgs.end()));
-  if (!Runner) {
-    reportError(toString(Runner.takeError()));
-    return ExitUsage;
-  }
+  if (!Runner)
+    return testError(Runner.takeError());
 
-  SourceMgr SM;
-  int Status = ExitSuccess;
-  std::unique_ptr<Graph> G = readIR(SM, InputPath, Status);
-  if (!G)
-    return Status;
+  Expected<std::unique_ptr<Graph>> Input = readIR(SM, InputPath);
+  if (!Input)
+    return Input.takeError();
+  std::unique_ptr<Graph> G = std::move(*Input);
   // The file's target with the options on top; every candidate (and the
   // output) carries it, so the test judges under it too.
-  applyTargetOptions(*G);
+  if (Error E = applyTargetOptions(*G))
+    return E;
   const TargetDesc Target = G->Target;
 
   // Candidates stay valid when the input is; an input that does not verify
@@ -111,26 +98,24 @@ int main(int Argc, char **Argv) {
                                             [](SMLoc, SourceMgr::DiagKind,
                                                const Twine &) {}) == 0;
   if (Verbose)
-    errs() << "dan-reduce: input: " << G->size() << " nodes, " << edgeCount(*G)
-           << " edges; "
+    errs() << "dan-reduce: input: " << G->size() << " nodes, "
+           << G->counts().Edges + G->counts().ReuseEdges << " edges; "
            << (KeepValid ? "it verifies, so every candidate must verify"
                          : "candidates need not verify")
            << "\n";
 
   std::string Why;
   Expected<int> First = Runner->run(*G, &Why);
-  if (!First) {
-    reportError(toString(First.takeError()));
-    return ExitUsage;
-  }
+  if (!First)
+    return testError(First.takeError());
   if (*First != 0) {
     std::string How = *First < 0
                           ? "was killed (" + Why + ")"
                           : "exited with status " + std::to_string(*First);
-    reportError("the input is not interesting: the test " +
-                Runner->commandLine() + " " + How +
-                " on it; it must exit with 0 on the input");
-    return ExitInvalid;
+    return createStringError(inconvertibleErrorCode(),
+                             "the input is not interesting: the test " +
+                                 Runner->commandLine() + " " + How +
+                                 " on it; it must exit with 0 on the input");
   }
 
   ReduceOptions Opts;
@@ -142,10 +127,8 @@ int main(int Argc, char **Argv) {
   size_t NodesBefore = G->size();
   Expected<ReduceStats> Stats = reduceGraph(
       *G, [&](const Graph &C) { return Runner->isInteresting(C); }, Opts);
-  if (!Stats) {
-    reportError(toString(Stats.takeError()));
-    return ExitUsage;
-  }
+  if (!Stats)
+    return testError(Stats.takeError());
   if (Verbose) {
     errs() << "dan-reduce: " << NodesBefore << " -> " << G->size()
            << " nodes in " << Stats->Rounds
@@ -158,7 +141,13 @@ int main(int Argc, char **Argv) {
       errs() << "; stopped at --max-tests";
     errs() << "\n";
   }
-  return writeOutput(OutputPath, [&](raw_ostream &OS) { printGraph(*G, OS); })
-             ? ExitSuccess
-             : ExitUsage;
+  return writeOutput(OutputPath, [&](raw_ostream &OS) { printGraph(*G, OS); });
+}
+
+int main(int Argc, char **Argv) {
+  InitLLVM X(Argc, Argv);
+  return runTool(Argc, Argv,
+                 "dan-reduce: shrink a DAN graph while an interestingness "
+                 "test keeps passing\n",
+                 reduce);
 }
