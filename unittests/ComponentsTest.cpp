@@ -3,7 +3,9 @@
 #include "dan/IR/Components.h"
 #include "TestUtil.h"
 #include "dan/IR/Link.h"
+#include "dan/IR/MemoryPlan.h"
 #include "dan/IR/Printer.h"
+#include "dan/Transforms/DLR.h"
 #include <gtest/gtest.h>
 
 using namespace dan;
@@ -71,4 +73,32 @@ TEST(ComponentsTest, ExtractedPartPrintsAsTheKernelAlone) {
   EXPECT_NE(Second.find("n4 = COPY_IN MTE2 80 (b1) after n3"),
             std::string::npos)
       << Second;
+}
+
+TEST(ComponentsTest, PartsPlannedAloneJoinIntoAValidPlan) {
+  llvm::SourceMgr SM;
+  std::string Diags;
+  std::unique_ptr<Graph> One = parse(SM, SpillExample, Diags);
+  ASSERT_TRUE(One) << Diags;
+  stripMemoryPlan(*One);
+  llvm::Expected<std::unique_ptr<Graph>> Two =
+      linkGraphs({One.get(), One.get(), One.get()}, "Three");
+  ASSERT_TRUE(bool(Two));
+  std::vector<std::vector<NodeIdx>> P = independentParts(**Two);
+  ASSERT_EQ(P.size(), 3u);
+  std::vector<std::unique_ptr<Graph>> Planned;
+  std::vector<const Graph *> Ptrs;
+  size_t SpillsAlone = 0;
+  for (const auto &Part : P) {
+    Planned.push_back(extractPart(**Two, Part));
+    ASSERT_TRUE(bool(runDLR(*Planned.back(), One->Target, DLROptions())));
+    SpillsAlone += Planned.back()->counts().Spills;
+    Ptrs.push_back(Planned.back().get());
+  }
+  ASSERT_GT(SpillsAlone, 0u);
+  std::unique_ptr<Graph> Joined = joinParts(Ptrs, **Two);
+  EXPECT_EQ(verifyErrors(*Joined, One->Target), "");
+  EXPECT_EQ(Joined->counts().Spills, SpillsAlone);
+  // The spills follow the schedule: spill k of the whole is N + 2k.
+  EXPECT_EQ(Joined->firstSpillId(), (*Two)->firstSpillId());
 }

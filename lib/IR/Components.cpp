@@ -1,6 +1,7 @@
 //===- Components.cpp - The independent parts of a graph ------------------===//
 
 #include "dan/IR/Components.h"
+#include "dan/IR/MemoryPlan.h"
 #include "llvm/ADT/DenseMap.h"
 #include <numeric>
 
@@ -86,6 +87,46 @@ std::unique_ptr<Graph> extractPart(const Graph &G, ArrayRef<NodeIdx> Nodes) {
         Pred = NewIndex.lookup(Pred);
     Out->addNode(std::move(N));
   }
+  return Out;
+}
+
+std::unique_ptr<Graph> joinParts(ArrayRef<const Graph *> Parts,
+                                 const Graph &Shape) {
+  auto Out = std::make_unique<Graph>();
+  Out->Name = Shape.Name;
+  Out->Target = Shape.Target;
+  for (const std::string &Name : Shape.OpNames)
+    Out->internOpName(Name);
+  // Spill ids for the whole: each part's spill k is N + Base + 2k, N one
+  // past every non-spill id of the whole, Base past the parts before.
+  uint64_t FirstSpill = Shape.firstSpillId(), Base = 0;
+  bool Planned = false;
+  for (const Graph *P : Parts) {
+    uint64_t PartFirst = P->firstSpillId(), PartEnd = 0;
+    NodeIdx IndexBase = Out->Nodes.size();
+    for (const Node &N : P->Nodes) {
+      Node C = N;
+      if (C.isSpill()) {
+        C.Id = FirstSpill + Base + (N.Id - PartFirst);
+        PartEnd = std::max(PartEnd, N.Id - PartFirst + 1);
+      }
+      if (!C.isBufferNode())
+        C.OpName = Out->internOpName(P->opName(N));
+      for (EdgeList *L : {&C.Preds, &C.ReusePreds})
+        for (NodeIdx &Pred : *L)
+          Pred += IndexBase;
+      Planned |= C.HasOffset || C.isSpill();
+      Out->Nodes.push_back(std::move(C));
+    }
+    for (NodeIdx I : P->Order)
+      Out->Order.push_back(I + IndexBase);
+    Base += (PartEnd + 1) / 2 * 2;
+  }
+  if (Planned) {
+    renumberSpills(*Out);
+    setReuseEdges(*Out);
+  }
+  Out->sortEdges();
   return Out;
 }
 

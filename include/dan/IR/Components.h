@@ -30,6 +30,18 @@ std::vector<std::vector<NodeIdx>> independentParts(const Graph &G);
 std::unique_ptr<Graph> extractPart(const Graph &G,
                                    llvm::ArrayRef<NodeIdx> Nodes);
 
+/// The inverse of extractPart after each part was planned on its own:
+/// \p Parts are graphs made from the parts of \p Shape (in schedule order)
+/// and then ordered or planned; the result has Shape's name and target,
+/// every part's nodes and edges, the parts' schedules one after another,
+/// the spill nodes renumbered for the whole (each part's spills keep their
+/// order, the parts' spills follow one another), and the reuse edges the
+/// whole plan implies (a part may now wait on the addresses an earlier
+/// part releases). Parts must not share a non-spill id. O(V + E) plus the
+/// reuse-edge computation.
+std::unique_ptr<Graph> joinParts(llvm::ArrayRef<const Graph *> Parts,
+                                 const Graph &Shape);
+
 } // namespace dan
 
 #endif // DAN_IR_COMPONENTS_H
