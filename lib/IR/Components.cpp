@@ -81,13 +81,52 @@ std::unique_ptr<Graph> extractPart(const Graph &G, ArrayRef<NodeIdx> Nodes) {
   Out->Nodes.reserve(Nodes.size());
   for (NodeIdx I : Nodes) {
     Node N = G[I];
-    // The mapping keeps each list sorted: ids are unchanged.
-    for (EdgeList *L : {&N.Preds, &N.ReusePreds})
-      for (NodeIdx &Pred : *L)
-        Pred = NewIndex.lookup(Pred);
+    // The mapping keeps each list sorted: ids are unchanged. Edges from
+    // nodes left out are dropped.
+    for (EdgeList *L : {&N.Preds, &N.ReusePreds}) {
+      EdgeList Kept;
+      for (NodeIdx Pred : *L)
+        if (auto It = NewIndex.find(Pred); It != NewIndex.end())
+          Kept.push_back(It->second);
+      *L = std::move(Kept);
+    }
     Out->addNode(std::move(N));
   }
   return Out;
+}
+
+std::vector<NodeIdx> neighbourhood(const Graph &G, NodeIdx Center,
+                                   unsigned Depth) {
+  std::vector<std::vector<NodeIdx>> Succs(G.size());
+  for (NodeIdx I = 0, E = G.size(); I != E; ++I)
+    for (const EdgeList *L : {&G[I].Preds, &G[I].ReusePreds})
+      for (NodeIdx P : *L)
+        Succs[P].push_back(I);
+  std::vector<unsigned> Dist(G.size(), ~0u);
+  std::vector<NodeIdx> Frontier = {Center};
+  Dist[Center] = 0;
+  for (unsigned D = 1; D <= Depth && !Frontier.empty(); ++D) {
+    std::vector<NodeIdx> Next;
+    auto Visit = [&](NodeIdx M) {
+      if (Dist[M] == ~0u) {
+        Dist[M] = D;
+        Next.push_back(M);
+      }
+    };
+    for (NodeIdx N : Frontier) {
+      for (const EdgeList *L : {&G[N].Preds, &G[N].ReusePreds})
+        for (NodeIdx M : *L)
+          Visit(M);
+      for (NodeIdx M : Succs[N])
+        Visit(M);
+    }
+    Frontier = std::move(Next);
+  }
+  std::vector<NodeIdx> Result;
+  for (NodeIdx I : G.Order)
+    if (Dist[I] != ~0u)
+      Result.push_back(I);
+  return Result;
 }
 
 std::unique_ptr<Graph> joinParts(ArrayRef<const Graph *> Parts,

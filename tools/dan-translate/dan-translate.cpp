@@ -2,6 +2,7 @@
 
 #include "ToolSupport.h"
 #include "dan/Formats/Export.h"
+#include "dan/IR/Components.h"
 #include "dan/IR/MemoryPlan.h"
 #include "dan/IR/Printer.h"
 #include "dan/Parse/Import.h"
@@ -80,6 +81,33 @@ static cl::opt<bool>
               cl::desc("Remove the memory plan (spill nodes, offsets, reuse "
                        "edges): back to a stage-1 graph"),
               cl::cat(DANCategory));
+
+static cl::opt<std::string>
+    Focus("focus", cl::value_desc("nK"),
+          cl::desc("--export=dot: draw only the nodes within --depth edges "
+                   "of node nK"),
+          cl::cat(DANCategory));
+
+static cl::opt<unsigned>
+    Depth("depth", cl::init(2), cl::value_desc("N"),
+          cl::desc("--focus: how many edges away from the node to draw "
+                   "(default 2)"),
+          cl::cat(DANCategory));
+
+/// --focus: the part of \p G around the node it names, for a picture.
+static Expected<std::unique_ptr<Graph>> focusedPart(const Graph &G) {
+  uint64_t Id;
+  if (!StringRef(Focus).starts_with("n") ||
+      StringRef(Focus).drop_front().getAsInteger(10, Id))
+    return usageError("invalid --focus '" + Focus +
+                      "': expected a node id such as n42");
+  NodeIdx Center = G.idIndex().lookup(Id);
+  if (Center == IdIndex::None)
+    return createStringError(inconvertibleErrorCode(),
+                             "--focus: graph " + G.Name + " has no node " +
+                                 Focus);
+  return extractPart(G, neighbourhood(G, Center, Depth));
+}
 
 /// Reads the graph named by the positional inputs in the --import format.
 static Expected<std::unique_ptr<Graph>> readGraph(SourceMgr &SM) {
@@ -232,6 +260,12 @@ static Error writeSubmission(const Graph &G) {
 static Error translate(SourceMgr &SM) {
   if (FixPlan && StripPlan)
     return usageError("--fix-plan and --strip-plan exclude each other");
+  if ((Focus.getNumOccurrences() || Depth.getNumOccurrences()) &&
+      Export != ExportFormat::Dot)
+    return usageError("--focus and --depth draw part of a graph: they go "
+                      "with --export=dot only");
+  if (Depth.getNumOccurrences() && !Focus.getNumOccurrences())
+    return usageError("--depth needs --focus=nK");
   // Output in another format than the input must not replace it; IR to IR
   // and JSON to JSON may (the write is atomic).
   bool SameFormat =
@@ -262,8 +296,17 @@ static Error translate(SourceMgr &SM) {
   case ExportFormat::JSON:
     return writeOutput(OutputPath,
                        [&](raw_ostream &OS) { exportJSON(G, G.Target, OS); });
-  case ExportFormat::Dot:
-    return writeOutput(OutputPath, [&](raw_ostream &OS) { exportDot(G, OS); });
+  case ExportFormat::Dot: {
+    std::unique_ptr<Graph> Part;
+    if (Focus.getNumOccurrences()) {
+      Expected<std::unique_ptr<Graph>> P = focusedPart(G);
+      if (!P)
+        return P.takeError();
+      Part = std::move(*P);
+    }
+    return writeOutput(
+        OutputPath, [&](raw_ostream &OS) { exportDot(Part ? *Part : G, OS); });
+  }
   case ExportFormat::Submission:
     return writeSubmission(G);
   }

@@ -24,11 +24,18 @@ namespace dan {
 /// O((V + E + U) alpha(V)), U the operands.
 std::vector<std::vector<NodeIdx>> independentParts(const Graph &G);
 
-/// The graph of \p Nodes of \p G (a union of parts: no edge leaves it), in
-/// that order as its storage and its schedule, with the same ids, name,
-/// target and op names; edge lists follow the new indices.
+/// The graph of \p Nodes of \p G, in that order as its storage and its
+/// schedule, with the same ids, name, target and op names; edge lists
+/// follow the new indices, and edges from nodes left out are dropped (none
+/// are when \p Nodes is a union of parts).
 std::unique_ptr<Graph> extractPart(const Graph &G,
                                    llvm::ArrayRef<NodeIdx> Nodes);
+
+/// The nodes within \p Depth edges of \p Center (dependence and reuse
+/// edges, followed either way), in schedule order: what a picture of a
+/// large graph around one node shows. O(V + E).
+std::vector<NodeIdx> neighbourhood(const Graph &G, NodeIdx Center,
+                                   unsigned Depth);
 
 /// The inverse of extractPart after each part was planned on its own:
 /// \p Parts are graphs made from the parts of \p Shape (in schedule order)
