@@ -4,6 +4,7 @@
 #include "Progress.h"
 #include "dan/IR/Diagnostic.h"
 #include "dan/IR/Printer.h"
+#include "dan/Parse/Import.h"
 #include "dan/Parse/Parser.h"
 #include "dan/Support/Timing.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -385,6 +386,39 @@ Error finishStdout() {
 
 StringRef displayName(StringRef Path) {
   return Path == "-" ? StringRef("<stdin>") : Path;
+}
+
+Expected<std::unique_ptr<Graph>> readAnyGraph(SourceMgr &SM, StringRef Path) {
+  Expected<unsigned> ID = readInput(SM, Path);
+  if (!ID)
+    return ID.takeError();
+  std::unique_ptr<Graph> G =
+      importGraph(SM, *ID, graphNameForFile(Path == "-" ? "stdin" : Path));
+  if (!G)
+    return reportedError(ExitInvalid);
+  if (Error E = applyTargetOptions(*G))
+    return E;
+  return G;
+}
+
+Error checkOneTarget(ArrayRef<std::unique_ptr<Graph>> Graphs,
+                     ArrayRef<std::string> Paths, StringRef Why) {
+  for (size_t I = 1; I < Graphs.size(); ++I) {
+    if (Graphs[I]->Target == Graphs[0]->Target)
+      continue;
+    std::string First, Other;
+    raw_string_ostream FirstOS(First), OtherOS(Other);
+    Graphs[0]->Target.printHeader(FirstOS);
+    Graphs[I]->Target.printHeader(OtherOS);
+    return createStringError(
+        inconvertibleErrorCode(),
+        "'" + displayName(Paths[I]) + "' (graph " + Graphs[I]->Name +
+            ") is for '" + Other + "', but '" + displayName(Paths[0]) +
+            "' (graph " + Graphs[0]->Name + ") is for '" + First + "': " + Why +
+            "; give the files the same target header, or the --capacity "
+            "and --spill-cost options that make them agree");
+  }
+  return Error::success();
 }
 
 Expected<std::unique_ptr<Graph>> readIR(SourceMgr &SM, StringRef Path) {

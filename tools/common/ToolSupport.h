@@ -174,6 +174,20 @@ llvm::Error verifyAndReport(const Graph &G, const TargetDesc &T,
                             const VerifyOptions &Opts, llvm::SourceMgr &SM,
                             llvm::StringRef Path);
 
+/// Reads a graph in DAN IR, or in contest JSON when its text starts with
+/// '{' (named after the file), and applies the target options on top of
+/// its target: for tools that take either form (dan-bench, dan-link).
+llvm::Expected<std::unique_ptr<Graph>> readAnyGraph(llvm::SourceMgr &SM,
+                                                    llvm::StringRef Path);
+
+/// An error when the graphs read from \p Paths do not all have the target
+/// of the first: "'<path>' is for '<header>', but '<first>' is for
+/// '<header>': <Why>; give the files the same target header, or the
+/// --capacity and --spill-cost options that make them agree".
+llvm::Error checkOneTarget(llvm::ArrayRef<std::unique_ptr<Graph>> Graphs,
+                           llvm::ArrayRef<std::string> Paths,
+                           llvm::StringRef Why);
+
 /// Reads and parses an IR file: a usage error when it cannot be read, an
 /// invalid input (its diagnostics printed) when it does not parse.
 llvm::Expected<std::unique_ptr<Graph>> readIR(llvm::SourceMgr &SM,

@@ -111,15 +111,10 @@ static cl::opt<bool> Quiet("quiet", cl::desc("No progress lines on stderr"),
 /// target and has no memory plan.
 static Expected<std::unique_ptr<Graph>> readGraph(SourceMgr &SM,
                                                   StringRef Path) {
-  Expected<unsigned> ID = readInput(SM, Path);
-  if (!ID)
-    return ID.takeError();
-  std::unique_ptr<Graph> G =
-      importGraph(SM, *ID, graphNameForFile(Path == "-" ? "stdin" : Path));
-  if (!G)
-    return reportedError(ExitInvalid);
-  if (Error E = applyTargetOptions(*G))
-    return E;
+  Expected<std::unique_ptr<Graph>> Read = readAnyGraph(SM, Path);
+  if (!Read)
+    return Read.takeError();
+  std::unique_ptr<Graph> G = std::move(*Read);
   if (G->hasMemoryPlan())
     return createStringError(
         inconvertibleErrorCode(),
@@ -252,21 +247,9 @@ static Error runBenchTool(SourceMgr &SM) {
   }
   // Every method runs on every graph under one target: the graphs' own,
   // which must agree once the options are applied.
-  for (size_t I = 1; I < Graphs.size(); ++I)
-    if (Graphs[I]->Target != Graphs[0]->Target) {
-      std::string First, Other;
-      raw_string_ostream FirstOS(First), OtherOS(Other);
-      Graphs[0]->Target.printHeader(FirstOS);
-      Graphs[I]->Target.printHeader(OtherOS);
-      return createStringError(
-          inconvertibleErrorCode(),
-          "'" + displayName(Inputs[I]) + "' (graph " + Graphs[I]->Name +
-              ") is for '" + Other + "', but '" + displayName(Inputs[0]) +
-              "' (graph " + Graphs[0]->Name + ") is for '" + First +
-              "': dan-bench compares methods under one target; give "
-              "the files the same target header, or the --capacity and "
-              "--spill-cost options that make them agree");
-    }
+  if (Error E = checkOneTarget(Graphs, Inputs,
+                               "dan-bench compares methods under one target"))
+    return E;
   if (!Graphs.empty())
     Target = Graphs[0]->Target;
 

@@ -9,7 +9,6 @@
 #include "ToolSupport.h"
 #include "dan/IR/Link.h"
 #include "dan/IR/Printer.h"
-#include "dan/Parse/Import.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Regex.h"
 
@@ -40,22 +39,6 @@ static cl::opt<std::string> OutputPath("o", cl::init("-"),
                                                 "stdout)"),
                                        cl::cat(DANCategory));
 
-/// Reads one input: contest JSON when the text starts with '{' (named after
-/// the file), DAN IR otherwise; its target with the options on top.
-static Expected<std::unique_ptr<Graph>> readPart(SourceMgr &SM,
-                                                 StringRef Path) {
-  Expected<unsigned> ID = readInput(SM, Path);
-  if (!ID)
-    return ID.takeError();
-  std::unique_ptr<Graph> G =
-      importGraph(SM, *ID, graphNameForFile(Path == "-" ? "stdin" : Path));
-  if (!G)
-    return reportedError(ExitInvalid);
-  if (Error E = applyTargetOptions(*G))
-    return E;
-  return G;
-}
-
 static Error link(SourceMgr &SM) {
   if (Inputs.empty())
     Inputs.push_back("-");
@@ -71,25 +54,15 @@ static Error link(SourceMgr &SM) {
 
   std::vector<std::unique_ptr<Graph>> Graphs;
   for (const std::string &Path : Inputs) {
-    Expected<std::unique_ptr<Graph>> G = readPart(SM, Path);
+    Expected<std::unique_ptr<Graph>> G = readAnyGraph(SM, Path);
     if (!G)
       return G.takeError();
-    // One target for the whole: the parts' own, once the options apply.
-    if (!Graphs.empty() && (*G)->Target != Graphs[0]->Target) {
-      std::string First, Other;
-      raw_string_ostream FirstOS(First), OtherOS(Other);
-      Graphs[0]->Target.printHeader(FirstOS);
-      (*G)->Target.printHeader(OtherOS);
-      return createStringError(
-          inconvertibleErrorCode(),
-          "'" + displayName(Path) + "' is for '" + Other + "', but '" +
-              displayName(Inputs[0]) + "' is for '" + First +
-              "': the linked graph has one target; give the files the same "
-              "target header, or the --capacity and --spill-cost options "
-              "that make them agree");
-    }
     Graphs.push_back(std::move(*G));
   }
+  // One target for the whole: the parts' own, once the options apply.
+  if (Error E =
+          checkOneTarget(Graphs, Inputs, "the linked graph has one target"))
+    return E;
 
   std::vector<const Graph *> Parts;
   for (const auto &G : Graphs)
