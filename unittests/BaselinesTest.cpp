@@ -7,13 +7,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dan/Transforms/Baselines.h"
+#include "dan/Baselines/Baselines.h"
 #include "TestUtil.h"
 #include "dan/Analysis/Replay.h"
 #include "dan/Analysis/Verifier.h"
 #include "dan/IR/MemoryPlan.h"
 #include "dan/IR/Printer.h"
-#include "dan/Transforms/Methods.h"
+#include "dan/Search/Methods.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"

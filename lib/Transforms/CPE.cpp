@@ -976,6 +976,29 @@ static uint64_t ownershipViolations(const Graph &G, const Search &S) {
   return N;
 }
 
+static const EnumEntry<CPEMode> Modes[] = {
+    {CPEMode::Refine, "refine",
+     "move operations while the makespan strictly drops; the memory plan is "
+     "kept (default)"},
+    {CPEMode::Freeze, "freeze",
+     "move nothing: the output is the input (the Freeze variant)"},
+    {CPEMode::Ignore, "ignore",
+     "the Ignore diagnostic: search on a timing without the plan's reuse "
+     "edges and count the ownership violations; the output is NOT a stage-3 "
+     "result"},
+};
+
+static const EnumEntry<CPEMoveSet> MoveSets[] = {
+    {CPEMoveSet::Ops, "ops",
+     "only operations, never across a node of a buffer they use (default)"},
+    {CPEMoveSet::OpsAndBuffers, "ops-and-buffers",
+     "operations, and ALLOC, FREE, SPILL_OUT and SPILL_IN nodes across "
+     "operations, never across another buffer node"},
+};
+
+ArrayRef<EnumEntry<CPEMode>> cpeModeTable() { return Modes; }
+ArrayRef<EnumEntry<CPEMoveSet>> cpeMoveSetTable() { return MoveSets; }
+
 Expected<CPEStats> runCPE(Graph &G, const TargetDesc &T,
                           const CPEOptions &Opts) {
   // The search relies on a legal schedule (every edge respected, every use

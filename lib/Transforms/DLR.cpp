@@ -19,12 +19,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "dan/Transforms/DLR.h"
-#include "dan/Analysis/Replay.h"
-#include "dan/Analysis/Verifier.h"
 #include "dan/IR/Diagnostic.h"
 #include "dan/IR/MemoryPlan.h"
 #include "dan/IR/NodeCosts.h"
 #include "dan/IR/RangeMap.h"
+#include "dan/Schedule/Order.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -96,7 +95,6 @@ public:
   /// selection share one input).
   Error run(bool Checked = false);
   const DLRStats &stats() const { return Stats; }
-  Error checkInput();
 
 private:
   void collectBuffers();
@@ -154,75 +152,6 @@ private:
 } // namespace
 
 static unsigned tierIndex(Tier T) { return static_cast<unsigned>(T); }
-
-//===----------------------------------------------------------------------===//
-// Input checks
-//===----------------------------------------------------------------------===//
-
-Error Repacker::checkInput() {
-  // A plan cannot be planned again: its offsets and spills would be lost.
-  if (Error E = verifyNoMemoryPlan(G, "dan-dlr",
-                                   "plans a graph without one (stage 1's "
-                                   "output or an imported trace)"))
-    return E;
-
-  // The scan relies on a legal schedule: every buffer allocated once, used
-  // inside its lifetime, freed once. The verifier says where it is not.
-  if (Error E = verifyPassInput(G, T, "dan-dlr"))
-    return E;
-
-  // No placement can hold a buffer larger than its tier, and no eviction
-  // helps an operation whose own buffers of one tier exceed it.
-  DiagList Diags;
-  for (NodeIdx I : G.Order) {
-    const Node &N = G[I];
-    if (N.Kind == NodeKind::Alloc && N.Size > T.capacity(N.BufTier))
-      Diags.error(N.Loc, "b" + Twine(N.Buf) + " (size " + Twine(N.Size) +
-                             ") is larger than tier " + tierName(N.BufTier) +
-                             " (capacity " + Twine(T.capacity(N.BufTier)) +
-                             ")");
-  }
-  if (!Diags.empty())
-    return Diags.takeError();
-
-  IdIndex Allocs(G.size());
-  for (NodeIdx I = 0, E = G.size(); I != E; ++I)
-    if (G[I].Kind == NodeKind::Alloc)
-      Allocs.insert(G[I].Buf, I);
-  for (NodeIdx I : G.Order) {
-    const Node &N = G[I];
-    if (N.Kind != NodeKind::Op)
-      continue;
-    std::array<uint64_t, NumTiers> Need{};
-    SmallVector<uint64_t, 4> Seen;
-    for (uint64_t B : N.Bufs) {
-      if (is_contained(Seen, B))
-        continue;
-      Seen.push_back(B);
-      const Node &A = G[Allocs.lookup(B)];
-      Need[tierIndex(A.BufTier)] += A.Size;
-    }
-    for (unsigned TI = 0; TI != NumTiers; ++TI) {
-      Tier Tr = static_cast<Tier>(TI);
-      if (Need[TI] <= T.capacity(Tr))
-        continue;
-      // The names only for the message (building them for every
-      // operation was a tenth of dan-dlr).
-      std::string Names;
-      for (uint64_t B : Seen) {
-        const Node &A = G[Allocs.lookup(B)];
-        if (tierIndex(A.BufTier) == TI)
-          Names += (Names.empty() ? "" : ", ") + ("b" + Twine(B)).str() + " (" +
-                   std::to_string(A.Size) + ")";
-      }
-      Diags.error(N.Loc, describeNode(G, I) + " needs " + Names +
-                             " resident together in tier " + tierName(Tr) +
-                             ": total size " + Twine(Need[TI]) + ", capacity " +
-                             Twine(T.capacity(Tr)));
-    }
-  }
-  return Diags.takeError();
-}
 
 //===----------------------------------------------------------------------===//
 // The scan
@@ -799,7 +728,7 @@ Error Repacker::scan() {
 
 Error Repacker::run(bool Checked) {
   if (!Checked)
-    if (Error E = checkInput())
+    if (Error E = checkPlannableInput(G, T))
       return E;
   NextSpillId = G.firstSpillId();
   Timed = Opts.Fit == FitPolicy::Timed;
@@ -819,77 +748,58 @@ Error Repacker::run(bool Checked) {
   return Error::success();
 }
 
-static Expected<DLRStats> planOnce(Graph &G, const TargetDesc &T,
-                                   const DLROptions &Opts,
-                                   bool Checked = false) {
+static const EnumEntry<FitPolicy> Fits[] = {
+    {FitPolicy::Auto, "auto",
+     "plan with timed, best and next fit (each under every --horizon tried) "
+     "and keep the least makespan + beta * extra traffic, then the least "
+     "traffic, then the lowest makespan"},
+    {FitPolicy::Best, "best",
+     "the smallest segment that fits, ties to the lowest offset"},
+    {FitPolicy::First, "first", "the lowest offset that fits"},
+    {FitPolicy::Next, "next",
+     "the first room at or after the end of the last placement in the tier, "
+     "wrapping around"},
+    {FitPolicy::Timed, "timed",
+     "the room whose bytes were released early enough that the placement "
+     "can start soonest in the plan's estimated timeline; ties to best fit "
+     "(default)"},
+};
+
+static const EnumEntry<EvictPolicy> Evicts[] = {
+    {EvictPolicy::Cost, "cost",
+     "largest reuse distance per spill cost (default)"},
+    {EvictPolicy::LRU, "lru", "least recently used"},
+    {EvictPolicy::Belady, "belady",
+     "no further use first, then the farthest next use"},
+};
+
+static const EnumEntry<VictimSet> VictimSets[] = {
+    {VictimSet::Window, "window",
+     "the contiguous range whose victims cost least in total under the "
+     "--evict rule (default)"},
+    {VictimSet::Single, "single",
+     "the best buffer under the --evict rule, again until a segment fits "
+     "(the paper's Algorithm 2)"},
+};
+
+ArrayRef<EnumEntry<FitPolicy>> fitPolicyTable() { return Fits; }
+ArrayRef<EnumEntry<EvictPolicy>> evictPolicyTable() { return Evicts; }
+ArrayRef<EnumEntry<VictimSet>> victimSetTable() { return VictimSets; }
+StringRef fitName(FitPolicy F) { return enumName(fitPolicyTable(), F); }
+
+Expected<DLRStats> runDLR(Graph &G, const TargetDesc &T, const DLROptions &Opts,
+                          bool InputChecked) {
+  if (Opts.Fit == FitPolicy::Auto || Opts.AutoHorizon)
+    return createStringError(inconvertibleErrorCode(),
+                             "internal error: runDLR plans under one fit and "
+                             "horizon; the search layer resolves 'auto'");
   Repacker R(G, T, Opts);
-  if (Error E = R.run(Checked))
+  if (Error E = R.run(InputChecked))
     return E;
   DLRStats S = R.stats();
   S.Horizon = Opts.Horizon;
   S.Fit = Opts.Fit;
   return S;
-}
-
-Expected<DLRStats> runDLR(Graph &G, const TargetDesc &T,
-                          const DLROptions &Opts) {
-  if (!Opts.AutoHorizon && !Opts.AutoFit)
-    return planOnce(G, T, Opts);
-  SmallVector<FitPolicy, 3> Fits = {Opts.Fit};
-  if (Opts.AutoFit)
-    Fits = {FitPolicy::Timed, FitPolicy::Best, FitPolicy::Next};
-  SmallVector<uint32_t, 4> Horizons = {Opts.Horizon};
-  if (Opts.AutoHorizon)
-    Horizons.assign(std::begin(AutoHorizons), std::end(AutoHorizons));
-  // A bounded candidate selection: one plan per fit and horizon, each
-  // replayed; the lowest planCost wins, then the least traffic, then the
-  // lowest makespan, ties to the earlier (timed, best, next fit; then no
-  // horizon first). When every plan fails, the first error stands.
-  // The input checks depend on the graph alone: once for every plan (each
-  // plan would fail them with the same first error).
-  if (Error E = Repacker(G, T, Opts).checkInput())
-    return E;
-  std::optional<Graph> Best;
-  DLRStats BestStats;
-  std::tuple<uint64_t, uint64_t, uint64_t> BestKey;
-  SmallVector<DLRStats::HorizonTrial, 8> Tried;
-  Error First = Error::success();
-  bool Failed = false;
-  for (FitPolicy F : Fits)
-    for (uint32_t H : Horizons) {
-      DLROptions One = Opts;
-      One.AutoHorizon = One.AutoFit = false;
-      One.Horizon = H;
-      One.Fit = F;
-      Graph Copy = G;
-      Expected<DLRStats> S = planOnce(Copy, T, One, /*Checked=*/true);
-      if (!S) {
-        Tried.push_back({F, H, 0, 0, false});
-        if (!Failed) {
-          consumeError(std::move(First));
-          First = S.takeError();
-          Failed = true;
-        } else {
-          consumeError(S.takeError());
-        }
-        continue;
-      }
-      ReplayResult R = replay(Copy, T);
-      Tried.push_back({F, H, R.ExtraTraffic, R.Makespan, true});
-      std::tuple<uint64_t, uint64_t, uint64_t> Key = {
-          planCost(R, T), R.ExtraTraffic, R.Makespan};
-      if (!Best || Key < BestKey) {
-        Best = std::move(Copy);
-        BestStats = *S;
-        BestKey = Key;
-      }
-    }
-  if (!Best)
-    return First;
-  consumeError(std::move(First));
-  G = std::move(*Best);
-  BestStats.HorizonTried = std::move(Tried);
-  return BestStats;
 }
 
 } // namespace dan

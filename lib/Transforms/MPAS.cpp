@@ -33,11 +33,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "dan/Transforms/MPAS.h"
-#include "dan/Analysis/Replay.h"
 #include "dan/Analysis/Verifier.h"
 #include "dan/IR/Diagnostic.h"
-#include "dan/Transforms/Baselines.h"
-#include "dan/Transforms/DLR.h"
+#include "dan/Schedule/Order.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -727,150 +725,72 @@ Expected<MPASStats> Scheduler::run() {
 
 } // namespace
 
-StringRef weightsName(MPASWeights W) {
-  switch (W) {
-  case MPASWeights::Auto:
-    return "auto";
-  case MPASWeights::Balanced:
-    return "balanced";
-  case MPASWeights::MemoryFirst:
-    return "memory-first";
-  case MPASWeights::CriticalityFirst:
-    return "criticality-first";
-  }
-  return "";
-}
-
-StringRef l0ModeName(L0Mode M) {
-  switch (M) {
-  case L0Mode::Auto:
-    return "auto";
-  case L0Mode::Capacity:
-    return "capacity";
-  case L0Mode::Single:
-    return "single";
-  case L0Mode::Ignore:
-    return "ignore";
-  }
-  return "";
-}
-
-StringRef traversalName(Traversal O) {
-  switch (O) {
-  case Traversal::Auto:
-    return "auto";
-  case Traversal::Free:
-    return "free";
-  case Traversal::Tasks:
-    return "tasks";
-  case Traversal::Window:
-    return "window";
-  case Traversal::Groups:
-    return "groups";
-  }
-  return "";
-}
-
-/// One order under fixed L0 rule and traversal; --weights=auto is a bounded
-/// candidate selection: each variant orders its own copy of the schedule,
-/// the lowest peak wins, ties to the earlier variant (the paper's balanced
-/// weights first).
-static Expected<MPASStats> orderOnce(Graph &G, const TargetDesc &T,
-                                     const MPASOptions &Opts,
-                                     const std::vector<uint32_t> *Rank) {
-  // Under a grid order the task rank comes first and the weights only order
-  // nodes inside a task, where the variants reach the same peak on every
-  // graph tried; auto runs the paper's balanced weights alone there.
-  if (Opts.Weights != MPASWeights::Auto || Opts.KeepInputOrder || Rank) {
-    MPASOptions One = Opts;
-    if (One.Weights == MPASWeights::Auto)
-      One.Weights = MPASWeights::Balanced;
-    Expected<MPASStats> S = Scheduler(G, T, One, Rank).run();
-    if (S) {
-      if (!Opts.KeepInputOrder)
-        S->Chosen = One.Weights;
-      S->L0Chosen = Opts.L0;
-    }
-    return S;
-  }
-  MPASStats Best;
-  std::vector<NodeIdx> BestOrder;
-  for (MPASWeights W : {MPASWeights::Balanced, MPASWeights::MemoryFirst,
-                        MPASWeights::CriticalityFirst}) {
-    MPASOptions Variant = Opts;
-    Variant.Weights = W;
-    std::vector<NodeIdx> Input = G.Order;
-    Expected<MPASStats> S = Scheduler(G, T, Variant, Rank).run();
-    if (!S)
-      return S.takeError();
-    Best.Tried.push_back({W, S->PeakL1UB});
-    if (BestOrder.empty() || S->PeakL1UB < Best.PeakL1UB) {
-      Best.PeakL1UB = S->PeakL1UB;
-      Best.Fallbacks = S->Fallbacks;
-      Best.Chosen = W;
-      BestOrder = G.Order;
-    }
-    G.Order = std::move(Input);
-  }
-  G.Order = std::move(BestOrder);
-  Best.L0Chosen = Opts.L0;
-  return Best;
-}
-
-/// One candidate order of the --l0=auto selection.
-struct OrderCandidate {
-  Traversal Order;
-  L0Mode Mode;
-  /// Traversal::Groups: tasks per group, 0 for all of them.
-  unsigned Group = 0;
+static const EnumEntry<L0Mode> L0Modes[] = {
+    {L0Mode::Auto, "auto",
+     "order with capacity and with single, plan each with default dan-dlr, "
+     "keep the least makespan + beta * extra traffic, then the least "
+     "traffic (default)"},
+    {L0Mode::Capacity, "capacity", "live L0 bytes never exceed the tier"},
+    {L0Mode::Single, "single",
+     "at most one live buffer per L0 tier (the contest's stage-1 rule)"},
+    {L0Mode::Ignore, "ignore", "no L0 rule (the paper as written)"},
 };
 
-/// The group sizes --order=auto tries, in tie-break order (0: all tasks).
-static constexpr unsigned AutoGroups[] = {1, 2, 4, 0};
+static const EnumEntry<MPASWeights> Weightings[] = {
+    {MPASWeights::Auto, "auto",
+     "order with each of the three below and keep the lowest peak L1+UB, "
+     "ties to the first (default)"},
+    {MPASWeights::Balanced, "balanced",
+     "FREE first, then the smallest L1+UB pressure delta, the largest "
+     "criticality, input order (the paper's eq. 21)"},
+    {MPASWeights::MemoryFirst, "memory-first",
+     "pressure delta, then FREE first, input order"},
+    {MPASWeights::CriticalityFirst, "criticality-first",
+     "criticality, then FREE first, pressure delta, input order"},
+};
 
-/// The candidates --l0=auto tries, in tie-break order.
-static SmallVector<OrderCandidate, 9>
-orderCandidates(const MPASOptions &Opts,
-                const std::optional<TaskOrder> &Tasks) {
-  SmallVector<OrderCandidate, 9> List;
-  auto BothModes = [&](Traversal O) {
-    List.push_back({O, L0Mode::Capacity});
-    List.push_back({O, L0Mode::Single});
-  };
-  switch (Opts.Order) {
-  case Traversal::Free:
-    BothModes(Traversal::Free);
-    break;
-  case Traversal::Tasks:
-    BothModes(Tasks ? Traversal::Tasks : Traversal::Free);
-    break;
-  case Traversal::Window:
-    List.push_back({Traversal::Window, L0Mode::Capacity});
-    break;
-  case Traversal::Groups:
-    if (Tasks)
-      List.push_back({Traversal::Groups, L0Mode::Capacity, Opts.Group});
-    else
-      BothModes(Traversal::Free);
-    break;
-  case Traversal::Auto:
-    // On a reuse grid the blocked order is built to minimize reloads; the
-    // others only cost time there (Matmul_Case1: four more plans).
-    if (Tasks && Tasks->IsGrid) {
-      BothModes(Traversal::Tasks);
-      break;
-    }
-    BothModes(Traversal::Free);
-    if (Tasks)
-      BothModes(Traversal::Tasks);
-    List.push_back({Traversal::Window, L0Mode::Capacity});
-    if (Tasks)
-      for (unsigned Group : AutoGroups)
-        List.push_back({Traversal::Groups, L0Mode::Capacity, Group});
-    break;
-  }
-  return List;
-}
+static const EnumEntry<AllocChoice> AllocChoices[] = {
+    {AllocChoice::Demand, "demand",
+     "the allocs of the operation with the smallest net change of live "
+     "L1+UB bytes (default)"},
+    {AllocChoice::Priority, "priority",
+     "the ALLOC with the best priority (the paper as written)"},
+};
+
+static const EnumEntry<MPASObjective> Objectives[] = {
+    {MPASObjective::Overflow, "overflow",
+     "bytes beyond each tier's capacity, what stage 2 would have to spill; "
+     "then live L1+UB bytes (default)"},
+    {MPASObjective::Peak, "peak",
+     "live L1+UB bytes only (the contest's stage-1 objective)"},
+};
+
+static const EnumEntry<Traversal> Traversals[] = {
+    {Traversal::Auto, "auto",
+     "with --l0=auto, a candidate selection: the tasks order alone on a "
+     "reuse grid, else free, tasks, window and groups; otherwise free "
+     "(default)"},
+    {Traversal::Free, "free", "the list scheduler alone (the paper)"},
+    {Traversal::Tasks, "tasks",
+     "one task at a time: cache-blocked on a reuse grid, else in input "
+     "order"},
+    {Traversal::Window, "window",
+     "the windowed exact search over operations (the magis baseline's "
+     "order); L0 within capacity"},
+    {Traversal::Groups, "groups",
+     "the input order of the operations, the tasks taken --group at a time; "
+     "L0 within capacity"},
+};
+
+ArrayRef<EnumEntry<L0Mode>> l0ModeTable() { return L0Modes; }
+ArrayRef<EnumEntry<MPASWeights>> weightsTable() { return Weightings; }
+ArrayRef<EnumEntry<AllocChoice>> allocChoiceTable() { return AllocChoices; }
+ArrayRef<EnumEntry<MPASObjective>> objectiveTable() { return Objectives; }
+ArrayRef<EnumEntry<Traversal>> traversalTable() { return Traversals; }
+
+StringRef l0ModeName(L0Mode M) { return enumName(l0ModeTable(), M); }
+StringRef traversalName(Traversal O) { return enumName(traversalTable(), O); }
+StringRef weightsName(MPASWeights W) { return enumName(weightsTable(), W); }
 
 /// Keys for Traversal::Groups: the group of the node's task (of the first
 /// task reading its buffer, for a COPY_IN), then its input position.
@@ -902,138 +822,84 @@ static std::vector<uint64_t> groupKeys(const Graph &G, const TaskOrder &Tasks,
   return Key;
 }
 
-/// Orders \p G under one candidate.
-static Expected<MPASStats>
-orderCandidate(Graph &G, const TargetDesc &T, const MPASOptions &Opts,
-               const OrderCandidate &C, const std::optional<TaskOrder> &Tasks) {
-  if (C.Order == Traversal::Groups) {
-    if (Error E = orderOperationsByKey(G, T, groupKeys(G, *Tasks, C.Group)))
-      return E;
-    MPASStats S;
-    S.PeakL1UB = peakL1UB(G, T);
-    S.L0Chosen = C.Mode;
-    S.GroupChosen = C.Group;
-    return S;
-  }
-  if (C.Order == Traversal::Window) {
-    if (Error E = orderBaseline(G, T, Method::MAGIS))
-      return E;
-    MPASStats S;
-    S.PeakL1UB = peakL1UB(G, T);
-    S.L0Chosen = C.Mode;
-    return S;
-  }
-  MPASOptions Variant = Opts;
-  Variant.L0 = C.Mode;
-  bool ByTask = C.Order == Traversal::Tasks && Tasks;
-  return orderOnce(G, T, Variant, ByTask ? &Tasks->Rank : nullptr);
+Error checkMPASInput(const Graph &G) {
+  // Located, and the same in every mode. (The input order itself need not
+  // be a schedule: MPAS makes one.)
+  return verifyNoMemoryPlan(G, "dan-mpas",
+                            "orders a graph before memory planning (a trace)");
 }
 
-/// --l0=auto: a bounded candidate selection across the stage boundary. Each
-/// candidate (an order and an L0 mode, orderCandidates) orders a copy;
-/// default dan-dlr plans each order and the replay measures it; the lowest
-/// planCost (makespan plus beta cycles per byte of extra traffic) wins, then
-/// the least traffic, the lower makespan and the lower peak, ties to the
-/// earlier candidate. Orders whose plan fails are kept only if every plan
-/// fails.
-static Expected<MPASStats> runAutoL0(Graph &G, const TargetDesc &T,
-                                     const MPASOptions &Opts,
-                                     const std::optional<TaskOrder> &Tasks) {
-  MPASStats Best;
-  SmallVector<MPASStats::L0Trial, 9> Tried;
-  std::vector<NodeIdx> BestOrder;
-  std::tuple<bool, uint64_t, uint64_t, uint64_t, uint64_t> BestKey;
-  // The orders planned so far, with what their plans measured: candidates
-  // often reach the same order (both L0 modes on a reuse grid), and a plan
-  // depends on the order alone, so it is made once.
-  struct Planned {
-    std::vector<NodeIdx> Order;
-    bool Ok;
-    uint64_t Traffic, Makespan, Cost;
-  };
-  SmallVector<Planned, 9> Plans;
-  std::vector<NodeIdx> Input = G.Order;
-  for (const OrderCandidate &C : orderCandidates(Opts, Tasks)) {
-    // A candidate changes the order only; the input order is put back.
-    Expected<MPASStats> S = orderCandidate(G, T, Opts, C, Tasks);
-    std::vector<NodeIdx> Order = std::exchange(G.Order, Input);
-    if (!S)
-      return S.takeError();
-    auto Same = llvm::find_if(
-        Plans, [&](const Planned &P) { return P.Order == Order; });
-    if (Same == Plans.end()) {
-      Graph Copy = G;
-      Copy.Order = Order;
-      Expected<DLRStats> D = runDLR(Copy, T, DLROptions());
-      Planned P{Order, bool(D), 0, 0, 0};
-      if (D) {
-        ReplayResult R = replay(Copy, T);
-        P.Traffic = R.ExtraTraffic;
-        P.Makespan = R.Makespan;
-        P.Cost = planCost(R, T);
-      } else {
-        consumeError(D.takeError());
-      }
-      Plans.push_back(std::move(P));
-      Same = std::prev(Plans.end());
-    }
-    MPASStats::L0Trial Trial{C.Mode,        C.Order,        C.Group,
-                             Same->Traffic, Same->Makespan, S->PeakL1UB,
-                             Same->Ok};
-    uint64_t Cost = Same->Cost;
-    Tried.push_back(Trial);
-    // A failed plan ranks after every successful one.
-    auto Key = std::make_tuple(!Trial.Planned, Cost, Trial.Traffic,
-                               Trial.Makespan, Trial.PeakL1UB);
-    if (BestOrder.empty() || Key < BestKey) {
-      Best = *S;
-      BestKey = Key;
-      BestOrder = std::move(Order);
-      Best.L0Chosen = C.Mode;
-      Best.OrderChosen = C.Order;
-      Best.GroupChosen = C.Group;
-    }
+/// The order of one setting; \p Tasks holds the graph's tasks when the
+/// traversal is Tasks or Groups.
+static Expected<MPASStats> orderOne(Graph &G, const TargetDesc &T,
+                                    const MPASOptions &Opts,
+                                    const std::optional<TaskOrder> &Tasks) {
+  if (Opts.Order == Traversal::Groups) {
+    if (Error E = orderOperationsByKey(G, T, groupKeys(G, *Tasks, Opts.Group)))
+      return E;
+    MPASStats S;
+    S.PeakL1UB = peakL1UB(G, T);
+    S.GroupChosen = Opts.Group;
+    return S;
   }
-  Best.L0Tried = std::move(Tried);
-  G.Order = std::move(BestOrder);
-  return Best;
+  if (Opts.Order == Traversal::Window) {
+    if (Error E = orderWindowed(G, T))
+      return E;
+    MPASStats S;
+    S.PeakL1UB = peakL1UB(G, T);
+    return S;
+  }
+  // Under a task order the task rank comes first and the weights only order
+  // nodes inside a task.
+  bool ByTask = Opts.Order == Traversal::Tasks;
+  Expected<MPASStats> S =
+      Scheduler(G, T, Opts, ByTask ? &Tasks->Rank : nullptr).run();
+  if (S)
+    S->Chosen = Opts.Weights;
+  return S;
 }
 
 Expected<MPASStats> runMPAS(Graph &G, const TargetDesc &T,
-                            const MPASOptions &Opts) {
-  // Located, and the same in every mode. (The input order itself need not
-  // be a schedule: MPAS makes one.)
-  if (Error E = verifyNoMemoryPlan(G, "dan-mpas",
-                                   "orders a graph before memory planning "
-                                   "(a trace)"))
+                            const MPASOptions &Opts,
+                            const std::optional<TaskOrder> *Known) {
+  if (Error E = checkMPASInput(G))
     return E;
-  if (Opts.KeepInputOrder)
-    return orderOnce(G, T, Opts, nullptr);
-  std::optional<TaskOrder> Tasks;
-  if (Opts.Order != Traversal::Free && Opts.Order != Traversal::Window)
-    Tasks = findTaskOrder(G, T);
-  Expected<MPASStats> S = [&]() -> Expected<MPASStats> {
-    if (Opts.L0 == L0Mode::Auto)
-      return runAutoL0(G, T, Opts, Tasks);
-    if ((Opts.Order == Traversal::Window || Opts.Order == Traversal::Groups) &&
-        Opts.L0 != L0Mode::Capacity)
-      return createStringError(
-          inconvertibleErrorCode(),
-          "--order=%s keeps the L0 tiers within capacity; it cannot "
-          "follow --l0=%s",
-          traversalName(Opts.Order).str().c_str(),
-          l0ModeName(Opts.L0).str().c_str());
-    Traversal O = Opts.Order == Traversal::Auto ? Traversal::Free : Opts.Order;
-    if ((O == Traversal::Tasks || O == Traversal::Groups) && !Tasks)
-      O = Traversal::Free;
-    Expected<MPASStats> One =
-        orderCandidate(G, T, Opts, {O, Opts.L0, Opts.Group}, Tasks);
-    if (One)
-      One->OrderChosen = O;
-    return One;
-  }();
-  if (S && Tasks) {
-    S->Tasks = std::move(Tasks);
+  if (Opts.KeepInputOrder) {
+    // Base: the input order as it is, if it is legal; no setting applies.
+    Expected<MPASStats> S = Scheduler(G, T, Opts).run();
+    if (S)
+      S->L0Chosen = Opts.L0;
+    return S;
+  }
+  if (Opts.L0 == L0Mode::Auto || Opts.Weights == MPASWeights::Auto ||
+      Opts.Order == Traversal::Auto)
+    return createStringError(inconvertibleErrorCode(),
+                             "internal error: runMPAS orders under one "
+                             "setting; the search layer resolves 'auto'");
+  if ((Opts.Order == Traversal::Window || Opts.Order == Traversal::Groups) &&
+      Opts.L0 != L0Mode::Capacity)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "--order=%s keeps the L0 tiers within capacity; it cannot follow "
+        "--l0=%s",
+        traversalName(Opts.Order).str().c_str(),
+        l0ModeName(Opts.L0).str().c_str());
+  std::optional<TaskOrder> Found;
+  bool NeedsTasks =
+      Opts.Order == Traversal::Tasks || Opts.Order == Traversal::Groups;
+  if (!Known && NeedsTasks)
+    Found = findTaskOrder(G, T);
+  const std::optional<TaskOrder> &Tasks = Known ? *Known : Found;
+  MPASOptions One = Opts;
+  if (NeedsTasks && !Tasks)
+    One.Order = Traversal::Free;
+  Expected<MPASStats> S = orderOne(G, T, One, Tasks);
+  if (!S)
+    return S;
+  S->L0Chosen = Opts.L0;
+  S->OrderChosen = One.Order;
+  if (Found) {
+    S->Tasks = std::move(Found);
     S->Tasks->Rank.clear();
   }
   return S;

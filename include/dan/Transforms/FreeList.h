@@ -31,6 +31,9 @@ enum class FitPolicy {
   /// early enough that the placement can start soonest in the plan's
   /// estimated timeline; ties to best fit. FreeList::find treats it as Best.
   Timed,
+  /// Plan under Timed, Best and Next and keep the best plan (a selection of
+  /// the search layer, dan/Search/Search.h); never given to FreeList::find.
+  Auto,
 };
 
 class FreeList {

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dan/Transforms/TaskOrder.h"
+#include "dan/Schedule/TaskOrder.h"
 #include "dan/IR/NodeCosts.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"

@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DAN_TRANSFORMS_TASKORDER_H
-#define DAN_TRANSFORMS_TASKORDER_H
+#ifndef DAN_SCHEDULE_TASKORDER_H
+#define DAN_SCHEDULE_TASKORDER_H
 
 #include "dan/IR/Graph.h"
 #include "dan/Target/Target.h"
@@ -54,4 +54,4 @@ std::optional<TaskOrder> findTaskOrder(const Graph &G, const TargetDesc &T);
 
 } // namespace dan
 
-#endif // DAN_TRANSFORMS_TASKORDER_H
+#endif // DAN_SCHEDULE_TASKORDER_H
