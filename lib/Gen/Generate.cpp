@@ -23,6 +23,35 @@ using namespace llvm;
 
 namespace dan {
 
+ArrayRef<EnumEntry<GenFamily>> genFamilyTable() {
+  static const EnumEntry<GenFamily> Table[] = {
+      {GenFamily::Matmul, "matmul", "tiled matrix multiply (default)"},
+      {GenFamily::Attention, "attention", "FlashAttention with online softmax"},
+      {GenFamily::Conv, "conv", "multi-layer convolution"},
+  };
+  return Table;
+}
+
+ArrayRef<EnumEntry<MatmulOrder>> matmulOrderTable() {
+  static const EnumEntry<MatmulOrder> Table[] = {
+      {MatmulOrder::MNK, "mnk", "row by row, as the traces (default)"},
+      {MatmulOrder::NMK, "nmk", "column by column"},
+      {MatmulOrder::Zigzag, "zigzag",
+       "row by row, every other row right to left"},
+  };
+  return Table;
+}
+
+ArrayRef<EnumEntry<FreePlacement>> freePlacementTable() {
+  static const EnumEntry<FreePlacement> Table[] = {
+      {FreePlacement::End, "end",
+       "all at the end, by buffer id, as the traces (default)"},
+      {FreePlacement::LastUse, "last-use",
+       "each right after the last operation that uses its buffer"},
+  };
+  return Table;
+}
+
 namespace {
 
 constexpr NodeIdx NoNode = UINT32_MAX;

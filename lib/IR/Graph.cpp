@@ -22,6 +22,17 @@ unsigned Graph::internOpName(StringRef Name) {
   return It->second;
 }
 
+Graph::Counts Graph::counts() const {
+  Counts C;
+  for (const Node &N : Nodes) {
+    C.Edges += N.Preds.size();
+    C.ReuseEdges += N.ReusePreds.size();
+    C.Buffers += N.Kind == NodeKind::Alloc;
+    C.Spills += N.Kind == NodeKind::SpillOut;
+  }
+  return C;
+}
+
 bool Graph::hasMemoryPlan() const {
   return any_of(Nodes,
                 [](const Node &N) { return N.HasOffset || N.isSpill(); });

@@ -10,6 +10,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/WithColor.h"
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <new>
@@ -53,7 +54,40 @@ static std::string ToolName = "dan";
   std::_Exit(ExitUsage);
 }
 
-void parseCommandLine(int Argc, char **Argv, StringRef Overview) {
+char ToolError::ID = 0;
+
+Error usageError(const Twine &Msg) {
+  return make_error<ToolError>(ExitUsage, Msg.str());
+}
+
+Error reportedError(ExitCode Code) {
+  return make_error<ToolError>(Code, std::string());
+}
+
+int exitStatusOf(Error E, SourceMgr &SM) {
+  int Status = ExitSuccess;
+  handleAllErrors(
+      std::move(E),
+      [&](const ToolError &TE) {
+        if (!TE.text().empty())
+          reportError(TE.text());
+        Status = std::max<int>(Status, TE.code());
+      },
+      [&](const DiagError &D) {
+        // Located diagnostics print as file:line:col with the source line.
+        for (const Diagnostic &Diag : D.diags())
+          printDiagnostic(SM, Diag.Loc, Diag.Kind, Diag.Msg);
+        Status = std::max<int>(Status, ExitInvalid);
+      },
+      [&](const ErrorInfoBase &EI) {
+        reportError(EI.message());
+        Status = std::max<int>(Status, ExitInvalid);
+      });
+  return Status;
+}
+
+/// Parses the command line; false after a usage error, printed.
+static bool parseCommandLine(int Argc, char **Argv, StringRef Overview) {
   ToolName = sys::path::filename(Argv[0]).str();
   // Both ways memory can run out: a failed operator new, and LLVM's own
   // allocations (SmallVector, MemoryBuffer).
@@ -65,7 +99,7 @@ void parseCommandLine(int Argc, char **Argv, StringRef Overview) {
     OS << "DAN (DAN-Scheduler toolkit) version 0.1.0\n";
   });
   if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &errs()))
-    std::exit(ExitUsage);
+    return false;
   // Writing to a pipe whose reader has gone ('dan-translate big.dan | head')
   // is an I/O error: exit 2 at once and quietly (LLVM's default exits 74).
   // Temporary files are removed before this runs.
@@ -73,6 +107,21 @@ void parseCommandLine(int Argc, char **Argv, StringRef Overview) {
   // Past a file size limit (ulimit -f) a write then fails with EFBIG, which
   // is reported and cleaned up like a full disk, instead of killing the tool.
   std::signal(SIGXFSZ, SIG_IGN);
+  return true;
+}
+
+int runTool(int Argc, char **Argv, StringRef Overview, const ToolBody &Body) {
+  if (!parseCommandLine(Argc, Argv, Overview))
+    return ExitUsage;
+  SourceMgr SM;
+  if (Expected<TargetDesc> T = targetFromOptions(); !T)
+    return exitStatusOf(T.takeError(), SM);
+  return exitStatusOf(Body(SM), SM);
+}
+
+void removeLLVMStatsOption() {
+  if (cl::Option *LLVMStats = cl::getRegisteredOptions().lookup("stats"))
+    LLVMStats->removeArgument();
 }
 
 void reportError(const Twine &Msg) {
@@ -89,23 +138,25 @@ void printDiagnostic(SourceMgr &SM, SMLoc Loc, SourceMgr::DiagKind Kind,
     WithColor::note(errs(), ToolName) << Msg << '\n';
 }
 
-TargetDesc targetFromOptions(const TargetDesc &Base) {
+Expected<TargetDesc> targetFromOptions(const TargetDesc &Base) {
   TargetDesc T = Base;
   for (const std::string &Spec : Capacities)
-    if (Error E = T.parseCapacity(Spec)) {
-      reportError(toString(std::move(E)));
-      std::exit(ExitUsage);
-    }
+    if (Error E = T.parseCapacity(Spec))
+      return usageError(toString(std::move(E)));
   // An empty --spill-cost= is a bad value too, not an absent option.
   if (SpillCost.getNumOccurrences())
-    if (Error E = T.parseSpillCost(SpillCost)) {
-      reportError(toString(std::move(E)));
-      std::exit(ExitUsage);
-    }
+    if (Error E = T.parseSpillCost(SpillCost))
+      return usageError(toString(std::move(E)));
   return T;
 }
 
-void applyTargetOptions(Graph &G) { G.Target = targetFromOptions(G.Target); }
+Error applyTargetOptions(Graph &G) {
+  Expected<TargetDesc> T = targetFromOptions(G.Target);
+  if (!T)
+    return T.takeError();
+  G.Target = *T;
+  return Error::success();
+}
 
 /// Reads a stream (stdin, a pipe, a device such as /dev/zero) to its end,
 /// stopping as soon as it holds more than \p Limit bytes.
@@ -163,29 +214,26 @@ static Expected<std::unique_ptr<MemoryBuffer>> readBounded(StringRef Path) {
   return std::move(*Buf);
 }
 
-std::optional<unsigned> readInput(SourceMgr &SM, StringRef Path) {
+Expected<unsigned> readInput(SourceMgr &SM, StringRef Path) {
   Expected<std::unique_ptr<MemoryBuffer>> Buf = readBounded(Path);
-  if (!Buf) {
-    reportError("cannot read '" + displayName(Path) +
-                "': " + toString(Buf.takeError()));
-    return std::nullopt;
-  }
+  if (!Buf)
+    return usageError("cannot read '" + displayName(Path) +
+                      "': " + toString(Buf.takeError()));
   return SM.AddNewSourceBuffer(std::move(*Buf), SMLoc());
 }
 
-bool checkOutputIsNotInput(StringRef Option, StringRef Output,
-                           ArrayRef<std::string> Inputs) {
+Error checkOutputIsNotInput(StringRef Option, StringRef Output,
+                            ArrayRef<std::string> Inputs) {
   if (Output == "-")
-    return true;
+    return Error::success();
   for (const std::string &Input : Inputs) {
     bool Same = false;
     if (Input == "-" || sys::fs::equivalent(Input, Output, Same) || !Same)
       continue;
-    reportError(Option + " '" + Output + "' is the input file '" + Input +
-                "'; writing there would destroy the input");
-    return false;
+    return usageError(Option + " '" + Output + "' is the input file '" + Input +
+                      "'; writing there would destroy the input");
   }
-  return true;
+  return Error::success();
 }
 
 namespace {
@@ -279,84 +327,84 @@ private:
 };
 
 /// "cannot write '<path>': <why>", the path as the user gave it.
-bool reportWriteError(StringRef Path, Error E) {
-  reportError("cannot write '" + (Path == "-" ? StringRef("<stdout>") : Path) +
-              "': " + toString(std::move(E)));
-  return false;
+Error writeError(StringRef Path, Error E) {
+  return usageError("cannot write '" +
+                    (Path == "-" ? StringRef("<stdout>") : Path) +
+                    "': " + toString(std::move(E)));
 }
 
 } // namespace
 
-bool writeOutput(StringRef Path,
-                 const std::function<void(raw_ostream &)> &Write) {
+Error writeOutput(StringRef Path,
+                  const std::function<void(raw_ostream &)> &Write) {
   Expected<std::unique_ptr<OutputFile>> F = OutputFile::open(Path);
   if (!F)
-    return reportWriteError(Path, F.takeError());
+    return writeError(Path, F.takeError());
   Write((*F)->os());
   if (Error E = (*F)->finish())
-    return reportWriteError(Path, std::move(E));
+    return writeError(Path, std::move(E));
   if (Error E = (*F)->keep())
-    return reportWriteError(Path, std::move(E));
-  return true;
+    return writeError(Path, std::move(E));
+  return Error::success();
 }
 
-bool writeOutputs(ArrayRef<std::pair<std::string, std::string>> Files,
-                  ArrayRef<std::string> Stale) {
+Error writeOutputs(ArrayRef<std::pair<std::string, std::string>> Files,
+                   ArrayRef<std::string> Stale) {
   // Every file is written before any is put in place; on a failure the
   // destructors remove the temporary files.
   std::vector<std::unique_ptr<OutputFile>> Outs;
   for (const auto &[Path, Text] : Files) {
     Expected<std::unique_ptr<OutputFile>> F = OutputFile::open(Path);
     if (!F)
-      return reportWriteError(Path, F.takeError());
+      return writeError(Path, F.takeError());
     (*F)->os() << Text;
     if (Error E = (*F)->finish())
-      return reportWriteError(Path, std::move(E));
+      return writeError(Path, std::move(E));
     Outs.push_back(std::move(*F));
   }
   for (size_t I = 0; I != Outs.size(); ++I)
     if (Error E = Outs[I]->keep())
-      return reportWriteError(Files[I].first, std::move(E));
+      return writeError(Files[I].first, std::move(E));
   for (const std::string &Path : Stale)
     sys::fs::remove(Path);
-  return true;
+  return Error::success();
 }
 
-bool finishStdout() {
+Error finishStdout() {
   outs().flush();
   if (std::error_code EC = outs().error()) {
     outs().clear_error();
-    return reportWriteError("-", errorCodeToError(EC));
+    return writeError("-", errorCodeToError(EC));
   }
-  return true;
+  return Error::success();
 }
 
 StringRef displayName(StringRef Path) {
   return Path == "-" ? StringRef("<stdin>") : Path;
 }
 
-unsigned verifyAndReport(const Graph &G, const TargetDesc &T,
-                         const VerifyOptions &Opts, SourceMgr &SM,
-                         StringRef Path) {
+Error verifyAndReport(const Graph &G, const TargetDesc &T,
+                      const VerifyOptions &Opts, SourceMgr &SM,
+                      StringRef Path) {
   unsigned Errors = verifyGraph(
       G, T, Opts, [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
         printDiagnostic(SM, Loc, Kind, Msg);
       });
-  if (Errors)
-    reportError("'" + displayName(Path) + "' does not verify: " +
-                Twine(Errors) + (Errors == 1 ? " error" : " errors"));
-  return Errors;
+  if (!Errors)
+    return Error::success();
+  return make_error<ToolError>(
+      ExitInvalid, ("'" + displayName(Path) + "' does not verify: " +
+                    Twine(Errors) + (Errors == 1 ? " error" : " errors"))
+                       .str());
 }
 
-std::unique_ptr<Graph> readIR(SourceMgr &SM, StringRef Path, int &Status) {
-  std::optional<unsigned> ID = readInput(SM, Path);
-  if (!ID) {
-    Status = ExitUsage;
-    return nullptr;
-  }
+Expected<std::unique_ptr<Graph>> readIR(SourceMgr &SM, StringRef Path) {
+  Expected<unsigned> ID = readInput(SM, Path);
+  if (!ID)
+    return ID.takeError();
   std::unique_ptr<Graph> G = parseGraph(SM, *ID);
   if (!G)
-    Status = ExitInvalid;
+    return reportedError(ExitInvalid);
   return G;
 }
 
@@ -366,10 +414,7 @@ namespace dan::tool {
 
 int runStageTool(int Argc, char **Argv, StringRef Overview,
                  const StagePass &Pass, const OptionCheck &Check) {
-  // LLVM registers its own -stats (for Statistic counters, empty in a
-  // release build); a stage's --stats means its own report instead.
-  if (cl::Option *LLVMStats = cl::getRegisteredOptions().lookup("stats"))
-    LLVMStats->removeArgument();
+  removeLLVMStatsOption();
   // Options of the stage tools only, so they live here, not at file scope.
   cl::opt<std::string> Input(cl::Positional, cl::init("-"),
                              cl::desc("<input .dan file>"),
@@ -379,37 +424,22 @@ int runStageTool(int Argc, char **Argv, StringRef Overview,
                               cl::cat(DANCategory));
   cl::opt<bool> Stats("stats", cl::desc("Print what the stage did to stderr"),
                       cl::cat(DANCategory));
-  parseCommandLine(Argc, Argv, Overview);
-  if (Check)
-    if (std::optional<std::string> Msg = Check()) {
-      reportError(*Msg);
-      return ExitUsage;
-    }
-  (void)targetFromOptions();
-
-  SourceMgr SM;
-  int Status = ExitSuccess;
-  std::unique_ptr<Graph> G = readIR(SM, Input, Status);
-  if (!G)
-    return Status;
-  applyTargetOptions(*G);
-  // A copy: the pass may replace the graph's contents, not its target.
-  TargetDesc Target = G->Target;
-  if (Error E = Pass(*G, Target, Stats ? &errs() : nullptr)) {
-    // Located diagnostics print as file:line:col with the source line.
-    handleAllErrors(
-        std::move(E),
-        [&](const DiagError &D) {
-          for (const Diagnostic &Diag : D.diags())
-            printDiagnostic(SM, Diag.Loc, Diag.Kind, Diag.Msg);
-        },
-        [&](const ErrorInfoBase &EI) { reportError(EI.message()); });
-    return ExitInvalid;
-  }
-  G->Target = Target;
-  return writeOutput(Output, [&](raw_ostream &OS) { printGraph(*G, OS); })
-             ? ExitSuccess
-             : ExitUsage;
+  return runTool(Argc, Argv, Overview, [&](SourceMgr &SM) -> Error {
+    if (Check)
+      if (Error E = Check())
+        return E;
+    Expected<std::unique_ptr<Graph>> G = readIR(SM, Input);
+    if (!G)
+      return G.takeError();
+    if (Error E = applyTargetOptions(**G))
+      return E;
+    // A copy: the pass may replace the graph's contents, not its target.
+    TargetDesc Target = (*G)->Target;
+    if (Error E = Pass(**G, Target, Stats ? &errs() : nullptr))
+      return E;
+    (*G)->Target = Target;
+    return writeOutput(Output, [&](raw_ostream &OS) { printGraph(**G, OS); });
+  });
 }
 
 } // namespace dan::tool

@@ -48,21 +48,64 @@ EnumValues<EnumT> enumValues(llvm::ArrayRef<EnumEntry<EnumT>> Table) {
   return {Table};
 }
 
-/// Parses the command line; on a usage error prints it and exits with 2.
-/// Also makes a closed output pipe exit 2 and a file size limit a write
-/// error.
-void parseCommandLine(int Argc, char **Argv, llvm::StringRef Overview);
+/// An error with the exit status it means: ExitUsage for a bad command line
+/// or an I/O error, ExitInvalid for invalid input or a failed check. An
+/// empty message means the error has been printed already (the parser's and
+/// the verifier's located diagnostics print as they are found).
+class ToolError : public llvm::ErrorInfo<ToolError> {
+public:
+  static char ID;
+  ToolError(ExitCode Code, std::string Msg) : Code(Code), Msg(std::move(Msg)) {}
+  ExitCode code() const { return Code; }
+  llvm::StringRef text() const { return Msg; }
+  void log(llvm::raw_ostream &OS) const override { OS << Msg; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
 
-/// \p Base with --capacity and --spill-cost applied on top; on a bad value
-/// prints the error and exits with 2. Tools call it once before reading
-/// input, so that a bad option is a usage error whatever the input.
-TargetDesc targetFromOptions(const TargetDesc &Base = TargetDesc::davinci());
+private:
+  ExitCode Code;
+  std::string Msg;
+};
+
+/// A usage or I/O error (exit status 2) with its message.
+llvm::Error usageError(const llvm::Twine &Msg);
+/// An error whose messages are printed already, exiting with \p Code.
+llvm::Error reportedError(ExitCode Code);
+
+/// The one place an error becomes an exit status: prints it (a DiagError
+/// at its locations through \p SM, a ToolError's message unless printed
+/// already, any other error as "<tool>: error: <message>") and returns the
+/// status: a ToolError's own code, ExitInvalid for everything else (a
+/// library's errors are about its input). Success is ExitSuccess.
+int exitStatusOf(llvm::Error E, llvm::SourceMgr &SM);
+
+/// The body of a tool: everything after the command line is parsed. The
+/// SourceMgr holds the inputs it reads, so that errors print where they are.
+using ToolBody = std::function<llvm::Error(llvm::SourceMgr &SM)>;
+
+/// The whole of a tool: parses the command line (a usage error exits with
+/// 2), checks the target options, runs \p Body and maps its error to the
+/// exit status (exitStatusOf). Also makes a closed output pipe exit 2 and a
+/// file size limit a write error.
+int runTool(int Argc, char **Argv, llvm::StringRef Overview,
+            const ToolBody &Body);
+
+/// \p Base with --capacity and --spill-cost applied on top; a bad value is
+/// a usage error. runTool checks them once before the body runs, so that a
+/// bad option is a usage error whatever the input.
+llvm::Expected<TargetDesc>
+targetFromOptions(const TargetDesc &Base = TargetDesc::davinci());
 
 /// Applies --capacity and --spill-cost on top of \p G's own target (its
 /// file's target header, or the defaults for an imported graph): the
 /// target the tool then plans, judges or measures under, and the one its
 /// output records.
-void applyTargetOptions(Graph &G);
+llvm::Error applyTargetOptions(Graph &G);
+
+/// Removes LLVM's own -stats (for Statistic counters, empty in a release
+/// build), so that a tool can declare its --stats, which means its own report.
+void removeLLVMStatsOption();
 
 /// Prints "<tool>: error: <Msg>" to stderr.
 void reportError(const llvm::Twine &Msg);
@@ -73,48 +116,48 @@ void reportError(const llvm::Twine &Msg);
 void printDiagnostic(llvm::SourceMgr &SM, llvm::SMLoc Loc,
                      llvm::SourceMgr::DiagKind Kind, const llvm::Twine &Msg);
 
-/// Adds the file (or stdin for "-") to \p SM. On failure prints the error
-/// and returns std::nullopt (exit status 2).
-std::optional<unsigned> readInput(llvm::SourceMgr &SM, llvm::StringRef Path);
+/// Adds the file (or stdin for "-") to \p SM and returns its buffer id; a
+/// file that cannot be read is a usage error.
+llvm::Expected<unsigned> readInput(llvm::SourceMgr &SM, llvm::StringRef Path);
 
 /// Refuses an output that would replace an input: when \p Output (the value
 /// of \p Option) names the same file as one of \p Inputs (same device and
-/// inode, through any link), prints the error and returns false (exit status
-/// 2), before anything is read. For outputs in another format than their
-/// input (a report, a trace, JSON from IR); one in the input's own format
-/// may replace it, since the write is atomic. "-" is never a file here.
-bool checkOutputIsNotInput(llvm::StringRef Option, llvm::StringRef Output,
-                           llvm::ArrayRef<std::string> Inputs);
+/// inode, through any link), returns a usage error, before anything is
+/// read. For outputs in another format than their input (a report, a trace,
+/// JSON from IR); one in the input's own format may replace it, since the write
+/// is atomic. "-" is never a file here.
+llvm::Error checkOutputIsNotInput(llvm::StringRef Option,
+                                  llvm::StringRef Output,
+                                  llvm::ArrayRef<std::string> Inputs);
 
 /// Writes \p Path (stdout for "-") through a temporary file renamed on
-/// success; a device or FIFO is written in place. Every write is checked:
-/// returns false after printing the error (exit status 2), leaving no
-/// partial file.
-bool writeOutput(llvm::StringRef Path,
-                 const std::function<void(llvm::raw_ostream &)> &Write);
+/// success; a device or FIFO is written in place. Every write is checked: a
+/// failure is a usage error and leaves no partial file.
+llvm::Error writeOutput(llvm::StringRef Path,
+                        const std::function<void(llvm::raw_ostream &)> &Write);
 
-/// Flushes stdout for a tool that prints to outs() itself; on a write error
-/// (a full disk, a closed stdout) prints it and returns false (exit status
-/// 2).
-bool finishStdout();
+/// Flushes stdout for a tool that prints to outs() itself; a write error (a
+/// full disk, a closed stdout) is a usage error.
+llvm::Error finishStdout();
 
 /// Writes several files as one: each goes to a temporary file first, and
 /// only when all are written are they renamed into place and the \p Stale
-/// paths removed. Returns false after printing the error (exit status 2).
-bool writeOutputs(llvm::ArrayRef<std::pair<std::string, std::string>> Files,
-                  llvm::ArrayRef<std::string> Stale);
+/// paths removed. A failure is a usage error.
+llvm::Error
+writeOutputs(llvm::ArrayRef<std::pair<std::string, std::string>> Files,
+             llvm::ArrayRef<std::string> Stale);
 
 /// The body of a stage tool (dan-mpas, dan-dlr, dan-cpe): rewrites \p G in
 /// place under \p T (G's target with the options applied), printing
 /// statistics to \p Stats when --stats is given. A failure
 /// is an invalid input (exit status 1); a dan::DiagError prints each of its
-/// diagnostics at its source location.
+/// diagnostics at its source location (exitStatusOf).
 using StagePass = std::function<llvm::Error(Graph &G, const TargetDesc &T,
                                             llvm::raw_ostream *Stats)>;
 
-/// Checks option combinations once the command line is parsed: an error
-/// message makes it a usage error (exit status 2).
-using OptionCheck = std::function<std::optional<std::string>()>;
+/// Checks option combinations once the command line is parsed: return a
+/// usageError (exit status 2) for a bad one.
+using OptionCheck = std::function<llvm::Error()>;
 
 /// The whole of a stage tool: options, reading the IR (a file or stdin),
 /// running \p Pass, and writing the IR (stdout or -o) only on success.
@@ -124,17 +167,17 @@ int runStageTool(int Argc, char **Argv, llvm::StringRef Overview,
 /// How messages name an input path: "<stdin>" for "-".
 llvm::StringRef displayName(llvm::StringRef Path);
 
-/// Verifies \p G, printing each diagnostic where it points and, when there
-/// are errors, "<tool>: error: '<path>' does not verify: N errors". Returns
-/// the number of errors.
-unsigned verifyAndReport(const Graph &G, const TargetDesc &T,
-                         const VerifyOptions &Opts, llvm::SourceMgr &SM,
-                         llvm::StringRef Path);
+/// Verifies \p G, printing each diagnostic where it points; when there are
+/// errors, an error (exit status 1) that says "'<path>' does not verify: N
+/// errors".
+llvm::Error verifyAndReport(const Graph &G, const TargetDesc &T,
+                            const VerifyOptions &Opts, llvm::SourceMgr &SM,
+                            llvm::StringRef Path);
 
-/// Reads and parses an IR file. Sets \p Status to 2 on an I/O error and 1
-/// on a parse error.
-std::unique_ptr<Graph> readIR(llvm::SourceMgr &SM, llvm::StringRef Path,
-                              int &Status);
+/// Reads and parses an IR file: a usage error when it cannot be read, an
+/// invalid input (its diagnostics printed) when it does not parse.
+llvm::Expected<std::unique_ptr<Graph>> readIR(llvm::SourceMgr &SM,
+                                              llvm::StringRef Path);
 
 } // namespace dan::tool
 

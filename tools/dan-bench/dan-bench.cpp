@@ -109,31 +109,25 @@ static cl::opt<bool> Quiet("quiet", cl::desc("No progress lines on stderr"),
 /// after the file), DAN IR otherwise, its target (the IR's header, or the
 /// defaults) with the options on top. Checks that it verifies under that
 /// target and has no memory plan.
-static std::unique_ptr<Graph> readGraph(SourceMgr &SM, StringRef Path,
-                                        int &Status) {
-  std::optional<unsigned> ID = readInput(SM, Path);
-  if (!ID) {
-    Status = ExitUsage;
-    return nullptr;
-  }
+static Expected<std::unique_ptr<Graph>> readGraph(SourceMgr &SM,
+                                                  StringRef Path) {
+  Expected<unsigned> ID = readInput(SM, Path);
+  if (!ID)
+    return ID.takeError();
   std::unique_ptr<Graph> G =
       importGraph(SM, *ID, graphNameForFile(Path == "-" ? "stdin" : Path));
-  if (!G) {
-    Status = ExitInvalid;
-    return nullptr;
-  }
-  applyTargetOptions(*G);
-  if (G->hasMemoryPlan()) {
-    reportError("'" + displayName(Path) + "' (graph " + G->Name +
-                ") already has a memory plan; every method plans the graph "
-                "itself: give the graph without one");
-    Status = ExitInvalid;
-    return nullptr;
-  }
-  if (verifyAndReport(*G, G->Target, VerifyOptions(), SM, Path)) {
-    Status = ExitInvalid;
-    return nullptr;
-  }
+  if (!G)
+    return reportedError(ExitInvalid);
+  if (Error E = applyTargetOptions(*G))
+    return E;
+  if (G->hasMemoryPlan())
+    return createStringError(
+        inconvertibleErrorCode(),
+        "'" + displayName(Path) + "' (graph " + G->Name +
+            ") already has a memory plan; every method plans the graph "
+            "itself: give the graph without one");
+  if (Error E = verifyAndReport(*G, G->Target, VerifyOptions(), SM, Path))
+    return E;
   return G;
 }
 
@@ -145,7 +139,7 @@ static std::string joinPath(StringRef A, StringRef B) {
 
 /// --save: every verified plan, as one write (all or nothing). A cell that
 /// failed leaves no files behind from an earlier run.
-static bool savePlans(const BenchReport &R) {
+static Error savePlans(const BenchReport &R) {
   std::vector<std::pair<std::string, std::string>> Files;
   std::vector<std::string> Stale;
   for (const Workload &W : R.Workloads)
@@ -169,56 +163,50 @@ static bool savePlans(const BenchReport &R) {
   return writeOutputs(Files, Stale);
 }
 
-static bool writeCharts(const BenchReport &R) {
+static Error writeCharts(const BenchReport &R) {
   std::vector<std::pair<std::string, std::string>> Files;
   for (ChartFile &F : drawCharts(R))
     Files.emplace_back(joinPath(ChartsDir, F.Name), std::move(F.SVG));
   return writeOutputs(Files, {});
 }
 
-int main(int Argc, char **Argv) {
-  InitLLVM X(Argc, Argv);
-  parseCommandLine(Argc, Argv,
-                   "dan-bench: run scheduling methods on graphs and compare "
-                   "them (the paper's table 2, the ablations, a sensitivity "
-                   "sweep)\n");
-  TargetDesc Target = targetFromOptions();
+static Error runBenchTool(SourceMgr &SM) {
+  Expected<TargetDesc> OptionTarget = targetFromOptions();
+  if (!OptionTarget)
+    return OptionTarget.takeError();
+  TargetDesc Target = *OptionTarget;
 
   BenchOptions Opts;
   for (const std::string &Name : MethodNames) {
-    if (Name.empty()) {
-      reportError("--methods needs method names: dan, base, hmcos, cosma, "
-                  "magis, eda");
-      return ExitUsage;
-    }
+    if (Name.empty())
+      return usageError(
+          "--methods needs method names: dan, base, hmcos, cosma, "
+          "magis, eda");
     std::optional<Method> M = lookupMethod(Name);
     if (!M) {
       std::vector<StringRef> Names;
       for (Method K : allMethods())
         Names.push_back(methodName(K));
-      reportError("--methods: " + unknownNameMessage("method", Name, Names));
-      return ExitUsage;
+      return usageError("--methods: " +
+                        unknownNameMessage("method", Name, Names));
     }
     Opts.Methods.push_back(*M);
   }
   if (Opts.Methods.empty())
     Opts.Methods.assign(allMethods().begin(), allMethods().end());
   for (const std::string &S : Sweep) {
-    if (S.empty()) {
-      reportError("--sweep needs capacity, cost or grid");
-      return ExitUsage;
-    }
+    if (S.empty())
+      return usageError("--sweep needs capacity, cost or grid");
     if (S == "capacity")
       Opts.Sweep.Capacity = true;
     else if (S == "cost")
       Opts.Sweep.Cost = true;
     else if (S == "grid")
       Opts.Sweep.Grid = true;
-    else {
-      reportError("--sweep: " +
-                  unknownNameMessage("sweep", S, {"capacity", "cost", "grid"}));
-      return ExitUsage;
-    }
+    else
+      return usageError(
+          "--sweep: " +
+          unknownNameMessage("sweep", S, {"capacity", "cost", "grid"}));
   }
   if (SweepScales.getNumOccurrences())
     Opts.Sweep.Scales.assign(SweepScales.begin(), SweepScales.end());
@@ -227,51 +215,39 @@ int main(int Argc, char **Argv) {
   if (SweepBeta.getNumOccurrences())
     Opts.Sweep.Betas.assign(SweepBeta.begin(), SweepBeta.end());
   for (uint64_t V : concat<uint64_t>(Opts.Sweep.Alphas, Opts.Sweep.Betas))
-    if (V > MaxValue) {
-      reportError("--sweep-alpha and --sweep-beta take values up to 2^40, "
-                  "not " +
-                  Twine(V));
-      return ExitUsage;
-    }
+    if (V > MaxValue)
+      return usageError(
+          "--sweep-alpha and --sweep-beta take values up to 2^40, "
+          "not " +
+          Twine(V));
   if (Expected<std::vector<SweepSetting>> S = sweepSettings(Opts.Sweep, Target);
-      !S) {
-    reportError("--sweep-scales: " + toString(S.takeError()));
-    return ExitUsage;
-  }
+      !S)
+    return usageError("--sweep-scales: " + toString(S.takeError()));
   if (Opts.Sweep.Scales.empty() || Opts.Sweep.Alphas.empty() ||
-      Opts.Sweep.Betas.empty()) {
-    reportError("--sweep-scales, --sweep-alpha and --sweep-beta need at "
-                "least one value");
-    return ExitUsage;
-  }
+      Opts.Sweep.Betas.empty())
+    return usageError("--sweep-scales, --sweep-alpha and --sweep-beta need at "
+                      "least one value");
   for (auto [Name, Opt] :
        {std::pair{"--save", &SaveDir}, std::pair{"--charts", &ChartsDir}})
-    if (Opt->getNumOccurrences() && Opt->empty()) {
-      reportError(Twine(Name) + " needs a directory");
-      return ExitUsage;
-    }
-  if (count(Inputs, "-") > 1) {
-    reportError("standard input ('-') can be read only once");
-    return ExitUsage;
-  }
-  if (!checkOutputIsNotInput("-o", OutputPath, Inputs))
-    return ExitUsage;
+    if (Opt->getNumOccurrences() && Opt->empty())
+      return usageError(Twine(Name) + " needs a directory");
+  if (count(Inputs, "-") > 1)
+    return usageError("standard input ('-') can be read only once");
+  if (Error E = checkOutputIsNotInput("-o", OutputPath, Inputs))
+    return E;
 
-  SourceMgr SM;
   std::vector<std::unique_ptr<Graph>> Graphs;
   StringMap<std::string> Seen;
   for (const std::string &Path : Inputs) {
-    int Status = ExitSuccess;
-    std::unique_ptr<Graph> G = readGraph(SM, Path, Status);
-    if (!G)
-      return Status;
+    Expected<std::unique_ptr<Graph>> Read = readGraph(SM, Path);
+    if (!Read)
+      return Read.takeError();
+    std::unique_ptr<Graph> G = std::move(*Read);
     auto [It, New] = Seen.try_emplace(G->Name, Path);
-    if (!New) {
-      reportError("'" + displayName(Path) + "' and '" +
-                  displayName(It->second) + "' are both graph " + G->Name +
-                  ": give each graph once");
-      return ExitUsage;
-    }
+    if (!New)
+      return usageError("'" + displayName(Path) + "' and '" +
+                        displayName(It->second) + "' are both graph " +
+                        G->Name + ": give each graph once");
     Graphs.push_back(std::move(G));
   }
   // Every method runs on every graph under one target: the graphs' own,
@@ -282,13 +258,14 @@ int main(int Argc, char **Argv) {
       raw_string_ostream FirstOS(First), OtherOS(Other);
       Graphs[0]->Target.printHeader(FirstOS);
       Graphs[I]->Target.printHeader(OtherOS);
-      reportError("'" + displayName(Inputs[I]) + "' (graph " + Graphs[I]->Name +
-                  ") is for '" + Other + "', but '" + displayName(Inputs[0]) +
-                  "' (graph " + Graphs[0]->Name + ") is for '" + First +
-                  "': dan-bench compares methods under one target; give "
-                  "the files the same target header, or the --capacity and "
-                  "--spill-cost options that make them agree");
-      return ExitInvalid;
+      return createStringError(
+          inconvertibleErrorCode(),
+          "'" + displayName(Inputs[I]) + "' (graph " + Graphs[I]->Name +
+              ") is for '" + Other + "', but '" + displayName(Inputs[0]) +
+              "' (graph " + Graphs[0]->Name + ") is for '" + First +
+              "': dan-bench compares methods under one target; give "
+              "the files the same target header, or the --capacity and "
+              "--spill-cost options that make them agree");
     }
   if (!Graphs.empty())
     Target = Graphs[0]->Target;
@@ -303,10 +280,9 @@ int main(int Argc, char **Argv) {
     Dirs.push_back(ChartsDir);
   for (const std::string &Dir : Dirs)
     if (std::error_code EC = sys::fs::create_directories(
-            Dir, /*IgnoreExisting=*/true, sys::fs::all_all)) {
-      reportError("cannot create directory '" + Dir + "': " + EC.message());
-      return ExitUsage;
-    }
+            Dir, /*IgnoreExisting=*/true, sys::fs::all_all))
+      return usageError("cannot create directory '" + Dir +
+                        "': " + EC.message());
 
   Opts.Ablations = Ablations;
   Opts.KeepPlans = !SaveDir.empty() || !ChartsDir.empty();
@@ -330,13 +306,15 @@ int main(int Argc, char **Argv) {
   ReportOptions RO;
   RO.Format = OutFormat;
   RO.Timings = Timings;
-  if (!writeOutput(OutputPath,
-                   [&](raw_ostream &OS) { printReport(R, RO, OS); }))
-    return ExitUsage;
-  if (!SaveDir.empty() && !savePlans(R))
-    return ExitUsage;
-  if (!ChartsDir.empty() && !writeCharts(R))
-    return ExitUsage;
+  if (Error E = writeOutput(OutputPath,
+                            [&](raw_ostream &OS) { printReport(R, RO, OS); }))
+    return E;
+  if (!SaveDir.empty())
+    if (Error E = savePlans(R))
+      return E;
+  if (!ChartsDir.empty())
+    if (Error E = writeCharts(R))
+      return E;
   if (R.failed()) {
     std::string Why;
     auto Add = [&](unsigned N, StringRef One, StringRef Many) {
@@ -348,8 +326,17 @@ int main(int Argc, char **Argv) {
     Add(R.AblationFailures, "ablation failed", "ablations failed");
     Add(R.Sweep ? R.Sweep->NotVerified : 0, "plan of the sweep does not verify",
         "plans of the sweep do not verify");
-    reportError(Why + "; the report says why");
-    return ExitInvalid;
+    return createStringError(inconvertibleErrorCode(),
+                             Why + "; the report says why");
   }
-  return ExitSuccess;
+  return Error::success();
+}
+
+int main(int Argc, char **Argv) {
+  InitLLVM X(Argc, Argv);
+  return runTool(Argc, Argv,
+                 "dan-bench: run scheduling methods on graphs and compare "
+                 "them (the paper's table 2, the ablations, a sensitivity "
+                 "sweep)\n",
+                 runBenchTool);
 }

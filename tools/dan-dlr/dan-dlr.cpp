@@ -141,10 +141,11 @@ int main(int Argc, char **Argv) {
           printStats(*Stats, G, *S);
         return Error::success();
       },
-      []() -> std::optional<std::string> {
+      []() -> Error {
         if (!parseHorizon())
-          return "invalid --horizon '" + Horizon +
-                 "': expected auto, off or a positive integer below 2^32";
-        return std::nullopt;
+          return usageError(
+              "invalid --horizon '" + Horizon +
+              "': expected auto, off or a positive integer below 2^32");
+        return Error::success();
       });
 }

@@ -19,16 +19,16 @@ using namespace dan::tool;
 
 namespace {
 enum class OutFormat { IR, JSON };
+const EnumEntry<OutFormat> OutFormats[] = {
+    {OutFormat::IR, "ir", "DAN IR (default)"},
+    {OutFormat::JSON, "json", "contest JSON"},
+};
 } // namespace
 
-static cl::opt<GenFamily> Family(
-    "family", cl::desc("The workload family"), cl::init(GenFamily::Matmul),
-    cl::values(clEnumValN(GenFamily::Matmul, "matmul",
-                          "tiled matrix multiply (default)"),
-               clEnumValN(GenFamily::Attention, "attention",
-                          "FlashAttention with online softmax"),
-               clEnumValN(GenFamily::Conv, "conv", "multi-layer convolution")),
-    cl::cat(DANCategory));
+static cl::opt<GenFamily> Family("family", cl::desc("The workload family"),
+                                 cl::init(GenFamily::Matmul),
+                                 enumValues(genFamilyTable()),
+                                 cl::cat(DANCategory));
 
 static cl::opt<uint64_t>
     MTiles("m-tiles", cl::init(8), cl::value_desc("N"),
@@ -58,12 +58,7 @@ static cl::opt<uint64_t>
 static cl::opt<MatmulOrder>
     Order("order",
           cl::desc("matmul: The order of the output tiles (K innermost)"),
-          cl::init(MatmulOrder::MNK),
-          cl::values(clEnumValN(MatmulOrder::MNK, "mnk",
-                                "row by row, as the traces (default)"),
-                     clEnumValN(MatmulOrder::NMK, "nmk", "column by column"),
-                     clEnumValN(MatmulOrder::Zigzag, "zigzag",
-                                "row by row, every other row right to left")),
+          cl::init(MatmulOrder::MNK), enumValues(matmulOrderTable()),
           cl::cat(DANCategory));
 
 static cl::opt<uint64_t>
@@ -113,85 +108,46 @@ static cl::opt<unsigned>
 static cl::opt<FreePlacement>
     Frees("frees",
           cl::desc("Where the FREE statements stand in the written order"),
-          cl::init(FreePlacement::End),
-          cl::values(clEnumValN(FreePlacement::End, "end",
-                                "all at the end, by buffer id, as the traces "
-                                "(default)"),
-                     clEnumValN(FreePlacement::LastUse, "last-use",
-                                "each right after the last operation that uses "
-                                "its buffer")),
+          cl::init(FreePlacement::End), enumValues(freePlacementTable()),
           cl::cat(DANCategory));
 static cl::opt<std::string>
     Name("name", cl::value_desc("NAME"),
          cl::desc("Graph name (default: family and shape, e.g. "
                   "matmul_8x8x8)"),
          cl::cat(DANCategory));
-static cl::opt<OutFormat>
-    Format("format", cl::desc("Output format"), cl::init(OutFormat::IR),
-           cl::values(clEnumValN(OutFormat::IR, "ir", "DAN IR (default)"),
-                      clEnumValN(OutFormat::JSON, "json", "contest JSON")),
-           cl::cat(DANCategory));
+static cl::opt<OutFormat> Format("format", cl::desc("Output format"),
+                                 cl::init(OutFormat::IR),
+                                 enumValues<OutFormat>(OutFormats),
+                                 cl::cat(DANCategory));
 static cl::opt<std::string> Output("o", cl::init("-"), cl::value_desc("path"),
                                    cl::desc("Output file (default: stdout)"),
                                    cl::cat(DANCategory));
 
 /// An option of one family given with another is a usage error: it would
-/// silently do nothing.
-static bool checkFamilyOptions() {
-  struct Owned {
-    cl::Option *Opt;
-    GenFamily Owner;
-  };
-  const Owned All[] = {{&MTiles, GenFamily::Matmul},
-                       {&NTiles, GenFamily::Matmul},
-                       {&KTiles, GenFamily::Matmul},
-                       {&TileM, GenFamily::Matmul},
-                       {&TileN, GenFamily::Matmul},
-                       {&TileK, GenFamily::Matmul},
-                       {&Order, GenFamily::Matmul},
-                       {&QBlocks, GenFamily::Attention},
-                       {&KVBlocks, GenFamily::Attention},
-                       {&HeadTiles, GenFamily::Attention},
-                       {&Layers, GenFamily::Conv},
-                       {&FmapTiles, GenFamily::Conv},
-                       {&ChannelTiles, GenFamily::Conv},
-                       {std::addressof(Kernels), GenFamily::Conv},
-                       {&TileSize, GenFamily::Conv}};
-  static const char *FamilyNames[] = {"matmul", "attention", "conv"};
-  for (const Owned &O : All)
-    if (O.Opt->getNumOccurrences() && O.Owner != Family) {
-      reportError("--" + O.Opt->ArgStr + " applies to --family=" +
-                  FamilyNames[static_cast<unsigned>(O.Owner)] + " only");
-      return false;
-    }
-  return true;
+/// silently do nothing. The family an option belongs to is the one its help
+/// text starts with ("matmul: ..."), so --help and this check always agree.
+static Error checkFamilyOptions() {
+  for (auto &[Name, Opt] : cl::getRegisteredOptions()) {
+    auto [Prefix, Rest] = Opt->HelpStr.split(": ");
+    std::optional<GenFamily> Owner = lookupEnum(genFamilyTable(), Prefix);
+    if (Rest.empty() || !Owner || !Opt->getNumOccurrences() || *Owner == Family)
+      continue;
+    return usageError("--" + Opt->ArgStr + " applies to --family=" + Prefix +
+                      " only");
+  }
+  return Error::success();
 }
 
-int main(int Argc, char **Argv) {
-  InitLLVM X(Argc, Argv);
-  if (cl::Option *LLVMStats = cl::getRegisteredOptions().lookup("stats"))
-    LLVMStats->removeArgument();
-  // dan-gen reads no input, so it has no input size limit.
-  if (cl::Option *Limit = cl::getRegisteredOptions().lookup("max-input-size"))
-    Limit->removeArgument();
-  // Declared after LLVM's own -stats is gone, as in runStageTool.
-  cl::opt<bool> Stats(
-      "stats",
-      cl::desc("Print the graph's node, edge and buffer counts to "
-               "stderr"),
-      cl::cat(DANCategory));
-  parseCommandLine(
-      Argc, Argv,
-      "dan-gen: write a tiled matmul, FlashAttention or convolution graph "
-      "with the structure of the contest traces\n");
-  TargetDesc Target = targetFromOptions();
-  if (!checkFamilyOptions())
-    return ExitUsage;
-  if (Name.getNumOccurrences() && !Regex("^[A-Za-z0-9_.$-]+$").match(Name)) {
-    reportError("--name '" + Name +
-                "' is not a graph name: use letters, digits and _ . $ -");
-    return ExitUsage;
-  }
+/// Generates the graph the options describe and writes it.
+static Error generate(bool Stats) {
+  if (Error E = checkFamilyOptions())
+    return E;
+  if (Name.getNumOccurrences() && !Regex("^[A-Za-z0-9_.$-]+$").match(Name))
+    return usageError("--name '" + Name +
+                      "' is not a graph name: use letters, digits and _ . $ -");
+  Expected<TargetDesc> Target = targetFromOptions();
+  if (!Target)
+    return Target.takeError();
 
   GenOptions Opts;
   Opts.Family = Family;
@@ -208,30 +164,39 @@ int main(int Argc, char **Argv) {
   Opts.Frees = Frees;
   Opts.Name = Name;
 
-  Expected<std::unique_ptr<Graph>> G = generateGraph(Opts, Target);
-  if (!G) {
-    reportError(toString(G.takeError()));
-    return ExitUsage;
-  }
+  Expected<std::unique_ptr<Graph>> G = generateGraph(Opts, *Target);
+  if (!G) // A shape the generator refuses is a bad option value.
+    return usageError(toString(G.takeError()));
   // The output records the target the costs were computed for.
-  (*G)->Target = Target;
+  (*G)->Target = *Target;
   if (Stats) {
-    size_t Edges = 0, Buffers = 0;
-    for (const Node &N : (*G)->Nodes) {
-      Edges += N.Preds.size();
-      Buffers += N.Kind == NodeKind::Alloc;
-    }
+    Graph::Counts C = (*G)->counts();
     errs() << "dan-gen: @" << (*G)->Name << ": "
-           << countOf((*G)->size(), "node") << ", " << countOf(Edges, "edge")
-           << ", " << countOf(Buffers, "buffer") << "\n";
+           << countOf((*G)->size(), "node") << ", " << countOf(C.Edges, "edge")
+           << ", " << countOf(C.Buffers, "buffer") << "\n";
   }
-  return writeOutput(Output,
-                     [&](raw_ostream &OS) {
-                       if (Format == OutFormat::JSON)
-                         exportJSON(**G, Target, OS);
-                       else
-                         printGraph(**G, OS);
-                     })
-             ? ExitSuccess
-             : ExitUsage;
+  return writeOutput(Output, [&](raw_ostream &OS) {
+    if (Format == OutFormat::JSON)
+      exportJSON(**G, *Target, OS);
+    else
+      printGraph(**G, OS);
+  });
+}
+
+int main(int Argc, char **Argv) {
+  InitLLVM X(Argc, Argv);
+  removeLLVMStatsOption();
+  // dan-gen reads no input, so it has no input size limit.
+  if (cl::Option *Limit = cl::getRegisteredOptions().lookup("max-input-size"))
+    Limit->removeArgument();
+  cl::opt<bool> Stats(
+      "stats",
+      cl::desc("Print the graph's node, edge and buffer counts to "
+               "stderr"),
+      cl::cat(DANCategory));
+  return runTool(Argc, Argv,
+                 "dan-gen: write a tiled matmul, FlashAttention or "
+                 "convolution graph with the structure of the contest "
+                 "traces\n",
+                 [&](SourceMgr &) { return generate(Stats); });
 }

@@ -125,16 +125,15 @@ int main(int Argc, char **Argv) {
         }
         return Error::success();
       },
-      []() -> std::optional<std::string> {
+      []() -> Error {
         if ((Order == Traversal::Window || Order == Traversal::Groups) &&
             L0 != L0Mode::Auto && L0 != L0Mode::Capacity)
-          return ("--order=" + traversalName(Order) +
-                  " keeps the L0 tiers within capacity; it cannot follow "
-                  "--l0=" +
-                  l0ModeName(L0))
-              .str();
+          return usageError(
+              "--order=" + traversalName(Order) +
+              " keeps the L0 tiers within capacity; it cannot follow --l0=" +
+              l0ModeName(L0));
         if (Group.getNumOccurrences() && Order != Traversal::Groups)
-          return std::string("--group applies to --order=groups only");
-        return std::nullopt;
+          return usageError("--group applies to --order=groups only");
+        return Error::success();
       });
 }

@@ -88,16 +88,18 @@ struct Measured {
 };
 } // namespace
 
-/// Verifies \p G, printing its errors like dan-verify. Returns whether it
-/// verifies.
-static bool verify(const Graph &G, SourceMgr &SM, StringRef Path,
-                   const TargetDesc &Target) {
-  if (!verifyAndReport(G, Target, VerifyOptions(), SM, Path))
-    return true;
+/// Verifies \p G, printing its errors like dan-verify, with a note on
+/// --no-verify after them.
+static Error verify(const Graph &G, SourceMgr &SM, StringRef Path,
+                    const TargetDesc &Target) {
+  Error E = verifyAndReport(G, Target, VerifyOptions(), SM, Path);
+  if (!E)
+    return E;
+  reportError(toString(std::move(E)));
   WithColor::note(errs(), "dan-replay")
       << "the replay measures only graphs that verify; --no-verify replays "
          "it anyway\n";
-  return false;
+  return reportedError(ExitInvalid);
 }
 
 /// Which reading of address reuse the graph's reuse edges follow. \p Verified:
@@ -121,23 +123,22 @@ static StringRef reuseReading(const Graph &G, bool Verified, size_t &Count) {
 
 /// Reads, verifies (unless --no-verify) and replays one file, under
 /// \p Under when given (a baseline is measured under its input's target),
-/// else under the file's own target with the options on top. Returns
-/// std::nullopt with \p Status set on failure.
-static std::optional<Measured> measure(SourceMgr &SM, StringRef Path,
-                                       const TargetDesc *Under, int &Status) {
+/// else under the file's own target with the options on top.
+static Expected<Measured> measure(SourceMgr &SM, StringRef Path,
+                                  const TargetDesc *Under) {
   Measured M;
-  M.G = readIR(SM, Path, Status);
-  if (!M.G)
-    return std::nullopt;
+  Expected<std::unique_ptr<Graph>> G = readIR(SM, Path);
+  if (!G)
+    return G.takeError();
+  M.G = std::move(*G);
   if (Under)
     M.G->Target = *Under;
-  else
-    applyTargetOptions(*M.G);
+  else if (Error E = applyTargetOptions(*M.G))
+    return E;
   const TargetDesc &Target = M.G->Target;
-  if (!NoVerify && !verify(*M.G, SM, Path, Target)) {
-    Status = ExitInvalid;
-    return std::nullopt;
-  }
+  if (!NoVerify)
+    if (Error E = verify(*M.G, SM, Path, Target))
+      return E;
   M.Reading = reuseReading(*M.G, /*Verified=*/!NoVerify, M.ReuseEdges);
   if (Reading == ReuseReading::Literal && M.G->hasMemoryPlan()) {
     // Time the plan with the literal reading's edges instead of its own.
@@ -165,22 +166,23 @@ static std::vector<uint64_t> originalIds(const Graph &G) {
 }
 
 /// Whether \p Base is a plan of the same graph as \p In: the same original
-/// (non-spill) node ids. Prints the difference when not.
-static bool sameGraph(const Graph &In, const Graph &Base) {
+/// (non-spill) node ids; an error that says how they differ when not.
+static Error checkSameGraph(const Graph &In, const Graph &Base) {
   std::vector<uint64_t> A = originalIds(In), B = originalIds(Base);
   if (A == B)
-    return true;
+    return Error::success();
   std::string Why;
   auto [ItA, ItB] = std::mismatch(A.begin(), A.end(), B.begin(), B.end());
   if (ItA != A.end() && (ItB == B.end() || *ItA < *ItB))
     Why = "n" + std::to_string(*ItA) + " is not in the baseline";
   else
     Why = "the baseline's n" + std::to_string(*ItB) + " is not in the input";
-  reportError(
+  return createStringError(
+      inconvertibleErrorCode(),
       "--baseline '" + BaselinePath + "' is not a plan of the same graph as '" +
-      displayName(InputPath) + "': " + Why + " (" + Twine(A.size()) +
-      " original nodes in the input, " + Twine(B.size()) + " in the baseline)");
-  return false;
+          displayName(InputPath) + "': " + Why + " (" + Twine(A.size()) +
+          " original nodes in the input, " + Twine(B.size()) +
+          " in the baseline)");
 }
 
 /// Value / Baseline, with 0 / 0 = 1 and x / 0 = infinity for x > 0.
@@ -488,66 +490,61 @@ static void printTrace(raw_ostream &OS, const Graph &G, const ReplayResult &R,
   OS << "}\n";
 }
 
-int main(int Argc, char **Argv) {
-  InitLLVM X(Argc, Argv);
-  parseCommandLine(Argc, Argv,
-                   "dan-replay: measure a schedule: peak L1+UB residency, "
-                   "extra DDR traffic, spill count, makespan and its lower "
-                   "bounds\n");
-  (void)targetFromOptions();
-
-  if (BaselinePath.getNumOccurrences() && BaselinePath.empty()) {
-    reportError("--baseline needs a file name");
-    return ExitUsage;
-  }
-  if (TracePath.getNumOccurrences() && TracePath.empty()) {
-    reportError("--trace needs a file name");
-    return ExitUsage;
-  }
+static Error replayInput(SourceMgr &SM) {
+  if (BaselinePath.getNumOccurrences() && BaselinePath.empty())
+    return usageError("--baseline needs a file name");
+  if (TracePath.getNumOccurrences() && TracePath.empty())
+    return usageError("--trace needs a file name");
   // The report and the trace are not IR: neither may replace an input.
   std::vector<std::string> InputPaths = {InputPath};
   if (!BaselinePath.empty())
     InputPaths.push_back(BaselinePath);
-  if (!checkOutputIsNotInput("-o", OutputPath, InputPaths) ||
-      (!TracePath.empty() &&
-       !checkOutputIsNotInput("--trace", TracePath, InputPaths)))
-    return ExitUsage;
-  if (InputPath == "-" && BaselinePath == "-") {
-    reportError("the input and --baseline cannot both be read from stdin");
-    return ExitUsage;
-  }
-  if (!TracePath.empty() && TracePath == OutputPath) {
-    reportError("--trace and -o cannot both write '" +
-                (OutputPath == "-" ? std::string("<stdout>") : OutputPath) +
-                "'");
-    return ExitUsage;
-  }
+  if (Error E = checkOutputIsNotInput("-o", OutputPath, InputPaths))
+    return E;
+  if (!TracePath.empty())
+    if (Error E = checkOutputIsNotInput("--trace", TracePath, InputPaths))
+      return E;
+  if (InputPath == "-" && BaselinePath == "-")
+    return usageError(
+        "the input and --baseline cannot both be read from stdin");
+  if (!TracePath.empty() && TracePath == OutputPath)
+    return usageError(
+        "--trace and -o cannot both write '" +
+        (OutputPath == "-" ? std::string("<stdout>") : OutputPath) + "'");
 
-  SourceMgr SM;
-  int Status = ExitSuccess;
-  std::optional<Measured> M = measure(SM, InputPath, nullptr, Status);
+  Expected<Measured> M = measure(SM, InputPath, nullptr);
   if (!M)
-    return Status;
+    return M.takeError();
   const TargetDesc &Target = M->G->Target;
   std::optional<Measured> Base;
   if (!BaselinePath.empty()) {
-    Base = measure(SM, BaselinePath, &Target, Status);
-    if (!Base)
-      return Status;
-    if (!sameGraph(*M->G, *Base->G))
-      return ExitInvalid;
+    Expected<Measured> B = measure(SM, BaselinePath, &Target);
+    if (!B)
+      return B.takeError();
+    if (Error E = checkSameGraph(*M->G, *B->G))
+      return E;
+    Base = std::move(*B);
   }
 
-  if (!TracePath.empty() && !writeOutput(TracePath, [&](raw_ostream &OS) {
-        printTrace(OS, *M->G, M->R, Target);
-      }))
-    return ExitUsage;
+  if (!TracePath.empty())
+    if (Error E = writeOutput(TracePath, [&](raw_ostream &OS) {
+          printTrace(OS, *M->G, M->R, Target);
+        }))
+      return E;
   const Measured *B = Base ? &*Base : nullptr;
-  bool Written = writeOutput(OutputPath, [&](raw_ostream &OS) {
+  return writeOutput(OutputPath, [&](raw_ostream &OS) {
     if (OutFormat == Format::JSON)
       printJSON(OS, *M, B, Target);
     else
       printText(OS, *M, B, Target);
   });
-  return Written ? ExitSuccess : ExitUsage;
+}
+
+int main(int Argc, char **Argv) {
+  InitLLVM X(Argc, Argv);
+  return runTool(Argc, Argv,
+                 "dan-replay: measure a schedule: peak L1+UB residency, "
+                 "extra DDR traffic, spill count, makespan and its lower "
+                 "bounds\n",
+                 replayInput);
 }

@@ -68,47 +68,41 @@ static cl::opt<bool>
              cl::cat(DANCategory));
 
 /// Reads the graph named by the positional inputs in the --import format.
-static std::unique_ptr<Graph> readGraph(SourceMgr &SM, int &Status) {
-  auto Need = [&](size_t Min, size_t Max, StringRef What) {
+static Expected<std::unique_ptr<Graph>> readGraph(SourceMgr &SM) {
+  auto Need = [&](size_t Min, size_t Max, StringRef What) -> Error {
     if (Inputs.size() >= Min && Inputs.size() <= Max)
-      return true;
-    reportError("--import=" + What + " takes " +
-                (Min == Max ? Twine(Min) : Twine(Min) + " or " + Twine(Max)) +
-                " input file" + (Max > 1 ? "s" : "") + ", not " +
-                Twine(Inputs.size()));
-    Status = ExitUsage;
-    return false;
+      return Error::success();
+    return usageError(
+        "--import=" + What + " takes " +
+        (Min == Max ? Twine(Min) : Twine(Min) + " or " + Twine(Max)) +
+        " input file" + (Max > 1 ? "s" : "") + ", not " + Twine(Inputs.size()));
   };
-  auto Read = [&](StringRef Path) {
-    std::optional<unsigned> ID = readInput(SM, Path);
-    if (!ID)
-      Status = ExitUsage;
-    return ID;
-  };
-  auto Parsed = [&](std::unique_ptr<Graph> G) {
-    if (!G && Status == ExitSuccess)
-      Status = ExitInvalid;
+  // The importers print their diagnostics as they find them.
+  auto Parsed =
+      [&](std::unique_ptr<Graph> G) -> Expected<std::unique_ptr<Graph>> {
+    if (!G)
+      return reportedError(ExitInvalid);
     return G;
   };
 
   switch (Import) {
   case ImportFormat::IR: {
-    if (!Need(0, 1, "ir"))
-      return nullptr;
-    return readIR(SM, Inputs.empty() ? "-" : StringRef(Inputs[0]), Status);
+    if (Error E = Need(0, 1, "ir"))
+      return E;
+    return readIR(SM, Inputs.empty() ? "-" : StringRef(Inputs[0]));
   }
   case ImportFormat::JSON: {
-    if (!Need(0, 1, "json"))
-      return nullptr;
+    if (Error E = Need(0, 1, "json"))
+      return E;
     StringRef Path = Inputs.empty() ? "-" : StringRef(Inputs[0]);
-    std::optional<unsigned> ID = Read(Path);
+    Expected<unsigned> ID = readInput(SM, Path);
     if (!ID)
-      return nullptr;
+      return ID.takeError();
     return Parsed(importJSON(SM, *ID, graphNameForFile(Path)));
   }
   case ImportFormat::CSV: {
-    if (!Need(1, 2, "csv"))
-      return nullptr;
+    if (Error E = Need(1, 2, "csv"))
+      return E;
     std::string NodesPath = Inputs[0], EdgesPath;
     StringRef Stem = sys::path::stem(NodesPath);
     if (Inputs.size() == 2) {
@@ -118,17 +112,15 @@ static std::unique_ptr<Graph> readGraph(SourceMgr &SM, int &Status) {
       sys::path::append(P, Stem.drop_back(strlen("_Nodes")) + "_Edges.csv");
       EdgesPath = std::string(P);
     } else {
-      reportError("cannot find the edges file for '" + NodesPath +
-                  "': name it <name>_Nodes.csv or give both files");
-      Status = ExitUsage;
-      return nullptr;
+      return usageError("cannot find the edges file for '" + NodesPath +
+                        "': name it <name>_Nodes.csv or give both files");
     }
-    std::optional<unsigned> NodesID = Read(NodesPath);
+    Expected<unsigned> NodesID = readInput(SM, NodesPath);
     if (!NodesID)
-      return nullptr;
-    std::optional<unsigned> EdgesID = Read(EdgesPath);
+      return NodesID.takeError();
+    Expected<unsigned> EdgesID = readInput(SM, EdgesPath);
     if (!EdgesID)
-      return nullptr;
+      return EdgesID.takeError();
     StringRef Base =
         Stem.ends_with("_Nodes") ? Stem.drop_back(strlen("_Nodes")) : Stem;
     // graphNameForFile drops an extension: give Base one, so that a dot in
@@ -137,18 +129,16 @@ static std::unique_ptr<Graph> readGraph(SourceMgr &SM, int &Status) {
     return Parsed(importCSV(SM, *NodesID, *EdgesID, Name));
   }
   case ImportFormat::Submission: {
-    if (!Need(2, 2, "submission"))
-      return nullptr;
+    if (Error E = Need(2, 2, "submission"))
+      return E;
     StringRef GraphPath = Inputs[0];
-    std::optional<unsigned> ID = Read(GraphPath);
+    Expected<unsigned> ID = readInput(SM, GraphPath);
     if (!ID)
-      return nullptr;
+      return ID.takeError();
     std::unique_ptr<Graph> G =
         importGraph(SM, *ID, graphNameForFile(GraphPath));
-    if (!G) {
-      Status = ExitInvalid;
-      return nullptr;
-    }
+    if (!G)
+      return reportedError(ExitInvalid);
     // The triple is named after the graph: DIR/<name>_schedule.txt, or the
     // prefix of a given _schedule.txt path.
     std::string Prefix;
@@ -161,38 +151,33 @@ static std::unique_ptr<Graph> readGraph(SourceMgr &SM, int &Status) {
       Prefix = std::string(P);
     }
     SubmissionBuffers Files;
-    std::optional<unsigned> Sched = Read(Prefix + "schedule.txt");
+    Expected<unsigned> Sched = readInput(SM, Prefix + "schedule.txt");
     if (!Sched)
-      return nullptr;
+      return Sched.takeError();
     Files.Schedule = *Sched;
     for (auto [Suffix, Slot] :
          {std::pair{"memory.txt", &Files.Memory}, {"spill.txt", &Files.Spill}})
       if (sys::fs::exists(Prefix + Suffix)) {
-        *Slot = Read(Prefix + Suffix);
-        if (!*Slot)
-          return nullptr;
+        Expected<unsigned> ID = readInput(SM, Prefix + Suffix);
+        if (!ID)
+          return ID.takeError();
+        *Slot = *ID;
       }
-    if (!applySubmission(*G, SM, Files)) {
-      Status = ExitInvalid;
-      return nullptr;
-    }
+    if (!applySubmission(*G, SM, Files))
+      return reportedError(ExitInvalid);
     return G;
   }
   }
-  return nullptr;
+  llvm_unreachable("an import format without a reader");
 }
 
-static int writeSubmission(const Graph &G) {
-  if (OutputPath == "-") {
-    reportError("--export=submission writes three files: give a directory "
-                "with -o DIR");
-    return ExitUsage;
-  }
+static Error writeSubmission(const Graph &G) {
+  if (OutputPath == "-")
+    return usageError("--export=submission writes three files: give a "
+                      "directory with -o DIR");
   Expected<Submission> S = exportSubmission(G);
-  if (!S) {
-    reportError(toString(S.takeError()));
-    return ExitInvalid;
-  }
+  if (!S)
+    return S.takeError();
   // The folders this export makes, deepest first: a failed export takes
   // them away again instead of leaving an empty folder behind.
   std::vector<std::string> Made;
@@ -200,11 +185,9 @@ static int writeSubmission(const Graph &G) {
        !Dir.empty() && !sys::fs::exists(Dir); sys::path::remove_filename(Dir))
     Made.push_back(std::string(Dir));
   if (std::error_code EC = sys::fs::create_directories(
-          OutputPath, /*IgnoreExisting=*/true, sys::fs::all_all)) {
-    reportError("cannot create directory '" + OutputPath +
-                "': " + EC.message());
-    return ExitUsage;
-  }
+          OutputPath, /*IgnoreExisting=*/true, sys::fs::all_all))
+    return usageError("cannot create directory '" + OutputPath +
+                      "': " + EC.message());
   auto PathOf = [&](StringRef Suffix) {
     SmallString<128> Path(OutputPath.getValue());
     sys::path::append(Path, G.Name + Suffix);
@@ -222,53 +205,55 @@ static int writeSubmission(const Graph &G) {
     else
       Stale.push_back(PathOf(Suffix));
   }
-  if (!writeOutputs(Files, Stale)) {
+  Error E = writeOutputs(Files, Stale);
+  if (E) {
     // writeOutputs left no file behind; a folder that is not empty (another
     // process wrote there meanwhile) stays.
     for (const std::string &Dir : Made)
       (void)sys::fs::remove(Dir);
-    return ExitUsage;
   }
-  return ExitSuccess;
+  return E;
 }
 
-int main(int Argc, char **Argv) {
-  InitLLVM X(Argc, Argv);
-  parseCommandLine(Argc, Argv,
-                   "dan-translate: convert between DAN IR and the contest's "
-                   "JSON, CSV and submission formats\n");
-  (void)targetFromOptions();
+static Error translate(SourceMgr &SM) {
   // Output in another format than the input must not replace it; IR to IR
   // and JSON to JSON may (the write is atomic).
   bool SameFormat =
       (Import == ImportFormat::IR && Export == ExportFormat::IR) ||
       (Import == ImportFormat::JSON && Export == ExportFormat::JSON);
-  if (!SameFormat && !checkOutputIsNotInput("-o", OutputPath, Inputs))
-    return ExitUsage;
+  if (!SameFormat)
+    if (Error E = checkOutputIsNotInput("-o", OutputPath, Inputs))
+      return E;
 
-  SourceMgr SM;
-  int Status = ExitSuccess;
-  std::unique_ptr<Graph> G = readGraph(SM, Status);
-  if (!G)
-    return Status;
+  Expected<std::unique_ptr<Graph>> Read = readGraph(SM);
+  if (!Read)
+    return Read.takeError();
+  Graph &G = **Read;
   // An IR file's target header, or the defaults for the formats that have
   // none; the options on top. The IR output records the result.
-  applyTargetOptions(*G);
+  if (Error E = applyTargetOptions(G))
+    return E;
   if (Renumber)
-    G->renumberDensely();
+    G.renumberDensely();
 
-  auto Write = [&](const std::function<void(raw_ostream &)> &Print) {
-    return writeOutput(OutputPath, Print) ? ExitSuccess : ExitUsage;
-  };
   switch (Export) {
   case ExportFormat::IR:
-    return Write([&](raw_ostream &OS) { printGraph(*G, OS); });
+    return writeOutput(OutputPath, [&](raw_ostream &OS) { printGraph(G, OS); });
   case ExportFormat::JSON:
-    return Write([&](raw_ostream &OS) { exportJSON(*G, G->Target, OS); });
+    return writeOutput(OutputPath,
+                       [&](raw_ostream &OS) { exportJSON(G, G.Target, OS); });
   case ExportFormat::Dot:
-    return Write([&](raw_ostream &OS) { exportDot(*G, OS); });
+    return writeOutput(OutputPath, [&](raw_ostream &OS) { exportDot(G, OS); });
   case ExportFormat::Submission:
-    return writeSubmission(*G);
+    return writeSubmission(G);
   }
-  return ExitSuccess;
+  llvm_unreachable("an export format without a writer");
+}
+
+int main(int Argc, char **Argv) {
+  InitLLVM X(Argc, Argv);
+  return runTool(Argc, Argv,
+                 "dan-translate: convert between DAN IR and the contest's "
+                 "JSON, CSV and submission formats\n",
+                 translate);
 }

@@ -38,51 +38,45 @@ static cl::opt<bool>
                      "verifies"),
             cl::cat(DANCategory));
 
-int main(int Argc, char **Argv) {
-  InitLLVM X(Argc, Argv);
-  parseCommandLine(Argc, Argv,
-                   "dan-verify: check a DAN graph, its schedule and its "
-                   "memory plan\n");
-  (void)targetFromOptions();
-
-  SourceMgr SM;
-  int Status = ExitSuccess;
-  std::unique_ptr<Graph> G = readIR(SM, InputPath, Status);
+static Error verifyInput(SourceMgr &SM) {
+  Expected<std::unique_ptr<Graph>> G = readIR(SM, InputPath);
   if (!G)
-    return Status;
+    return G.takeError();
   // Judged under the file's own target, with the options on top.
-  applyTargetOptions(*G);
+  if (Error E = applyTargetOptions(**G))
+    return E;
   std::unique_ptr<Graph> Stage2;
   if (!Against.empty()) {
-    Stage2 = readIR(SM, Against, Status);
-    if (!Stage2)
-      return Status;
+    Expected<std::unique_ptr<Graph>> S = readIR(SM, Against);
+    if (!S)
+      return S.takeError();
+    Stage2 = std::move(*S);
   }
 
   VerifyOptions Opts;
   Opts.L0Single = L0Single;
   Opts.Against = Stage2.get();
   Opts.ErrorLimit = ErrorLimit;
-  if (verifyAndReport(*G, G->Target, Opts, SM, InputPath))
-    return ExitInvalid;
-  if (Summary) {
-    size_t Edges = 0, Reuse = 0, Spills = 0, Buffers = 0;
-    for (const Node &N : G->Nodes) {
-      Edges += N.Preds.size();
-      Reuse += N.ReusePreds.size();
-      Spills += N.Kind == NodeKind::SpillOut;
-      Buffers += N.Kind == NodeKind::Alloc;
-    }
-    outs() << G->Name << ": valid: " << countOf(G->size(), "node") << ", "
-           << countOf(Edges, "edge") << ", " << countOf(Buffers, "buffer")
-           << ", ";
-    if (G->hasMemoryPlan())
-      outs() << "memory plan with " << countOf(Spills, "spill") << " and "
-             << countOf(Reuse, "reuse edge") << "\n";
-    else
-      outs() << "no memory plan\n";
-    if (!finishStdout())
-      return ExitUsage;
-  }
-  return ExitSuccess;
+  if (Error E = verifyAndReport(**G, (*G)->Target, Opts, SM, InputPath))
+    return E;
+  if (!Summary)
+    return Error::success();
+  Graph::Counts C = (*G)->counts();
+  outs() << (*G)->Name << ": valid: " << countOf((*G)->size(), "node") << ", "
+         << countOf(C.Edges, "edge") << ", " << countOf(C.Buffers, "buffer")
+         << ", ";
+  if ((*G)->hasMemoryPlan())
+    outs() << "memory plan with " << countOf(C.Spills, "spill") << " and "
+           << countOf(C.ReuseEdges, "reuse edge") << "\n";
+  else
+    outs() << "no memory plan\n";
+  return finishStdout();
+}
+
+int main(int Argc, char **Argv) {
+  InitLLVM X(Argc, Argv);
+  return runTool(Argc, Argv,
+                 "dan-verify: check a DAN graph, its schedule and its "
+                 "memory plan\n",
+                 verifyInput);
 }

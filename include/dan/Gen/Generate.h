@@ -14,6 +14,7 @@
 #define DAN_GEN_GENERATE_H
 
 #include "dan/IR/Graph.h"
+#include "dan/Support/EnumTable.h"
 #include "dan/Target/Target.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -39,6 +40,12 @@ enum class FreePlacement : uint8_t {
   End,     // all after the last operation, by buffer id (as in the traces)
   LastUse, // each right after the last operation that uses its buffer
 };
+
+/// The spellings of the three enums above (dan-gen's --family, --order and
+/// --frees), in the order --help lists them.
+llvm::ArrayRef<EnumEntry<GenFamily>> genFamilyTable();
+llvm::ArrayRef<EnumEntry<MatmulOrder>> matmulOrderTable();
+llvm::ArrayRef<EnumEntry<FreePlacement>> freePlacementTable();
 
 struct MatmulShape {
   uint64_t MTiles = 8, NTiles = 8, KTiles = 8;

@@ -97,6 +97,15 @@ public:
 
   /// Whether the graph carries a memory plan: any offset or spill node.
   bool hasMemoryPlan() const;
+
+  /// What the tools' summaries count.
+  struct Counts {
+    size_t Edges = 0;      ///< dependence edges
+    size_t ReuseEdges = 0; ///< reuse edges
+    size_t Buffers = 0;    ///< ALLOC nodes
+    size_t Spills = 0;     ///< SPILL_OUT nodes
+  };
+  Counts counts() const;
   /// One past the largest id of a non-spill node: the N of the spill
   /// numbering rule (spill k is N + 2k and N + 2k + 1).
   uint64_t firstSpillId() const;
