@@ -1,5 +1,4 @@
-//===- COSMA.cpp - the min-peak greedy
-//--------------------------------------===//
+//===- COSMA.cpp - the min-peak greedy ------------------------------------===//
 
 #include "Orders.h"
 #include "dan/Schedule/L0Gate.h"

@@ -1,5 +1,4 @@
-//===- EDA.cpp - depth first while the working set fits
-//---------------------===//
+//===- EDA.cpp - depth first while the working set fits -------------------===//
 
 #include "Orders.h"
 #include "dan/Schedule/L0Gate.h"

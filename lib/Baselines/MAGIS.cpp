@@ -1,5 +1,4 @@
-//===- MAGIS.cpp - the windowed exact search
-//--------------------------------===//
+//===- MAGIS.cpp - the windowed exact search ------------------------------===//
 
 #include "Orders.h"
 #include "dan/Schedule/L0Gate.h"

@@ -1,4 +1,4 @@
-//===- Order.cpp - Orders of a whole graph shared by passes and baselines -===//
+//===- Order.cpp - Whole-graph orders of passes and baselines ------------===//
 
 #include "dan/Schedule/Order.h"
 #include "dan/Analysis/Verifier.h"

@@ -1,5 +1,4 @@
-//===- L0Gate.h - The L0 rule and list scheduling over operations -*- C++
-//-*-===//
+//===- L0Gate.h - The L0 rule and list scheduling over operations ---------===//
 //
 // dan-mpas's per-consumer L0 reservation in op space (docs/MPAS.md, "L0
 // awareness"), and the list scheduler and L0 legalization that the

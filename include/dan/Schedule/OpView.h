@@ -1,5 +1,4 @@
-//===- OpView.h - A graph as the operation-level orderings see it -*- C++
-//-*-===//
+//===- OpView.h - A graph as the operation-level orderings see it ---------===//
 //
 // The shared machinery of the orderings that work on operations (the four
 // baselines, and dan-mpas's --order=window and --order=groups): an

@@ -1,5 +1,4 @@
-//===- Order.h - Orders of a whole graph shared by passes and baselines -*- C++
-//-*-===//
+//===- Order.h - Orders of a whole graph shared by passes and baselines ---===//
 //
 // The input checks every planner and operation-level ordering shares, the
 // list order of the operations by a key (dan-mpas's --order=groups), and

@@ -1,5 +1,4 @@
-//===- Search.h - Selections among whole candidate plans ---------*- C++
-//-*-===//
+//===- Search.h - Selections among whole candidate plans -----------------===//
 //
 // The layer above the stage passes and the baselines: every 'auto' option
 // of dan-mpas (--l0, --weights, --order) and of dan-dlr (--fit, --horizon)

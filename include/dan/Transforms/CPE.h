@@ -1,5 +1,4 @@
-//===- CPE.h - Stage 3: critical path enhancement ----------------*- C++
-//-*-===//
+//===- CPE.h - Stage 3: critical path enhancement ------------------------===//
 //
 // A local search on the schedule that lowers the makespan without touching
 // the memory plan: operations move, and buffer nodes move across operations
