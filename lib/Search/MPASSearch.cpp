@@ -258,7 +258,9 @@ Expected<MPASStats> searchMPAS(Graph &G, const TargetDesc &T,
     return E;
   std::optional<TaskOrder> Tasks;
   if (Opts.Order != Traversal::Free && Opts.Order != Traversal::Window)
-    Tasks = findTaskOrder(G, T);
+    Tasks = findTaskOrder(G, T, [&](size_t N, function_ref<void(size_t)> Job) {
+      runConcurrently(Search.Threads, N, Job);
+    });
   Expected<MPASStats> S = [&]() -> Expected<MPASStats> {
     if (Opts.L0 == L0Mode::Auto)
       return autoL0(G, T, Opts, Tasks, Search.Threads);
