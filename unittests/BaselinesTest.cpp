@@ -27,13 +27,6 @@ namespace {
 const Method External[] = {Method::HMCOS, Method::COSMA, Method::MAGIS,
                            Method::EDA};
 
-std::string print(const Graph &G) {
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  printGraph(G, OS);
-  return S;
-}
-
 /// Every input edge of \p In holds in the schedule of \p Out (nodes are
 /// matched by id; the input has no plan).
 void expectKeepsEdges(const Graph &In, const Graph &Out) {

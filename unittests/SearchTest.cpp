@@ -13,15 +13,9 @@
 #include "gtest/gtest.h"
 
 using namespace dan;
+using namespace dan::test;
 
 namespace {
-
-std::string printed(const Graph &G) {
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  printGraph(G, OS);
-  return S;
-}
 
 /// Generated graphs of each family under a target small enough to spill.
 std::vector<std::unique_ptr<Graph>> workloads(const TargetDesc &T) {
@@ -75,7 +69,7 @@ TEST(SearchTest, MPASSameForAnyThreads) {
       llvm::Expected<MPASStats> S4 = searchMPAS(Four, T, Opts, {4});
       ASSERT_TRUE(bool(S1)) << llvm::toString(S1.takeError());
       ASSERT_TRUE(bool(S4)) << llvm::toString(S4.takeError());
-      EXPECT_EQ(printed(One), printed(Four));
+      EXPECT_EQ(print(One), print(Four));
       EXPECT_EQ(mpasStats(*S1), mpasStats(*S4));
       EXPECT_GE(S1->L0Tried.size(), 2u);
     }
@@ -97,7 +91,7 @@ TEST(SearchTest, MPASKeepsWhatTheChosenSettingMakes) {
     Graph Direct = *In;
     llvm::Expected<MPASStats> D = runMPAS(Direct, T, One);
     ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
-    EXPECT_EQ(printed(Searched), printed(Direct));
+    EXPECT_EQ(print(Searched), print(Direct));
   }
 }
 
@@ -115,7 +109,7 @@ TEST(SearchTest, DLRSameForAnyThreads) {
     llvm::Expected<DLRStats> S4 = searchDLR(Four, T, Opts, {4});
     ASSERT_TRUE(bool(S1)) << llvm::toString(S1.takeError());
     ASSERT_TRUE(bool(S4)) << llvm::toString(S4.takeError());
-    EXPECT_EQ(printed(One), printed(Four));
+    EXPECT_EQ(print(One), print(Four));
     EXPECT_EQ(S1->HorizonTried.size(), 12u);
     EXPECT_EQ(S1->Fit, S4->Fit);
     EXPECT_EQ(S1->Horizon, S4->Horizon);
@@ -126,7 +120,7 @@ TEST(SearchTest, DLRSameForAnyThreads) {
     Kept.AutoHorizon = false;
     Graph Direct = Ordered;
     ASSERT_TRUE(bool(runDLR(Direct, T, Kept)));
-    EXPECT_EQ(printed(One), printed(Direct));
+    EXPECT_EQ(print(One), print(Direct));
   }
 }
 
@@ -135,7 +129,7 @@ TEST(SearchTest, PassesRefuseAuto) {
   std::vector<std::unique_ptr<Graph>> Gs = workloads(T);
   ASSERT_FALSE(Gs.empty());
   Graph G = *Gs.front();
-  std::string Before = printed(G);
+  std::string Before = print(G);
   llvm::Expected<MPASStats> M = runMPAS(G, T, MPASOptions());
   ASSERT_FALSE(bool(M));
   EXPECT_NE(llvm::toString(M.takeError()).find("resolves 'auto'"),
@@ -146,5 +140,5 @@ TEST(SearchTest, PassesRefuseAuto) {
   ASSERT_FALSE(bool(P));
   EXPECT_NE(llvm::toString(P.takeError()).find("resolves 'auto'"),
             std::string::npos);
-  EXPECT_EQ(printed(G), Before);
+  EXPECT_EQ(print(G), Before);
 }
