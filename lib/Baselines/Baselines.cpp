@@ -64,20 +64,27 @@ Error orderBaseline(Graph &G, const TargetDesc &T, Method M) {
     return createStringError(inconvertibleErrorCode(),
                              "'%s' is not one of the external baselines",
                              methodName(M).str().c_str());
-  switch (M) {
-  case Method::HMCOS:
-    return orderOperations(G, T, sched::orderHMCOS);
-  case Method::COSMA:
-    return orderOperations(G, T, sched::orderCOSMA);
-  case Method::MAGIS:
-    return orderOperations(G, T, sched::orderMAGIS);
-  case Method::EDA:
-    return orderOperations(G, T, sched::orderEDA);
-  case Method::DAN:
-  case Method::Base:
-    break;
-  }
-  llvm_unreachable("refused above");
+  auto Ops = [M]() -> std::vector<uint32_t> (*)(const sched::View &) {
+    switch (M) {
+    case Method::HMCOS:
+      return sched::orderHMCOS;
+    case Method::COSMA:
+      return sched::orderCOSMA;
+    case Method::MAGIS:
+      return sched::orderMAGIS;
+    case Method::EDA:
+      return sched::orderEDA;
+    case Method::DAN:
+    case Method::Base:
+      break;
+    }
+    llvm_unreachable("refused above");
+  }();
+  Expected<std::vector<NodeIdx>> Order = orderOperations(G, T, Ops);
+  if (!Order)
+    return Order.takeError();
+  G.Order = std::move(*Order);
+  return Error::success();
 }
 
 Error runBaseline(Graph &G, const TargetDesc &T, Method M) {

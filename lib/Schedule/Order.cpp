@@ -96,27 +96,23 @@ Error checkOrderInput(const Graph &G, const TargetDesc &T) {
                            "internal error: an input DLR accepts was refused");
 }
 
-Error orderOperations(
-    Graph &G, const TargetDesc &T,
+Expected<std::vector<NodeIdx>> orderOperations(
+    const Graph &G, const TargetDesc &T,
     function_ref<std::vector<uint32_t>(const sched::View &)> OrderOps) {
   if (Error E = checkOrderInput(G, T))
     return E;
-  std::vector<NodeIdx> Order;
-  {
-    sched::View V(G, T);
-    // With no operation there is one order of them, the empty one; the
-    // orderings assume at least one step.
-    std::vector<uint32_t> Ops;
-    if (!V.Ops.empty())
-      Ops = OrderOps(V);
-    Order = sched::materialize(V, Ops);
-  }
-  G.Order = std::move(Order);
-  return Error::success();
+  sched::View V(G, T);
+  // With no operation there is one order of them, the empty one; the
+  // orderings assume at least one step.
+  std::vector<uint32_t> Ops;
+  if (!V.Ops.empty())
+    Ops = OrderOps(V);
+  return sched::materialize(V, Ops);
 }
 
-Error orderOperationsByKey(Graph &G, const TargetDesc &T,
-                           ArrayRef<uint64_t> KeyOfNode) {
+Expected<std::vector<NodeIdx>>
+orderOperationsByKey(const Graph &G, const TargetDesc &T,
+                     ArrayRef<uint64_t> KeyOfNode) {
   return orderOperations(G, T, [&](const sched::View &V) {
     // A list schedule of the operations: the ready one with the smallest
     // key (then the earlier in input order) runs next, so edges always win.
@@ -173,7 +169,8 @@ std::vector<uint32_t> orderWindow(const View &V) {
 
 } // namespace sched
 
-Error orderWindowed(Graph &G, const TargetDesc &T) {
+Expected<std::vector<NodeIdx>> orderWindowed(const Graph &G,
+                                             const TargetDesc &T) {
   return orderOperations(G, T, sched::orderWindow);
 }
 

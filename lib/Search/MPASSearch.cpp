@@ -132,9 +132,7 @@ std::vector<Ordered> orderAll(const Graph &G, const TargetDesc &T,
     One.Order = Cands[Jobs[J].Cand].Order;
     One.Group = Cands[Jobs[J].Cand].Group;
     One.Weights = Jobs[J].W;
-    Graph Copy = G;
-    Runs[J].Stats = runMPAS(Copy, T, One, &Tasks);
-    Runs[J].Order = std::move(Copy.Order);
+    Runs[J].Stats = orderMPAS(G, T, One, Runs[J].Order, &Tasks);
   });
   std::vector<Ordered> Best(Cands.size());
   for (size_t J = 0, K; J != Jobs.size(); J = K) {

@@ -4,6 +4,7 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include <algorithm>
+#include <atomic>
 
 using namespace llvm;
 
@@ -13,15 +14,23 @@ void runConcurrently(unsigned Threads, size_t N,
                      function_ref<void(size_t)> Job) {
   ThreadPoolStrategy S = hardware_concurrency(Threads);
   unsigned Workers = std::min<size_t>(S.compute_thread_count(), N);
-  if (Workers <= 1) {
-    for (size_t I = 0; I != N; ++I)
+  // Each thread, this one included, takes the next job until none is left.
+  // This thread works too: its allocator's memory is warm, a new thread's
+  // is not (fresh pages cost a fault each).
+  std::atomic<size_t> Next{0};
+  auto Drain = [&] {
+    for (size_t I; (I = Next.fetch_add(1)) < N;)
       Job(I);
+  };
+  if (Workers <= 1) {
+    Drain();
     return;
   }
-  S.ThreadsRequested = Workers;
+  S.ThreadsRequested = Workers - 1;
   DefaultThreadPool Pool(S);
-  for (size_t I = 0; I != N; ++I)
-    Pool.async([Job, I] { Job(I); });
+  for (unsigned W = 1; W != Workers; ++W)
+    Pool.async(Drain);
+  Drain();
   Pool.wait();
 }
 

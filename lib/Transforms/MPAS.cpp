@@ -124,7 +124,7 @@ void Scheduler::schedule(NodeIdx I) {
       addOpenable(CI);
 }
 
-Expected<MPASStats> Scheduler::run() {
+Expected<MPASStats> Scheduler::run(std::vector<NodeIdx> &Out) {
   if (Error E = buildEdges())
     return E;
   buildBuffers();
@@ -139,7 +139,8 @@ Expected<MPASStats> Scheduler::run() {
               "the input order is not a schedule: %s runs before its "
               "predecessor %s",
               describeNode(G, I).c_str(), describeNode(G, P).c_str());
-    Stats.PeakL1UB = peakL1UB(G, T);
+    Stats.PeakL1UB = peakL1UB(G, T, G.Order);
+    Out = G.Order;
     return Stats;
   }
   computeCriticality();
@@ -177,7 +178,7 @@ Expected<MPASStats> Scheduler::run() {
     IsReady[I] = 0;
     schedule(I);
   }
-  G.Order = std::move(Order);
+  Out = std::move(Order);
   return Stats;
 }
 
@@ -293,44 +294,45 @@ Error checkMPASInput(const Graph &G) {
                             "orders a graph before memory planning (a trace)");
 }
 
-/// The order of one setting; \p Tasks holds the graph's tasks when the
-/// traversal is Tasks or Groups.
-static Expected<MPASStats> orderOne(Graph &G, const TargetDesc &T,
+/// The order of one setting into \p Out; \p Tasks holds the graph's tasks
+/// when the traversal is Tasks or Groups.
+static Expected<MPASStats> orderOne(const Graph &G, const TargetDesc &T,
                                     const MPASOptions &Opts,
-                                    const std::optional<TaskOrder> &Tasks) {
-  if (Opts.Order == Traversal::Groups) {
-    if (Error E = orderOperationsByKey(G, T, groupKeys(G, *Tasks, Opts.Group)))
-      return E;
+                                    const std::optional<TaskOrder> &Tasks,
+                                    std::vector<NodeIdx> &Out) {
+  if (Opts.Order == Traversal::Groups || Opts.Order == Traversal::Window) {
+    Expected<std::vector<NodeIdx>> Order =
+        Opts.Order == Traversal::Groups
+            ? orderOperationsByKey(G, T, groupKeys(G, *Tasks, Opts.Group))
+            : orderWindowed(G, T);
+    if (!Order)
+      return Order.takeError();
+    Out = std::move(*Order);
     MPASStats S;
-    S.PeakL1UB = mpas::peakL1UB(G, T);
-    S.GroupChosen = Opts.Group;
-    return S;
-  }
-  if (Opts.Order == Traversal::Window) {
-    if (Error E = orderWindowed(G, T))
-      return E;
-    MPASStats S;
-    S.PeakL1UB = mpas::peakL1UB(G, T);
+    S.PeakL1UB = mpas::peakL1UB(G, T, Out);
+    if (Opts.Order == Traversal::Groups)
+      S.GroupChosen = Opts.Group;
     return S;
   }
   // Under a task order the task rank comes first and the weights only order
   // nodes inside a task.
   bool ByTask = Opts.Order == Traversal::Tasks;
   Expected<MPASStats> S =
-      mpas::Scheduler(G, T, Opts, ByTask ? &Tasks->Rank : nullptr).run();
+      mpas::Scheduler(G, T, Opts, ByTask ? &Tasks->Rank : nullptr).run(Out);
   if (S)
     S->Chosen = Opts.Weights;
   return S;
 }
 
-Expected<MPASStats> runMPAS(Graph &G, const TargetDesc &T,
-                            const MPASOptions &Opts,
-                            const std::optional<TaskOrder> *Known) {
+Expected<MPASStats> orderMPAS(const Graph &G, const TargetDesc &T,
+                              const MPASOptions &Opts,
+                              std::vector<NodeIdx> &Order,
+                              const std::optional<TaskOrder> *Known) {
   if (Error E = checkMPASInput(G))
     return E;
   if (Opts.KeepInputOrder) {
     // Base: the input order as it is, if it is legal; no setting applies.
-    Expected<MPASStats> S = mpas::Scheduler(G, T, Opts).run();
+    Expected<MPASStats> S = mpas::Scheduler(G, T, Opts).run(Order);
     if (S)
       S->L0Chosen = Opts.L0;
     return S;
@@ -338,7 +340,7 @@ Expected<MPASStats> runMPAS(Graph &G, const TargetDesc &T,
   if (Opts.L0 == L0Mode::Auto || Opts.Weights == MPASWeights::Auto ||
       Opts.Order == Traversal::Auto)
     return createStringError(inconvertibleErrorCode(),
-                             "internal error: runMPAS orders under one "
+                             "internal error: orderMPAS orders under one "
                              "setting; the search layer resolves 'auto'");
   if ((Opts.Order == Traversal::Window || Opts.Order == Traversal::Groups) &&
       Opts.L0 != L0Mode::Capacity)
@@ -357,7 +359,7 @@ Expected<MPASStats> runMPAS(Graph &G, const TargetDesc &T,
   MPASOptions One = Opts;
   if (NeedsTasks && !Tasks)
     One.Order = Traversal::Free;
-  Expected<MPASStats> S = orderOne(G, T, One, Tasks);
+  Expected<MPASStats> S = orderOne(G, T, One, Tasks, Order);
   if (!S)
     return S;
   S->L0Chosen = Opts.L0;
@@ -366,6 +368,16 @@ Expected<MPASStats> runMPAS(Graph &G, const TargetDesc &T,
     S->Tasks = std::move(Found);
     S->Tasks->Rank.clear();
   }
+  return S;
+}
+
+Expected<MPASStats> runMPAS(Graph &G, const TargetDesc &T,
+                            const MPASOptions &Opts,
+                            const std::optional<TaskOrder> *Known) {
+  std::vector<NodeIdx> Order;
+  Expected<MPASStats> S = orderMPAS(G, T, Opts, Order, Known);
+  if (S)
+    G.Order = std::move(Order);
   return S;
 }
 

@@ -31,10 +31,11 @@ using namespace llvm;
 
 constexpr uint32_t None = UINT32_MAX;
 
-/// The peak of live L1+UB bytes along the schedule as it stands.
-inline uint64_t peakL1UB(const Graph &G, const TargetDesc &T) {
+/// The peak of live L1+UB bytes along the schedule \p Order of \p G.
+inline uint64_t peakL1UB(const Graph &G, const TargetDesc &T,
+                         ArrayRef<NodeIdx> Order) {
   int64_t Live = 0, Peak = 0;
-  for (NodeIdx I : G.Order) {
+  for (NodeIdx I : Order) {
     const Node &N = G[I];
     if (!T.countsInPeak(N.BufTier))
       continue;
@@ -51,10 +52,11 @@ using Key = std::array<int64_t, 5>;
 
 class Scheduler {
 public:
-  Scheduler(Graph &G, const TargetDesc &T, const MPASOptions &Opts,
+  Scheduler(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
             const std::vector<uint32_t> *Rank = nullptr)
       : G(G), T(T), Opts(Opts), Rank(Rank) {}
-  Expected<MPASStats> run();
+  /// Orders the graph into \p Out (the input order with KeepInputOrder).
+  Expected<MPASStats> run(std::vector<NodeIdx> &Out);
 
 private:
   Error buildEdges();
@@ -72,7 +74,7 @@ private:
   void buildDemand();
   NodeIdx demandAlloc();
 
-  Graph &G;
+  const Graph &G;
   const TargetDesc &T;
   const MPASOptions &Opts;
   /// Per node, the rank of its task in a reuse-grid order, or null.

@@ -36,26 +36,28 @@ llvm::Error checkPlannableInput(const Graph &G, const TargetDesc &T);
 /// plan and verifies; otherwise the first error of checkPlannableInput.
 llvm::Error checkOrderInput(const Graph &G, const TargetDesc &T);
 
-/// Reorders \p G (checked by checkOrderInput) by the order of its
-/// operations that \p OrderOps makes of its View, every ALLOC pulled in
+/// The schedule of \p G (checked by checkOrderInput) that follows the order
+/// of its operations \p OrderOps makes of its View, every ALLOC pulled in
 /// right before the first node that needs it and every FREE emitted as soon
 /// as it is ready (sched::materialize). \p OrderOps is not called on a
 /// graph without operations, whose one order of them is the empty one.
-llvm::Error orderOperations(
-    Graph &G, const TargetDesc &T,
+llvm::Expected<std::vector<NodeIdx>> orderOperations(
+    const Graph &G, const TargetDesc &T,
     llvm::function_ref<std::vector<uint32_t>(const sched::View &)> OrderOps);
 
-/// Orders the operations of \p G by \p KeyOfNode (indexed by NodeIdx;
-/// smaller first, as far as the edges allow, ties to the input order),
+/// The schedule of \p G that orders its operations by \p KeyOfNode (indexed by
+/// NodeIdx; smaller first, as far as the edges allow, ties to the input order),
 /// keeps the L0 tiers within capacity as the baselines do, and places
 /// every ALLOC late and every FREE early around them.
-llvm::Error orderOperationsByKey(Graph &G, const TargetDesc &T,
-                                 llvm::ArrayRef<uint64_t> KeyOfNode);
+llvm::Expected<std::vector<NodeIdx>>
+orderOperationsByKey(const Graph &G, const TargetDesc &T,
+                     llvm::ArrayRef<uint64_t> KeyOfNode);
 
-/// Reorders \p G by the windowed exact search (reverse post-order made L0
-/// legal, then a DP over each window of operations), ALLOCs late and FREEs
-/// early around them; no memory plan is made.
-llvm::Error orderWindowed(Graph &G, const TargetDesc &T);
+/// The schedule of \p G by the windowed exact search (reverse post-order
+/// made L0 legal, then a DP over each window of operations), ALLOCs late and
+/// FREEs early around them.
+llvm::Expected<std::vector<NodeIdx>> orderWindowed(const Graph &G,
+                                                   const TargetDesc &T);
 
 namespace sched {
 /// The operation order of the windowed exact search on \p V.

@@ -120,13 +120,19 @@ llvm::StringRef weightsName(MPASWeights W);
 /// The input check of stage 1, located: \p G has no memory plan.
 llvm::Error checkMPASInput(const Graph &G);
 
-/// Reorders \p G (which must have no memory plan) into a legal schedule
-/// under one setting: no option may be Auto (the search layer,
-/// dan/Search/Search.h, chooses among settings), unless KeepInputOrder,
-/// which only checks the input order. \p Known, when given, holds the
-/// graph's tasks (findTaskOrder); else they are found here when the
-/// traversal needs them and returned in MPASStats::Tasks. Tasks and Groups
-/// become Free on a graph with fewer than two tasks.
+/// A legal schedule of \p G (which must have no memory plan, and is not
+/// changed) into \p Order, under one setting: no option may be Auto (the
+/// search layer, dan/Search/Search.h, chooses among settings), unless
+/// KeepInputOrder, which only checks the input order. \p Known, when given,
+/// holds the graph's tasks (findTaskOrder); else they are found here when
+/// the traversal needs them and returned in MPASStats::Tasks. Tasks and
+/// Groups become Free on a graph with fewer than two tasks.
+llvm::Expected<MPASStats>
+orderMPAS(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
+          std::vector<NodeIdx> &Order,
+          const std::optional<TaskOrder> *Known = nullptr);
+
+/// orderMPAS, then \p G takes the order (on success only).
 llvm::Expected<MPASStats>
 runMPAS(Graph &G, const TargetDesc &T, const MPASOptions &Opts,
         const std::optional<TaskOrder> *Known = nullptr);
