@@ -72,6 +72,15 @@ TEST(SearchTest, MPASSameForAnyThreads) {
       EXPECT_EQ(print(One), print(Four));
       EXPECT_EQ(mpasStats(*S1), mpasStats(*S4));
       EXPECT_GE(S1->L0Tried.size(), 2u);
+      // Leaving a sole order unplanned changes no choice.
+      Graph Lazy = *In;
+      SearchOptions NoSole;
+      NoSole.MeasureSoleOrder = false;
+      llvm::Expected<MPASStats> SL = searchMPAS(Lazy, T, Opts, NoSole);
+      ASSERT_TRUE(bool(SL)) << llvm::toString(SL.takeError());
+      EXPECT_EQ(print(One), print(Lazy));
+      EXPECT_EQ(S1->L0Chosen, SL->L0Chosen);
+      EXPECT_EQ(S1->OrderChosen, SL->OrderChosen);
     }
 }
 

@@ -193,9 +193,10 @@ PlanResult planAndMeasure(const Graph &G, const TargetDesc &T,
 Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
                            const MPASOptions &Opts,
                            const std::optional<TaskOrder> &Tasks,
-                           unsigned Threads) {
+                           const SearchOptions &Search) {
   SmallVector<OrderCandidate, 9> Cands = orderCandidates(Opts, Tasks);
-  std::vector<Ordered> Runs = orderAll(G, T, Opts, Cands, Tasks, Threads);
+  std::vector<Ordered> Runs =
+      orderAll(G, T, Opts, Cands, Tasks, Search.Threads);
   for (size_t C = 0; C != Runs.size(); ++C)
     if (!Runs[C].Stats) {
       for (size_t D = C + 1; D != Runs.size(); ++D)
@@ -213,10 +214,13 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
     if (Same == Unique.end())
       Unique.push_back(C);
   }
+  // With one distinct order every candidate shares its plan, so the plan
+  // cannot change the choice (the peak and the candidate order decide).
   std::vector<PlanResult> Plans(Unique.size());
-  runConcurrently(Threads, Unique.size(), [&](size_t U) {
-    Plans[U] = planAndMeasure(G, T, Runs[Unique[U]].Order);
-  });
+  if (Unique.size() > 1 || Search.MeasureSoleOrder)
+    runConcurrently(Search.Threads, Unique.size(), [&](size_t U) {
+      Plans[U] = planAndMeasure(G, T, Runs[Unique[U]].Order);
+    });
   MPASStats Best;
   size_t BestC = 0;
   std::tuple<bool, uint64_t, uint64_t, uint64_t, uint64_t> BestKey;
@@ -261,7 +265,7 @@ Expected<MPASStats> searchMPAS(Graph &G, const TargetDesc &T,
     });
   Expected<MPASStats> S = [&]() -> Expected<MPASStats> {
     if (Opts.L0 == L0Mode::Auto)
-      return autoL0(G, T, Opts, Tasks, Search.Threads);
+      return autoL0(G, T, Opts, Tasks, Search);
     // One L0 mode: --order=auto is the list scheduler alone.
     Traversal O = Opts.Order == Traversal::Auto ? Traversal::Free : Opts.Order;
     std::vector<Ordered> Runs =

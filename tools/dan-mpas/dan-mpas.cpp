@@ -79,7 +79,11 @@ int main(int Argc, char **Argv) {
         Opts.Order = Order;
         Opts.Group = Group;
         Opts.KeepInputOrder = Strat == Strategy::Input;
-        Expected<MPASStats> S = searchMPAS(G, T, Opts, {Threads});
+        // Without --stats no figure of a trial is printed.
+        SearchOptions Search;
+        Search.Threads = Threads;
+        Search.MeasureSoleOrder = Stats != nullptr;
+        Expected<MPASStats> S = searchMPAS(G, T, Opts, Search);
         if (!S)
           return S.takeError();
         if (Stats) {

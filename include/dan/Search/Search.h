@@ -26,6 +26,10 @@ namespace dan {
 struct SearchOptions {
   /// Threads that run candidates at once; 0 for one per hardware thread.
   unsigned Threads = 0;
+  /// Whether searchMPAS plans an order that every candidate reached (its
+  /// plan cannot change the choice, only the figures of MPASStats::L0Tried,
+  /// which are left unplanned without it): dan-mpas --stats wants them.
+  bool MeasureSoleOrder = true;
 };
 
 /// runMPAS with any option Auto: --l0=auto is the candidate selection of
