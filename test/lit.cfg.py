@@ -23,6 +23,7 @@ config.substitutions.append(("%python", "python3"))
 config.substitutions.append(("%utils", os.path.join(config.dan_src_root, "utils")))
 config.substitutions.append(("%fuzz", os.path.join(config.dan_src_root, "fuzz")))
 config.substitutions.append(("%src", config.dan_src_root))
+config.substitutions.append(("%obj", config.dan_obj_root))
 
 # The style check needs clang-format (scripts/setup.sh installs Debian's).
 if shutil.which("clang-format"):

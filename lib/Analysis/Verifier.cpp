@@ -371,32 +371,57 @@ void Verifier::checkSpillIds() {
   for (NodeIdx I = 0, E = G.size(); I != E; ++I)
     if (G[I].isSpill() && G[I].Id >= N0)
       SpillIds.insert(G[I].Id - N0, I);
+  // The id each spill node should have: the k-th spill_out in the schedule
+  // is n(N0 + 2k), and a spill_in is its buffer's last spill_out before it
+  // plus one (none: unknown). The messages give it, not the formula.
+  DenseMap<uint64_t, uint64_t> OpenSpill; // buffer -> k of its last spill_out
+  uint64_t SpillOuts = 0;
+  // The spill number k of a spill node, when it has one.
+  auto SpillNumber = [&](NodeIdx I) -> std::optional<uint64_t> {
+    if (G[I].Kind == NodeKind::SpillOut)
+      return SpillOuts - 1;
+    auto It = OpenSpill.find(G[I].Buf);
+    if (It == OpenSpill.end())
+      return std::nullopt;
+    return It->second;
+  };
+  auto WrongId = [&](NodeIdx I, const Twine &Why) {
+    std::string Fix;
+    std::optional<uint64_t> K = SpillNumber(I);
+    bool IsOut = G[I].Kind == NodeKind::SpillOut;
+    // Only an id that differs from the one wanted gets the fix.
+    if (K && N0 + 2 * *K + !IsOut != G[I].Id) {
+      Fix = "; write n" + std::to_string(N0 + 2 * *K + !IsOut) + " (spill " +
+            std::to_string(*K) + "'s " + (IsOut ? "spill_out" : "spill_in") +
+            "; dan-translate --fix-plan renumbers the spills)";
+    }
+    error(I, name(I) + " " + Why + Fix);
+  };
   uint64_t Pairs = 0;
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
     if (!N.isSpill())
       continue;
     bool IsOut = N.Kind == NodeKind::SpillOut;
+    if (IsOut)
+      OpenSpill[N.Buf] = SpillOuts++;
     if (N.Id < N0) {
-      error(I, name(I) + " has an id below the first spill id n" + Twine(N0) +
-                   "; spill k is numbered n(N+2k) and n(N+2k+1) after the "
-                   "N original nodes");
+      WrongId(I, "has an id below the first spill id n" + Twine(N0) +
+                     ", one past the largest id of the other nodes");
       continue;
     }
     if (((N.Id - N0) % 2 == 0) != IsOut) {
-      error(I, name(I) + " has the id of a " +
-                   (IsOut ? "spill_in" : "spill_out") + "; spill k is " +
-                   "spill_out n(" + Twine(N0) + "+2k) and spill_in n(" +
-                   Twine(N0) + "+2k+1)");
+      WrongId(I,
+              Twine("has the id of a ") + (IsOut ? "spill_in" : "spill_out"));
       continue;
     }
     uint64_t PartnerId = IsOut ? N.Id + 1 : N.Id - 1;
     NodeIdx Partner = SpillIds.lookup(PartnerId - N0);
     NodeKind Want = IsOut ? NodeKind::SpillIn : NodeKind::SpillOut;
     if (Partner == IdIndex::None || G[Partner].Kind != Want) {
-      error(I, name(I) + " has no matching " +
-                   (IsOut ? "spill_in" : "spill_out") + " n" +
-                   Twine(PartnerId));
+      WrongId(I, Twine("has no matching ") +
+                     (IsOut ? "spill_in" : "spill_out") + " n" +
+                     Twine(PartnerId));
       continue;
     }
     const Node &P = G[Partner];

@@ -221,6 +221,27 @@ void renumberSpills(Graph &G) {
       NewId[In] = Next + 1;
     Next += 2;
   }
+  // A spill_in whose id names no partner (a hand-edited plan) pairs with
+  // the last spill_out of its buffer before it that has no spill_in yet.
+  DenseMap<uint64_t, NodeIdx> OpenOut;
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (N.Kind == NodeKind::SpillOut) {
+      NodeIdx In = SpillIds.lookup(N.Id + 1);
+      bool Paired = In != IdIndex::None && G[In].Kind == NodeKind::SpillIn &&
+                    NewId[In] == NewId[I] + 1;
+      if (Paired)
+        OpenOut.erase(N.Buf);
+      else
+        OpenOut[N.Buf] = I;
+    } else if (N.Kind == NodeKind::SpillIn && NewId[I] == Unset) {
+      auto It = OpenOut.find(N.Buf);
+      if (It != OpenOut.end()) {
+        NewId[I] = NewId[It->second] + 1;
+        OpenOut.erase(It);
+      }
+    }
+  }
   for (NodeIdx I : G.Order)
     if (G[I].isSpill() && NewId[I] == Unset)
       NewId[I] = Next++;
@@ -228,6 +249,14 @@ void renumberSpills(Graph &G) {
     if (NewId[I] != Unset)
       G[I].Id = NewId[I];
   G.sortEdges();
+}
+
+void fixMemoryPlan(Graph &G) {
+  if (!G.hasMemoryPlan())
+    return;
+  renumberSpills(G);
+  addSpillEdges(G);
+  setReuseEdges(G);
 }
 
 /// Released address ranges of one tier, each with the node that released it.

@@ -65,10 +65,14 @@ IRParser::symbol_type Lexer::lex() {
 
       "target"    { return IRParser::make_KW_TARGET(range(Start)); }
       "graph"     { return IRParser::make_KW_GRAPH(range(Start)); }
-      "alloc"     { return IRParser::make_KW_ALLOC(range(Start)); }
-      "free"      { return IRParser::make_KW_FREE(range(Start)); }
-      "spill_out" { return IRParser::make_KW_SPILL_OUT(range(Start)); }
-      "spill_in"  { return IRParser::make_KW_SPILL_IN(range(Start)); }
+      "alloc"     { PS.noteKeyword(ParseState::StmtKeyword::Alloc);
+                    return IRParser::make_KW_ALLOC(range(Start)); }
+      "free"      { PS.noteKeyword(ParseState::StmtKeyword::Free);
+                    return IRParser::make_KW_FREE(range(Start)); }
+      "spill_out" { PS.noteKeyword(ParseState::StmtKeyword::SpillOut);
+                    return IRParser::make_KW_SPILL_OUT(range(Start)); }
+      "spill_in"  { PS.noteKeyword(ParseState::StmtKeyword::SpillIn);
+                    return IRParser::make_KW_SPILL_IN(range(Start)); }
       "at"        { return IRParser::make_KW_AT(range(Start)); }
       "after"     { return IRParser::make_KW_AFTER(range(Start)); }
       "reuse"     { return IRParser::make_KW_REUSE(range(Start)); }
@@ -107,7 +111,8 @@ IRParser::symbol_type Lexer::lex() {
                                     range(Start));
       }
 
-      "=" { return IRParser::make_EQUAL(range(Start)); }
+      // '=' starts the body of a statement (or a target value).
+      "=" { PS.noteStmtStart(); return IRParser::make_EQUAL(range(Start)); }
       "," { return IRParser::make_COMMA(range(Start)); }
       "(" { return IRParser::make_LPAREN(range(Start)); }
       ")" { return IRParser::make_RPAREN(range(Start)); }

@@ -46,32 +46,43 @@ std::optional<unsigned> ParseState::targetKey(StringRef Key, SrcRange KeyR) {
   return I;
 }
 
-bool ParseState::setTargetCapacity(StringRef Key, SrcRange KeyR,
-                                   uint64_t Value) {
+bool ParseState::beginTargetValue(StringRef Key, SrcRange KeyR) {
   std::optional<unsigned> I = targetKey(Key, KeyR);
   if (!I)
     return false;
-  if (Key == TargetDesc::spillCostKey()) {
-    error(KeyR.begin, "'" + Key +
-                          "' takes a cost formula 'ALPHA + BETA * size', "
-                          "for example 'spill_cost = 150 + 2 * size'");
-    return false;
-  }
-  G.Target.setCapacity(static_cast<Tier>(*I), Value);
+  TargetValue = {Key, KeyR, *I};
   return true;
 }
 
-bool ParseState::setTargetSpillCost(StringRef Key, SrcRange KeyR,
-                                    uint64_t Alpha, uint64_t Beta,
-                                    StringRef Var, SrcRange VarR) {
-  std::optional<unsigned> I = targetKey(Key, KeyR);
-  if (!I)
-    return false;
-  if (Key != TargetDesc::spillCostKey()) {
-    error(KeyR.begin,
+void ParseState::reportTargetValueForm() {
+  StringRef Key = TargetValue->Key;
+  if (Key == TargetDesc::spillCostKey())
+    error(TargetValue->KeyR.begin,
+          "'" + Key +
+              "' takes a cost formula 'ALPHA + BETA * size', for example "
+              "'spill_cost = 150 + 2 * size'");
+  else
+    error(TargetValue->KeyR.begin,
           "'" + Key + "' takes a capacity, for example '" + Key + " = " +
-              Twine(TargetDesc::davinci().capacity(static_cast<Tier>(*I))) +
+              Twine(TargetDesc::davinci().capacity(
+                  static_cast<Tier>(TargetValue->Index))) +
               "'");
+}
+
+bool ParseState::setTargetCapacity(uint64_t Value) {
+  if (TargetValue->Key == TargetDesc::spillCostKey()) {
+    reportTargetValueForm();
+    return false;
+  }
+  G.Target.setCapacity(static_cast<Tier>(TargetValue->Index), Value);
+  TargetValue.reset();
+  return true;
+}
+
+bool ParseState::setTargetSpillCost(uint64_t Alpha, uint64_t Beta,
+                                    StringRef Var, SrcRange VarR) {
+  if (TargetValue->Key != TargetDesc::spillCostKey()) {
+    reportTargetValueForm();
     return false;
   }
   if (Var != "size") {
@@ -81,6 +92,7 @@ bool ParseState::setTargetSpillCost(StringRef Key, SrcRange KeyR,
     return false;
   }
   G.Target.setSpillCost(Alpha, Beta);
+  TargetValue.reset();
   return true;
 }
 

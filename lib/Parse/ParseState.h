@@ -41,13 +41,32 @@ public:
   bool lookupPipe(llvm::StringRef Name, SrcRange R, Pipe &P);
   bool checkOpName(llvm::StringRef Name, SrcRange R);
 
-  /// A value of the target header: 'TIER = N' sets a capacity,
-  /// 'spill_cost = ALPHA + BETA * VAR' the spill cost. Each reports an
-  /// unknown key, a key set twice or a value of the wrong form, and returns
-  /// false.
-  bool setTargetCapacity(llvm::StringRef Key, SrcRange KeyR, uint64_t Value);
-  bool setTargetSpillCost(llvm::StringRef Key, SrcRange KeyR, uint64_t Alpha,
-                          uint64_t Beta, llvm::StringRef Var, SrcRange VarR);
+  /// A value of the target header, 'KEY = ...': beginTargetValue checks
+  /// the key (an unknown key, a key set twice); then 'TIER = N' sets a
+  /// capacity and 'spill_cost = ALPHA + BETA * VAR' the spill cost, each
+  /// reporting a value of the other form. Each returns false after an
+  /// error.
+  bool beginTargetValue(llvm::StringRef Key, SrcRange KeyR);
+  bool setTargetCapacity(uint64_t Value);
+  bool setTargetSpillCost(uint64_t Alpha, uint64_t Beta, llvm::StringRef Var,
+                          SrcRange VarR);
+  /// Whether a target value is being read (its key is known, its value not
+  /// yet), and the error that says which form its key takes.
+  bool inTargetValue() const { return TargetValue.has_value(); }
+  void reportTargetValueForm();
+
+  /// What the syntax error messages need of the statement being read: the
+  /// buffer-node keyword it started with, if any (the lexer notes it), and
+  /// the operation name it started with, if any (the parser notes it).
+  enum class StmtKeyword { None, Alloc, Free, SpillOut, SpillIn };
+  void noteStmtStart() {
+    Keyword = StmtKeyword::None;
+    OpName = {};
+  }
+  void noteKeyword(StmtKeyword K) { Keyword = K; }
+  void noteOpName(llvm::StringRef Name, SrcRange R) { OpName = {Name, R}; }
+  StmtKeyword stmtKeyword() const { return Keyword; }
+  const std::pair<llvm::StringRef, SrcRange> &opName() const { return OpName; }
 
   /// The node of the statement being read.
   Node &node() { return Cur; }
@@ -92,6 +111,14 @@ private:
   llvm::DenseMap<uint64_t, NodeIdx> SparseIds;
   std::vector<PendingRef> Refs;
   bool HadError = false;
+  struct PendingTargetValue {
+    llvm::StringRef Key;
+    SrcRange KeyR;
+    unsigned Index; ///< in TargetDesc::headerKeys()
+  };
+  std::optional<PendingTargetValue> TargetValue;
+  StmtKeyword Keyword = StmtKeyword::None;
+  std::pair<llvm::StringRef, SrcRange> OpName;
   /// Where each target header key was set (invalid: not yet).
   std::vector<llvm::SMLoc> TargetKeyLocs;
 };

@@ -134,6 +134,8 @@ void printDiagnostic(SourceMgr &SM, SMLoc Loc, SourceMgr::DiagKind Kind,
     printLocated(SM, Loc, Kind, Msg);
   else if (Kind == SourceMgr::DK_Error)
     reportError(Msg);
+  else if (Kind == SourceMgr::DK_Warning)
+    WithColor::warning(errs(), ToolName) << Msg << '\n';
   else
     WithColor::note(errs(), ToolName) << Msg << '\n';
 }
@@ -381,21 +383,6 @@ Error finishStdout() {
 
 StringRef displayName(StringRef Path) {
   return Path == "-" ? StringRef("<stdin>") : Path;
-}
-
-Error verifyAndReport(const Graph &G, const TargetDesc &T,
-                      const VerifyOptions &Opts, SourceMgr &SM,
-                      StringRef Path) {
-  unsigned Errors = verifyGraph(
-      G, T, Opts, [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
-        printDiagnostic(SM, Loc, Kind, Msg);
-      });
-  if (!Errors)
-    return Error::success();
-  return make_error<ToolError>(
-      ExitInvalid, ("'" + displayName(Path) + "' does not verify: " +
-                    Twine(Errors) + (Errors == 1 ? " error" : " errors"))
-                       .str());
 }
 
 Expected<std::unique_ptr<Graph>> readIR(SourceMgr &SM, StringRef Path) {

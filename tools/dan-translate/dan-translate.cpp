@@ -2,6 +2,7 @@
 
 #include "ToolSupport.h"
 #include "dan/Formats/Export.h"
+#include "dan/IR/MemoryPlan.h"
 #include "dan/IR/Printer.h"
 #include "dan/Parse/Import.h"
 #include "dan/Parse/Parser.h"
@@ -66,6 +67,19 @@ static cl::opt<bool>
                       "old ids, and the k-th spill to run as N + 2k and "
                       "N + 2k + 1, as the contest numbers them"),
              cl::cat(DANCategory));
+
+static cl::opt<bool> FixPlan(
+    "fix-plan",
+    cl::desc("Make a hand-edited memory plan consistent: renumber the spills "
+             "in schedule order, add missing spill edges, recompute the "
+             "reuse edges from the offsets and the order"),
+    cl::cat(DANCategory));
+
+static cl::opt<bool>
+    StripPlan("strip-plan",
+              cl::desc("Remove the memory plan (spill nodes, offsets, reuse "
+                       "edges): back to a stage-1 graph"),
+              cl::cat(DANCategory));
 
 /// Reads the graph named by the positional inputs in the --import format.
 static Expected<std::unique_ptr<Graph>> readGraph(SourceMgr &SM) {
@@ -216,6 +230,8 @@ static Error writeSubmission(const Graph &G) {
 }
 
 static Error translate(SourceMgr &SM) {
+  if (FixPlan && StripPlan)
+    return usageError("--fix-plan and --strip-plan exclude each other");
   // Output in another format than the input must not replace it; IR to IR
   // and JSON to JSON may (the write is atomic).
   bool SameFormat =
@@ -233,6 +249,10 @@ static Error translate(SourceMgr &SM) {
   // none; the options on top. The IR output records the result.
   if (Error E = applyTargetOptions(G))
     return E;
+  if (StripPlan)
+    stripMemoryPlan(G);
+  if (FixPlan)
+    fixMemoryPlan(G);
   if (Renumber)
     G.renumberDensely();
 

@@ -57,10 +57,20 @@ void addSpillEdges(Graph &G);
 
 /// Gives the spill nodes the ids the numbering rule asks for: the pair of
 /// the k-th spill_out in the schedule gets N + 2k and N + 2k + 1 (N is
-/// Graph::firstSpillId()); a spill node without its partner gets an unused
-/// id after them. Pairs are found by the ids the nodes have now (spill_in =
-/// spill_out + 1, same buffer). Sorts the edge lists again.
+/// Graph::firstSpillId()). Pairs are found by the ids the nodes have now
+/// (spill_in = spill_out + 1, same buffer); a spill_in that pairs with none
+/// that way pairs with the last unpaired spill_out of its buffer before it
+/// in the schedule; a spill node left without a partner gets an unused id
+/// after them. Sorts the edge lists again.
 void renumberSpills(Graph &G);
+
+/// Makes a hand-edited memory plan consistent with its offsets, spill nodes
+/// and schedule: renumbers the spills (renumberSpills), adds the missing
+/// spill edges (addSpillEdges) and replaces the reuse edges with those the
+/// plan implies (setReuseEdges). Does nothing to a graph without a plan.
+/// What it cannot repair (an overlap, a buffer outside its tier) the
+/// verifier still reports.
+void fixMemoryPlan(Graph &G);
 
 /// The reuse edges implied by the plan, as a sorted predecessor list for
 /// every node (indexed by NodeIdx). A placement never gets an edge from the
