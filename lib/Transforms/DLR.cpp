@@ -296,6 +296,11 @@ static const EnumEntry<EvictPolicy> Evicts[] = {
     {EvictPolicy::LRU, "lru", "least recently used"},
     {EvictPolicy::Belady, "belady",
      "no further use first, then the farthest next use"},
+    // The baselines' rules, not offered by --evict (UserEvictPolicies).
+    {EvictPolicy::CostPerByte, "cost-per-byte",
+     "the least spill traffic per byte freed (the cosma baseline)"},
+    {EvictPolicy::Traffic, "traffic",
+     "the least spill traffic (the eda baseline)"},
 };
 
 static const EnumEntry<VictimSet> VictimSets[] = {

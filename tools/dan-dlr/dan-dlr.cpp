@@ -39,7 +39,8 @@ static cl::opt<EvictPolicy>
     Evict("evict",
           cl::desc("How a victim is chosen in L1 and UB (L0 tiers always "
                    "flush eagerly)"),
-          cl::init(EvictPolicy::Cost), enumValues(evictPolicyTable()),
+          cl::init(EvictPolicy::Cost),
+          enumValues(evictPolicyTable().take_front(UserEvictPolicies)),
           cl::cat(DANCategory));
 
 static cl::opt<VictimSet>

@@ -109,11 +109,13 @@ inline double spillScore(uint64_t Distance, uint64_t Traffic, uint64_t Cycles,
                              Opts.LambdaCyc * double(Cycles) + DLRScoreEpsilon);
 }
 
-/// The values of --fit (FitPolicy), --evict (the victim rules a user may
-/// choose: not the baselines' CostPerByte and Traffic) and --victims, with
-/// their spellings and one-line descriptions.
+/// The values of --fit (FitPolicy), of the victim rules (EvictPolicy; --evict
+/// offers the first UserEvictPolicies, not the baselines' CostPerByte and
+/// Traffic) and of --victims, with their spellings and one-line
+/// descriptions.
 llvm::ArrayRef<EnumEntry<FitPolicy>> fitPolicyTable();
 llvm::ArrayRef<EnumEntry<EvictPolicy>> evictPolicyTable();
+constexpr size_t UserEvictPolicies = 3;
 llvm::ArrayRef<EnumEntry<VictimSet>> victimSetTable();
 /// The name of a fit as --fit spells it.
 llvm::StringRef fitName(FitPolicy F);
