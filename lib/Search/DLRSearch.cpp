@@ -10,6 +10,7 @@
 #include "dan/Schedule/Order.h"
 #include "dan/Search/Search.h"
 #include "llvm/ADT/SmallVector.h"
+#include <mutex>
 #include <optional>
 #include <tuple>
 
@@ -33,59 +34,66 @@ Expected<DLRStats> searchDLR(Graph &G, const TargetDesc &T,
   // plan would fail them with the same first error).
   if (Error E = checkPlannableInput(G, T))
     return E;
+  // The ranking: the lowest planCost wins, then the least traffic, then
+  // the lowest makespan, ties to the earlier plan; a strict order on
+  // (key, index), so its least element does not depend on the order the
+  // plans finish in.
+  using Rank = std::tuple<uint64_t, uint64_t, uint64_t, size_t>;
   struct Plan {
     FitPolicy Fit;
     uint32_t Horizon;
-    std::optional<Graph> Planned;
     Expected<DLRStats> Stats = DLRStats();
     ReplayResult Measured;
   };
   std::vector<Plan> Plans;
   for (FitPolicy F : Fits)
     for (uint32_t H : Horizons)
-      Plans.push_back({F, H, std::nullopt, DLRStats(), ReplayResult()});
+      Plans.push_back({F, H, DLRStats(), ReplayResult()});
+  // Only the best planned graph so far is kept (a graph per plan would hold
+  // twelve copies of a large graph at once).
+  std::mutex Lock;
+  std::optional<Rank> BestRank;
+  std::optional<Graph> BestGraph;
   runConcurrently(Search.Threads, Plans.size(), [&](size_t I) {
     Plan &P = Plans[I];
     DLROptions One = Opts;
     One.AutoHorizon = false;
     One.Horizon = P.Horizon;
     One.Fit = P.Fit;
-    P.Planned.emplace(G);
-    P.Stats = runDLR(*P.Planned, T, One, /*InputChecked=*/true);
-    if (P.Stats)
-      P.Measured = replay(*P.Planned, T);
+    Graph Copy = G;
+    P.Stats = runDLR(Copy, T, One, /*InputChecked=*/true);
+    if (!P.Stats)
+      return;
+    const ReplayResult &R = P.Measured = replay(Copy, T);
+    Rank Key = {planCost(R, T), R.ExtraTraffic, R.Makespan, I};
+    std::lock_guard<std::mutex> Guard(Lock);
+    if (!BestRank || Key < *BestRank) {
+      BestRank = Key;
+      BestGraph = std::move(Copy);
+    }
   });
-  // The lowest planCost wins, then the least traffic, then the lowest
-  // makespan, ties to the earlier. When every plan fails, the first error
-  // stands.
+  // Every plan's figures, in candidate order. When every plan fails, the
+  // first error stands.
   SmallVector<DLRStats::HorizonTrial, 8> Tried;
-  std::optional<size_t> Best;
-  std::tuple<uint64_t, uint64_t, uint64_t> BestKey;
   std::optional<size_t> FirstFailed;
   for (size_t I = 0; I != Plans.size(); ++I) {
     Plan &P = Plans[I];
-    if (!P.Stats) {
+    if (P.Stats)
+      Tried.push_back({P.Fit, P.Horizon, P.Measured.ExtraTraffic,
+                       P.Measured.Makespan, true});
+    else {
       Tried.push_back({P.Fit, P.Horizon, 0, 0, false});
       if (!FirstFailed)
         FirstFailed = I;
-      continue;
-    }
-    const ReplayResult &R = P.Measured;
-    Tried.push_back({P.Fit, P.Horizon, R.ExtraTraffic, R.Makespan, true});
-    std::tuple<uint64_t, uint64_t, uint64_t> Key = {planCost(R, T),
-                                                    R.ExtraTraffic, R.Makespan};
-    if (!Best || Key < BestKey) {
-      Best = I;
-      BestKey = Key;
     }
   }
   for (size_t I = 0; I != Plans.size(); ++I)
-    if (!Plans[I].Stats && (Best || I != *FirstFailed))
+    if (!Plans[I].Stats && (BestRank || I != *FirstFailed))
       consumeError(Plans[I].Stats.takeError());
-  if (!Best)
+  if (!BestRank)
     return Plans[*FirstFailed].Stats.takeError();
-  DLRStats S = std::move(*Plans[*Best].Stats);
-  G = std::move(*Plans[*Best].Planned);
+  DLRStats S = std::move(*Plans[std::get<3>(*BestRank)].Stats);
+  G = std::move(*BestGraph);
   S.HorizonTried = std::move(Tried);
   return S;
 }

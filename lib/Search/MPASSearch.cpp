@@ -103,10 +103,10 @@ SmallVector<MPASWeights, 3> weightings(MPASWeights W, Traversal O) {
                                      std::end(AutoWeights));
 }
 
-/// Orders a copy of \p G under each candidate and each of its weightings,
-/// concurrently; then keeps per candidate the weighting of the lowest peak
-/// (ties to the earlier), with the peaks of all in MPASStats::Tried when
-/// there were several.
+/// The orders of \p G under each candidate and each of its weightings
+/// (orderMPAS: the jobs share the graph), made concurrently; then keeps per
+/// candidate the weighting of the lowest peak (ties to the earlier), with the
+/// peaks of all in MPASStats::Tried when there were several.
 std::vector<Ordered> orderAll(const Graph &G, const TargetDesc &T,
                               const MPASOptions &Opts,
                               ArrayRef<OrderCandidate> Cands,
@@ -118,7 +118,7 @@ std::vector<Ordered> orderAll(const Graph &G, const TargetDesc &T,
   };
   std::vector<Job> Jobs;
   for (size_t C = 0; C != Cands.size(); ++C) {
-    // runMPAS takes Tasks and Groups as Free when there are no tasks.
+    // orderMPAS takes Tasks and Groups as Free when there are no tasks.
     Traversal O = Cands[C].Order;
     if ((O == Traversal::Tasks || O == Traversal::Groups) && !Tasks)
       O = Traversal::Free;
@@ -183,8 +183,9 @@ PlanResult planAndMeasure(const Graph &G, const TargetDesc &T,
 }
 
 /// --l0=auto: a bounded candidate selection across the stage boundary. Each
-/// candidate (an order and an L0 mode, orderCandidates) orders a copy;
-/// default dan-dlr plans each order and the replay measures it; the lowest
+/// candidate (an order and an L0 mode, orderCandidates) orders the graph;
+/// default dan-dlr plans each distinct order on a copy and the replay
+/// measures it; the lowest
 /// planCost (makespan plus beta cycles per byte of extra traffic) wins, then
 /// the least traffic, the lower makespan and the lower peak, ties to the
 /// earlier candidate. Orders whose plan fails are kept only if every plan
