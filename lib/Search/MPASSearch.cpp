@@ -111,7 +111,7 @@ std::vector<Ordered> orderAll(const Graph &G, const TargetDesc &T,
                               const MPASOptions &Opts,
                               ArrayRef<OrderCandidate> Cands,
                               const std::optional<TaskOrder> &Tasks,
-                              unsigned Threads) {
+                              JobRunner &Runner) {
   struct Job {
     size_t Cand;
     MPASWeights W;
@@ -126,7 +126,7 @@ std::vector<Ordered> orderAll(const Graph &G, const TargetDesc &T,
       Jobs.push_back({C, W});
   }
   std::vector<Ordered> Runs(Jobs.size());
-  runConcurrently(Threads, Jobs.size(), [&](size_t J) {
+  Runner.run(Jobs.size(), [&](size_t J) {
     MPASOptions One = Opts;
     One.L0 = Cands[Jobs[J].Cand].Mode;
     One.Order = Cands[Jobs[J].Cand].Order;
@@ -194,10 +194,9 @@ PlanResult planAndMeasure(const Graph &G, const TargetDesc &T,
 Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
                            const MPASOptions &Opts,
                            const std::optional<TaskOrder> &Tasks,
-                           const SearchOptions &Search) {
+                           const SearchOptions &Search, JobRunner &Runner) {
   SmallVector<OrderCandidate, 9> Cands = orderCandidates(Opts, Tasks);
-  std::vector<Ordered> Runs =
-      orderAll(G, T, Opts, Cands, Tasks, Search.Threads);
+  std::vector<Ordered> Runs = orderAll(G, T, Opts, Cands, Tasks, Runner);
   for (size_t C = 0; C != Runs.size(); ++C)
     if (!Runs[C].Stats) {
       for (size_t D = C + 1; D != Runs.size(); ++D)
@@ -219,7 +218,7 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
   // cannot change the choice (the peak and the candidate order decide).
   std::vector<PlanResult> Plans(Unique.size());
   if (Unique.size() > 1 || Search.MeasureSoleOrder)
-    runConcurrently(Search.Threads, Unique.size(), [&](size_t U) {
+    Runner.run(Unique.size(), [&](size_t U) {
       Plans[U] = planAndMeasure(G, T, Runs[Unique[U]].Order);
     });
   MPASStats Best;
@@ -259,18 +258,19 @@ Expected<MPASStats> searchMPAS(Graph &G, const TargetDesc &T,
     return runMPAS(G, T, Opts);
   if (Error E = checkMPASInput(G))
     return E;
+  JobRunner Runner(Search.Threads);
   std::optional<TaskOrder> Tasks;
   if (Opts.Order != Traversal::Free && Opts.Order != Traversal::Window)
     Tasks = findTaskOrder(G, T, [&](size_t N, function_ref<void(size_t)> Job) {
-      runConcurrently(Search.Threads, N, Job);
+      Runner.run(N, Job);
     });
   Expected<MPASStats> S = [&]() -> Expected<MPASStats> {
     if (Opts.L0 == L0Mode::Auto)
-      return autoL0(G, T, Opts, Tasks, Search);
+      return autoL0(G, T, Opts, Tasks, Search, Runner);
     // One L0 mode: --order=auto is the list scheduler alone.
     Traversal O = Opts.Order == Traversal::Auto ? Traversal::Free : Opts.Order;
     std::vector<Ordered> Runs =
-        orderAll(G, T, Opts, {{O, Opts.L0, Opts.Group}}, Tasks, Search.Threads);
+        orderAll(G, T, Opts, {{O, Opts.L0, Opts.Group}}, Tasks, Runner);
     if (Runs[0].Stats)
       G.Order = std::move(Runs[0].Order);
     return std::move(Runs[0].Stats);

@@ -1,7 +1,6 @@
 //===- Parallel.cpp - Run independent candidates on a thread pool ---------===//
 
 #include "Parallel.h"
-#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include <algorithm>
 #include <atomic>
@@ -10,10 +9,12 @@ using namespace llvm;
 
 namespace dan {
 
-void runConcurrently(unsigned Threads, size_t N,
-                     function_ref<void(size_t)> Job) {
-  ThreadPoolStrategy S = hardware_concurrency(Threads);
-  unsigned Workers = std::min<size_t>(S.compute_thread_count(), N);
+JobRunner::JobRunner(unsigned Threads)
+    : Threads(hardware_concurrency(Threads).compute_thread_count()) {}
+
+JobRunner::~JobRunner() = default;
+
+void JobRunner::run(size_t N, function_ref<void(size_t)> Job) {
   // Each thread, this one included, takes the next job until none is left.
   // This thread works too: its allocator's memory is warm, a new thread's
   // is not (fresh pages cost a fault each).
@@ -22,16 +23,25 @@ void runConcurrently(unsigned Threads, size_t N,
     for (size_t I; (I = Next.fetch_add(1)) < N;)
       Job(I);
   };
-  if (Workers <= 1) {
+  size_t Helpers = std::min<size_t>(Threads, N);
+  if (Helpers <= 1) {
     Drain();
     return;
   }
-  S.ThreadsRequested = Workers - 1;
-  DefaultThreadPool Pool(S);
-  for (unsigned W = 1; W != Workers; ++W)
-    Pool.async(Drain);
+  if (!Pool) {
+    ThreadPoolStrategy S;
+    S.ThreadsRequested = Threads - 1;
+    Pool = std::make_unique<DefaultThreadPool>(S);
+  }
+  for (size_t W = 1; W != Helpers; ++W)
+    Pool->async(Drain);
   Drain();
-  Pool.wait();
+  Pool->wait();
+}
+
+void runConcurrently(unsigned Threads, size_t N,
+                     function_ref<void(size_t)> Job) {
+  JobRunner(Threads).run(N, Job);
 }
 
 } // namespace dan
