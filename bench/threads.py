@@ -7,7 +7,9 @@ Imports the graph (default: data/contest/Matmul_Case1.json) once with
 dan-translate, then runs `dan-mpas` (default options: its auto selections on
 every hardware thread) and `dan-mpas --threads=1` alternately N times each
 (default 11), checks that every output is byte-identical, and prints the
-median wall time of each and their ratio (all cores / one thread).
+median wall time of each and their ratio (all cores / one thread). Run it
+on an otherwise idle machine: with other work on the cores the threads of
+the parallel run wait for them, and the ratio says nothing.
 """
 import argparse
 import os
