@@ -1,9 +1,11 @@
 //===- ToolSupport.cpp - What every DAN tool does the same way ------------===//
 
 #include "ToolSupport.h"
+#include "Progress.h"
 #include "dan/IR/Diagnostic.h"
 #include "dan/IR/Printer.h"
 #include "dan/Parse/Parser.h"
+#include "dan/Support/Timing.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -411,20 +413,41 @@ int runStageTool(int Argc, char **Argv, StringRef Overview,
                               cl::cat(DANCategory));
   cl::opt<bool> Stats("stats", cl::desc("Print what the stage did to stderr"),
                       cl::cat(DANCategory));
+  cl::opt<bool, /*ExternalStorage=*/true> TimePasses(
+      "time-passes", cl::location(TimePhases),
+      cl::desc("Time each phase of the run and print the times to stderr "
+               "at the end"),
+      cl::cat(DANCategory));
+  cl::opt<ProgressMode> Progress(
+      "progress", cl::init(ProgressMode::Auto),
+      cl::desc("A line on stderr that counts the seconds of a long run"),
+      enumValues(progressModeTable()), cl::cat(DANCategory));
+  StringRef Tool = sys::path::filename(Argv[0]);
   return runTool(Argc, Argv, Overview, [&](SourceMgr &SM) -> Error {
     if (Check)
       if (Error E = Check())
         return E;
-    Expected<std::unique_ptr<Graph>> G = readIR(SM, Input);
+    Expected<std::unique_ptr<Graph>> G = [&] {
+      PhaseTimer T("read", "Reading and parsing the input");
+      return readIR(SM, Input);
+    }();
     if (!G)
       return G.takeError();
     if (Error E = applyTargetOptions(**G))
       return E;
     // A copy: the pass may replace the graph's contents, not its target.
     TargetDesc Target = (*G)->Target;
-    if (Error E = Pass(**G, Target, Stats ? &errs() : nullptr))
-      return E;
+    {
+      PhaseTimer T("stage", (Tool + ": the stage").str());
+      ProgressLine Line((Tool + ": @" + (*G)->Name + " (" +
+                         countOf((*G)->size(), "node") + ")")
+                            .str(),
+                        Progress);
+      if (Error E = Pass(**G, Target, Stats ? &errs() : nullptr))
+        return E;
+    }
     (*G)->Target = Target;
+    PhaseTimer T("write", "Printing the output");
     return writeOutput(Output, [&](raw_ostream &OS) { printGraph(**G, OS); });
   });
 }

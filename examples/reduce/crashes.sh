@@ -1,0 +1,3 @@
+#!/bin/sh
+dan-cpe "$1" > /dev/null 2>&1
+test $? -gt 128

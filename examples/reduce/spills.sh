@@ -1,0 +1,2 @@
+#!/bin/sh
+grep -q spill_out "$1"

@@ -1,0 +1,116 @@
+//===- dan-link.cpp - Join graphs into one --------------------------------===//
+//
+// The driver of linkGraphs (dan/IR/Link.h): reads graphs (DAN IR or contest
+// JSON), repeats each --copies times, joins them with disjoint ids and
+// writes one graph (docs/CommandGuide/dan-link.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ToolSupport.h"
+#include "dan/IR/Link.h"
+#include "dan/IR/Printer.h"
+#include "dan/Parse/Import.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Regex.h"
+
+using namespace llvm;
+using namespace dan;
+using namespace dan::tool;
+
+static cl::list<std::string> Inputs(cl::Positional,
+                                    cl::desc("<input files> (default: stdin)"),
+                                    cl::cat(DANCategory));
+
+static cl::opt<unsigned>
+    Copies("copies", cl::init(1), cl::value_desc("K"),
+           cl::desc("Join K copies of each input, one after another "
+                    "(default 1)"),
+           cl::cat(DANCategory));
+
+static cl::opt<std::string>
+    Name("name", cl::value_desc("NAME"),
+         cl::desc("Graph name of the result (default: the first input's "
+                  "name, with _xK when there are K copies of one input, "
+                  "else _linked)"),
+         cl::cat(DANCategory));
+
+static cl::opt<std::string> OutputPath("o", cl::init("-"),
+                                       cl::value_desc("path"),
+                                       cl::desc("Output file (default: "
+                                                "stdout)"),
+                                       cl::cat(DANCategory));
+
+/// Reads one input: contest JSON when the text starts with '{' (named after
+/// the file), DAN IR otherwise; its target with the options on top.
+static Expected<std::unique_ptr<Graph>> readPart(SourceMgr &SM,
+                                                 StringRef Path) {
+  Expected<unsigned> ID = readInput(SM, Path);
+  if (!ID)
+    return ID.takeError();
+  std::unique_ptr<Graph> G =
+      importGraph(SM, *ID, graphNameForFile(Path == "-" ? "stdin" : Path));
+  if (!G)
+    return reportedError(ExitInvalid);
+  if (Error E = applyTargetOptions(*G))
+    return E;
+  return G;
+}
+
+static Error link(SourceMgr &SM) {
+  if (Inputs.empty())
+    Inputs.push_back("-");
+  if (Copies == 0)
+    return usageError("--copies must be at least 1");
+  if (Name.getNumOccurrences() && !Regex("^[A-Za-z0-9_.$-]+$").match(Name))
+    return usageError("--name '" + Name +
+                      "' is not a graph name: use letters, digits and _ . $ -");
+  if (count(Inputs, "-") > 1)
+    return usageError("standard input ('-') can be read only once");
+  if (Error E = checkOutputIsNotInput("-o", OutputPath, Inputs))
+    return E;
+
+  std::vector<std::unique_ptr<Graph>> Graphs;
+  for (const std::string &Path : Inputs) {
+    Expected<std::unique_ptr<Graph>> G = readPart(SM, Path);
+    if (!G)
+      return G.takeError();
+    // One target for the whole: the parts' own, once the options apply.
+    if (!Graphs.empty() && (*G)->Target != Graphs[0]->Target) {
+      std::string First, Other;
+      raw_string_ostream FirstOS(First), OtherOS(Other);
+      Graphs[0]->Target.printHeader(FirstOS);
+      (*G)->Target.printHeader(OtherOS);
+      return createStringError(
+          inconvertibleErrorCode(),
+          "'" + displayName(Path) + "' is for '" + Other + "', but '" +
+              displayName(Inputs[0]) + "' is for '" + First +
+              "': the linked graph has one target; give the files the same "
+              "target header, or the --capacity and --spill-cost options "
+              "that make them agree");
+    }
+    Graphs.push_back(std::move(*G));
+  }
+
+  std::vector<const Graph *> Parts;
+  for (const auto &G : Graphs)
+    for (unsigned K = 0; K != Copies; ++K)
+      Parts.push_back(G.get());
+  std::string Result = Name;
+  if (Result.empty())
+    Result =
+        Graphs[0]->Name + (Graphs.size() == 1 ? "_x" + std::to_string(Copies)
+                                              : std::string("_linked"));
+  Expected<std::unique_ptr<Graph>> Linked = linkGraphs(Parts, Result);
+  if (!Linked)
+    return Linked.takeError();
+  return writeOutput(OutputPath,
+                     [&](raw_ostream &OS) { printGraph(**Linked, OS); });
+}
+
+int main(int Argc, char **Argv) {
+  InitLLVM X(Argc, Argv);
+  return runTool(Argc, Argv,
+                 "dan-link: join DAN graphs (kernels) into one graph with "
+                 "disjoint ids\n",
+                 link);
+}
