@@ -99,7 +99,8 @@ void chooseOptions(ByteReader &R, FuzzCase &C) {
   D.Horizon = R.pick<uint32_t>({0, 1, 8, 200, 800});
   // dan-dlr's default is --horizon=auto.
   D.AutoHorizon = !R.flag();
-  D.AutoFit = R.flag();
+  if (R.flag())
+    D.Fit = FitPolicy::Auto;
 
   CPEOptions &P = C.CPE;
   P.Mode = R.pick<CPEMode>({CPEMode::Refine, CPEMode::Freeze, CPEMode::Ignore});

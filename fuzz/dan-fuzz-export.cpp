@@ -26,7 +26,7 @@
 #include "dan/Formats/Export.h"
 #include "dan/Formats/SVG.h"
 #include "dan/Parse/Import.h"
-#include "dan/Transforms/Methods.h"
+#include "dan/Search/Methods.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -239,8 +239,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       *G = std::move(Copy);
       return true;
     };
-    auto MPAS = [&](Graph &X) { return runMPAS(X, T, C.MPAS); };
-    auto DLR = [&](Graph &X) { return runDLR(X, T, C.DLR); };
+    auto MPAS = [&](Graph &X) { return searchMPAS(X, T, C.MPAS); };
+    auto DLR = [&](Graph &X) { return searchDLR(X, T, C.DLR); };
     switch (Mode % 4) {
     case 0:
       break;

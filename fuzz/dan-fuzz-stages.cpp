@@ -27,7 +27,7 @@
 #include "dan/Bench/Bench.h"
 #include "dan/Bench/Charts.h"
 #include "dan/Bench/Report.h"
-#include "dan/Transforms/Methods.h"
+#include "dan/Search/Methods.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
@@ -60,10 +60,9 @@ std::string describeOptions(const fuzz::FuzzCase &C) {
   raw_string_ostream OS(S);
   const MPASOptions &M = C.MPAS;
   OS << "dan-mpas --l0=" << l0ModeName(M.L0)
-     << " --weights=" << weightsName(M.Weights) << " --allocs="
-     << (M.Allocs == AllocChoice::Demand ? "demand" : "priority")
-     << " --objective="
-     << (M.Objective == MPASObjective::Overflow ? "overflow" : "peak")
+     << " --weights=" << weightsName(M.Weights)
+     << " --allocs=" << enumName(allocChoiceTable(), M.Allocs)
+     << " --objective=" << enumName(objectiveTable(), M.Objective)
      << " --order=" << traversalName(M.Order) << " --group=" << M.Group
      << (M.KeepInputOrder ? " --strategy=input" : "") << '\n';
   const DLROptions &D = C.DLR;
@@ -71,7 +70,7 @@ std::string describeOptions(const fuzz::FuzzCase &C) {
      << " victims " << unsigned(D.Victims) << " lambdas " << D.LambdaByte << ','
      << D.LambdaCyc << " horizon "
      << (D.AutoHorizon ? "auto" : std::to_string(D.Horizon))
-     << (D.AutoFit ? " fit auto" : "") << '\n';
+     << (D.Fit == FitPolicy::Auto ? " fit auto" : "") << '\n';
   const CPEOptions &P = C.CPE;
   OS << "CPE: mode " << unsigned(P.Mode) << " moves " << unsigned(P.Moves)
      << " window " << P.Window << " passes " << P.Passes << " candidates "
@@ -274,7 +273,7 @@ std::string runStages(const fuzz::FuzzCase &C) {
   const Graph &In = *C.G;
 
   Graph S1 = In;
-  MPASStats M = orFail(runMPAS(S1, T, C.MPAS), In, T, "dan-mpas");
+  MPASStats M = orFail(searchMPAS(S1, T, C.MPAS), In, T, "dan-mpas");
   for (NodeIdx I = 0; I != In.size(); ++I)
     if (!sameNode(In[I], S1[I]))
       failOn(S1, T, "dan-mpas changed " + describeNode(In, I));
@@ -291,7 +290,7 @@ std::string runStages(const fuzz::FuzzCase &C) {
   }
 
   Graph S2 = S1;
-  DLRStats D = orFail(runDLR(S2, T, C.DLR), S1, T, "dan-dlr");
+  DLRStats D = orFail(searchDLR(S2, T, C.DLR), S1, T, "dan-dlr");
   ReplayResult R2 = checkOutput(S2, T, "dan-dlr's output");
   if (D.Spills != R2.SpillCount || D.ExtraTraffic != R2.ExtraTraffic)
     failOn(S2, T,

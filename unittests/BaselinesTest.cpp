@@ -7,13 +7,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dan/Transforms/Baselines.h"
+#include "dan/Baselines/Baselines.h"
 #include "TestUtil.h"
 #include "dan/Analysis/Replay.h"
 #include "dan/Analysis/Verifier.h"
 #include "dan/IR/MemoryPlan.h"
 #include "dan/IR/Printer.h"
-#include "dan/Transforms/Methods.h"
+#include "dan/Search/Methods.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -26,13 +26,6 @@ namespace {
 
 const Method External[] = {Method::HMCOS, Method::COSMA, Method::MAGIS,
                            Method::EDA};
-
-std::string print(const Graph &G) {
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  printGraph(G, OS);
-  return S;
-}
 
 /// Every input edge of \p In holds in the schedule of \p Out (nodes are
 /// matched by id; the input has no plan).

@@ -12,13 +12,6 @@ using namespace dan;
 using namespace dan::test;
 
 namespace {
-std::string print(const Graph &G) {
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  printGraph(G, OS);
-  return S;
-}
-
 // Two kernels interleaved in the schedule, and a third tied to the first
 // only by a shared buffer (n9 uses b0 without an edge).
 const char *ThreeParts = R"(graph @g {

@@ -184,13 +184,6 @@ TEST(DLRScoreTest, Lambdas) {
 // The pass
 //===----------------------------------------------------------------------===//
 
-static std::string print(const Graph &G) {
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  printGraph(G, OS);
-  return S;
-}
-
 static unsigned verify(const Graph &G, const TargetDesc &T) {
   return verifyGraph(
       G, T, VerifyOptions(),

@@ -10,13 +10,6 @@ using namespace dan::test;
 
 namespace {
 
-std::string print(const Graph &G) {
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  printGraph(G, OS);
-  return S;
-}
-
 std::unique_ptr<Graph> parseOrFail(llvm::StringRef Text) {
   static llvm::SourceMgr SM; // Nodes keep locations into the text.
   std::string Diags;

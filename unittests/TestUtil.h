@@ -5,6 +5,7 @@
 
 #include "dan/Analysis/Verifier.h"
 #include "dan/IR/Graph.h"
+#include "dan/IR/Printer.h"
 #include "dan/Parse/Parser.h"
 #include "dan/Target/Target.h"
 #include "llvm/Support/SourceMgr.h"
@@ -30,6 +31,14 @@ inline constexpr const char *SpillExample = R"(graph @Spill {
   n9 = COPY_OUT MTE3 80 (b2) after n7
   n10 = free b2 UB 512 after n9
 })";
+
+/// \p G in the canonical text form.
+inline std::string print(const Graph &G) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  printGraph(G, OS);
+  return S;
+}
 
 /// Parses \p Text, collecting diagnostics in \p Diags instead of printing.
 inline std::unique_ptr<Graph> parse(llvm::SourceMgr &SM, llvm::StringRef Text,

@@ -7,6 +7,7 @@
 #include "dan/Bench/Bench.h"
 #include "dan/Analysis/Verifier.h"
 #include "dan/IR/MemoryPlan.h"
+#include "dan/Search/Search.h"
 #include "dan/Transforms/CPE.h"
 #include "dan/Transforms/DLR.h"
 #include "llvm/ADT/STLExtras.h"
@@ -401,7 +402,7 @@ static Ablation runAblation(const Graph &G, const TargetDesc &T, Reporter &Rep,
   Graph S1 = G;
   Rep.step(G.Name, "ablation: stage 1 (MPAS)", [&]() -> std::string {
     A.InputPeak = replay(G, T).PeakL1UB;
-    Expected<MPASStats> S = runMPAS(S1, T, MPASOptions());
+    Expected<MPASStats> S = searchMPAS(S1, T, MPASOptions());
     if (!S)
       return A.Stage1Error = Err(S.takeError());
     A.MPASPeak = replay(S1, T).PeakL1UB;
@@ -417,7 +418,7 @@ static Ablation runAblation(const Graph &G, const TargetDesc &T, Reporter &Rep,
       Graph Copy = G;
       MPASOptions Opts;
       Opts.Weights = W;
-      Expected<MPASStats> S = runMPAS(Copy, T, Opts);
+      Expected<MPASStats> S = searchMPAS(Copy, T, Opts);
       if (!S)
         return R.Error = Err(S.takeError());
       R.Peak = replay(Copy, T).PeakL1UB;
@@ -439,7 +440,7 @@ static Ablation runAblation(const Graph &G, const TargetDesc &T, Reporter &Rep,
                Opts.AutoHorizon = true;
                if (LRU)
                  Opts.Evict = EvictPolicy::LRU;
-               Expected<DLRStats> S = runDLR(Copy, T, Opts);
+               Expected<DLRStats> S = searchDLR(Copy, T, Opts);
                if (!S)
                  return M.Error = Err(S.takeError());
                M = measure(Copy, T);

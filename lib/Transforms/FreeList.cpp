@@ -25,6 +25,7 @@ void FreeList::erase(std::map<uint64_t, uint64_t>::iterator It) {
 
 std::optional<uint64_t> FreeList::find(uint64_t Size, FitPolicy Fit) const {
   assert(Size > 0 && "a zero-size buffer takes no segment");
+  assert(Fit != FitPolicy::Auto && "the search layer resolves auto");
   if (Fit == FitPolicy::Best || Fit == FitPolicy::Timed) {
     // The smallest size >= Size; among equal sizes the lowest offset.
     auto It = BySize.lower_bound({Size, 0});

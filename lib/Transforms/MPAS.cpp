@@ -32,353 +32,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dan/Transforms/MPAS.h"
-#include "dan/Analysis/Replay.h"
-#include "dan/Analysis/Verifier.h"
-#include "dan/IR/Diagnostic.h"
-#include "dan/Transforms/Baselines.h"
-#include "dan/Transforms/DLR.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/STLExtras.h"
-#include <array>
-#include <map>
-#include <set>
-#include <tuple>
+#include "MPASScheduler.h"
 
 using namespace llvm;
 
 namespace dan {
-
-namespace {
-
-constexpr uint32_t None = UINT32_MAX;
-
-/// The peak of live L1+UB bytes along the schedule as it stands.
-uint64_t peakL1UB(const Graph &G, const TargetDesc &T) {
-  int64_t Live = 0, Peak = 0;
-  for (NodeIdx I : G.Order) {
-    const Node &N = G[I];
-    if (!T.countsInPeak(N.BufTier))
-      continue;
-    if (N.Kind == NodeKind::Alloc)
-      Peak = std::max(Peak, Live += int64_t(N.Size));
-    else if (N.Kind == NodeKind::Free)
-      Live -= int64_t(N.Size);
-  }
-  return Peak;
-}
-
-/// The task rank of a reuse-grid order (0 without one), then the weights.
-using Key = std::array<int64_t, 5>;
-
-class Scheduler {
-public:
-  Scheduler(Graph &G, const TargetDesc &T, const MPASOptions &Opts,
-            const std::vector<uint32_t> *Rank = nullptr)
-      : G(G), T(T), Opts(Opts), Rank(Rank) {}
-  Expected<MPASStats> run();
-
-private:
-  Error buildEdges();
-  void computeCriticality();
-  void buildBuffers();
-  void buildGroups();
-  Key key(NodeIdx V) const;
-  bool gated(NodeIdx V) const { return GatedAlloc[V] && !Admitted[V]; }
-  void makeReady(NodeIdx V);
-  bool fits(uint32_t Consumer) const;
-  void open(uint32_t Consumer);
-  void tryOpen();
-  void schedule(NodeIdx V);
-  bool fallback();
-  void buildDemand();
-  NodeIdx demandAlloc();
-
-  Graph &G;
-  const TargetDesc &T;
-  const MPASOptions &Opts;
-  /// Per node, the rank of its task in a reuse-grid order, or null.
-  const std::vector<uint32_t> *Rank;
-  MPASStats Stats;
-
-  size_t V = 0;
-  std::vector<uint32_t> Ord; // input position
-  /// The graph's edges plus the implicit ALLOC -> use -> FREE orderings.
-  std::vector<SmallVector<NodeIdx, 4>> Preds;
-  std::vector<uint32_t> SuccBegin; // CSR successors
-  std::vector<NodeIdx> Succs;
-  std::vector<uint32_t> InDeg;
-  std::vector<int64_t> H;     // criticality
-  std::vector<int64_t> Delta; // change of live L1+UB bytes
-  std::vector<uint8_t> Lambda;
-
-  // Buffers.
-  struct BufInfo {
-    NodeIdx Alloc = None, Free = None;
-    Tier BufTier = Tier::L1;
-    uint64_t Size = 0;
-    SmallVector<NodeIdx, 4> Users; // operations, in input order
-  };
-  DenseMap<uint64_t, BufInfo> Bufs;
-
-  // L0 gating.
-  std::vector<uint8_t> GatedAlloc, Admitted, Done;
-  struct Consumer {
-    NodeIdx Op;
-    SmallVector<NodeIdx, 3> Allocs; // the group's ALLOCs
-    std::array<uint64_t, NumTiers> Bytes{};
-    std::array<uint32_t, NumTiers> Count{};
-    uint32_t External = 0; // predecessors outside the group not yet done
-    bool Opened = false;
-  };
-  std::vector<Consumer> Consumers;
-  std::vector<SmallVector<uint32_t, 1>> WaitersOf; // node -> consumers
-  std::set<std::pair<Key, uint32_t>> Openable;
-  /// Consumers that joined Openable since tryOpen last looked. The others
-  /// did not fit then, and L0 room only grows at an L0 FREE, which sets
-  /// ScanAllOpenable; until then tryOpen checks the newcomers alone.
-  std::vector<uint32_t> NewlyOpenable;
-  bool ScanAllOpenable = true;
-  void addOpenable(uint32_t CI) {
-    Openable.insert({key(Consumers[CI].Op), CI});
-    NewlyOpenable.push_back(CI);
-  }
-  std::array<uint64_t, NumTiers> LiveBytes{}, ReservedBytes{};
-  std::array<uint32_t, NumTiers> LiveCount{}, ReservedCount{};
-  std::set<std::pair<Key, NodeIdx>> Pending; // ready but gated L0 allocs
-
-  std::set<std::pair<Key, NodeIdx>> Ready;
-  /// Whether a node is in Ready; the demand scan asks this often.
-  std::vector<uint8_t> IsReady;
-  void addReady(NodeIdx I) {
-    Ready.insert({key(I), I});
-    IsReady[I] = 1;
-  }
-  std::vector<NodeIdx> Order;
-
-  // Demand-driven allocs: for each operation, its predecessors that are
-  // ALLOCs without predecessors, and how many other predecessors remain.
-  std::vector<SmallVector<NodeIdx, 2>> NeedAllocs;
-  std::vector<uint32_t> HardLeft, NeedLeft;
-  // The candidates (HardLeft 0, NeedLeft not 0) whose missing allocs are
-  // all ready are kept scored, so that an ALLOC choice reads the best one
-  // instead of rescanning every candidate. Per operation: its missing
-  // allocs still held back by the L0 rule; the bytes its missing allocs add
-  // per tier that counts in peak (their delta_pk, summed: Cost); and the
-  // delta_pk of the FREEs it alone still keeps from being ready (FreeGain;
-  // the net change is Cost + FreeGain).
-  std::vector<uint32_t> HeldLeft;
-  std::vector<int64_t> Cost, FreeGain;
-  using AddBytes = std::array<int64_t, NumTiers>;
-  std::vector<AddBytes> Add;
-  /// Candidates that share a task rank and the bytes they add per tier
-  /// also share the overflow term of the score, so each such bucket keeps
-  /// its candidates by the rest of the score: (net, cost, key, node).
-  using DemandEntry = std::tuple<int64_t, int64_t, Key, NodeIdx>;
-  std::map<std::pair<int64_t, AddBytes>, std::set<DemandEntry>> Demand;
-  bool demandListed(NodeIdx Op) const {
-    return HardLeft[Op] == 0 && NeedLeft[Op] != 0 && HeldLeft[Op] == 0;
-  }
-  std::pair<int64_t, AddBytes> demandBucket(NodeIdx Op) const;
-  void unlistDemand(NodeIdx Op);
-  void listDemand(NodeIdx Op);
-  void admit(NodeIdx A);
-  NodeIdx Committed = None;
-  uint64_t LiveL1UB = 0;
-  /// Live bytes per tier.
-  std::array<int64_t, NumTiers> TierLive{};
-};
-
-Error Scheduler::buildEdges() {
-  V = G.size();
-  Ord.assign(V, 0);
-  for (uint32_t P = 0; P != G.Order.size(); ++P)
-    Ord[G.Order[P]] = P;
-  // A buffer's use must come between its ALLOC and its FREE whether or not
-  // the graph says so with edges (traces do; a hand-written graph may not),
-  // so the scheduler adds those orderings to the graph's edges.
-  Preds.assign(V, {});
-  DenseMap<uint64_t, NodeIdx> AllocOf, FreeOf;
-  for (NodeIdx I : G.Order) {
-    const Node &N = G[I];
-    Preds[I].append(N.Preds.begin(), N.Preds.end());
-    if (N.Kind == NodeKind::Alloc)
-      AllocOf.try_emplace(N.Buf, I);
-    else if (N.Kind == NodeKind::Free)
-      FreeOf.try_emplace(N.Buf, I);
-  }
-  DenseSet<uint64_t> Used;
-  for (NodeIdx I : G.Order) {
-    const Node &N = G[I];
-    if (N.Kind != NodeKind::Op)
-      continue;
-    for (uint64_t B : N.Bufs) {
-      Used.insert(B);
-      auto A = AllocOf.find(B);
-      if (A != AllocOf.end() && !is_contained(Preds[I], A->second))
-        Preds[I].push_back(A->second);
-      auto F = FreeOf.find(B);
-      if (F != FreeOf.end() && !is_contained(Preds[F->second], I))
-        Preds[F->second].push_back(I);
-    }
-  }
-  // A buffer no operation uses has no use to order its FREE after its
-  // ALLOC, so that edge is added directly.
-  for (auto [B, F] : FreeOf) {
-    auto A = AllocOf.find(B);
-    if (!Used.count(B) && A != AllocOf.end() &&
-        !is_contained(Preds[F], A->second))
-      Preds[F].push_back(A->second);
-  }
-  SuccBegin.assign(V + 1, 0);
-  InDeg.assign(V, 0);
-  for (NodeIdx I = 0; I != V; ++I) {
-    InDeg[I] = Preds[I].size();
-    for (NodeIdx P : Preds[I])
-      ++SuccBegin[P + 1];
-  }
-  for (size_t I = 0; I != V; ++I)
-    SuccBegin[I + 1] += SuccBegin[I];
-  Succs.assign(SuccBegin[V], 0);
-  std::vector<uint32_t> Fill(SuccBegin.begin(), SuccBegin.end() - 1);
-  // Successors in input order keep everything below deterministic.
-  for (NodeIdx I : G.Order)
-    for (NodeIdx P : Preds[I])
-      Succs[Fill[P]++] = I;
-  return Error::success();
-}
-
-void Scheduler::computeCriticality() {
-  // h(v) = c_v + max over successors; a reverse topological order comes
-  // from Kahn's algorithm on the predecessors.
-  std::vector<uint32_t> Deg = InDeg;
-  std::vector<NodeIdx> Topo;
-  Topo.reserve(V);
-  for (NodeIdx I : G.Order)
-    if (Deg[I] == 0)
-      Topo.push_back(I);
-  for (size_t K = 0; K != Topo.size(); ++K)
-    for (uint32_t S = SuccBegin[Topo[K]]; S != SuccBegin[Topo[K] + 1]; ++S)
-      if (--Deg[Succs[S]] == 0)
-        Topo.push_back(Succs[S]);
-  H.assign(V, 0);
-  for (size_t K = Topo.size(); K-- > 0;) {
-    NodeIdx I = Topo[K];
-    int64_t Best = 0;
-    for (uint32_t S = SuccBegin[I]; S != SuccBegin[I + 1]; ++S)
-      Best = std::max(Best, H[Succs[S]]);
-    H[I] = Best + (G[I].Kind == NodeKind::Op ? int64_t(G[I].Cycles) : 0);
-  }
-}
-
-void Scheduler::buildBuffers() {
-  Delta.assign(V, 0);
-  Lambda.assign(V, 1);
-  for (NodeIdx I : G.Order) {
-    const Node &N = G[I];
-    switch (N.Kind) {
-    case NodeKind::Alloc: {
-      BufInfo &B = Bufs[N.Buf];
-      B.Alloc = I;
-      B.BufTier = N.BufTier;
-      B.Size = N.Size;
-      Lambda[I] = 2;
-      if (T.countsInPeak(N.BufTier))
-        Delta[I] = int64_t(N.Size);
-      break;
-    }
-    case NodeKind::Free:
-      Bufs[N.Buf].Free = I;
-      Lambda[I] = 0;
-      if (T.countsInPeak(N.BufTier))
-        Delta[I] = -int64_t(N.Size);
-      break;
-    case NodeKind::Op:
-      for (uint64_t B : N.Bufs) {
-        auto &Users = Bufs[B].Users;
-        if (Users.empty() || Users.back() != I)
-          Users.push_back(I);
-      }
-      break;
-    default:
-      break;
-    }
-  }
-}
-
-void Scheduler::buildGroups() {
-  GatedAlloc.assign(V, 0);
-  Admitted.assign(V, 0);
-  WaitersOf.assign(V, {});
-  if (Opts.L0 == L0Mode::Ignore)
-    return;
-  auto IsL0Buf = [&](uint64_t B) {
-    auto It = Bufs.find(B);
-    return It != Bufs.end() && It->second.Alloc != None &&
-           T.isL0(It->second.BufTier);
-  };
-  // The consumer of an L0 buffer: its first user that also uses another L0
-  // buffer (a MATMUL for its operands), else its last user; for a buffer no
-  // operation uses, its FREE, so that the L0 rule holds its ALLOC back too.
-  DenseMap<NodeIdx, uint32_t> ConsumerOf;
-  for (NodeIdx I : G.Order) {
-    const Node &N = G[I];
-    if (N.Kind != NodeKind::Alloc || !T.isL0(N.BufTier))
-      continue;
-    const BufInfo &B = Bufs[N.Buf];
-    if (B.Users.empty() && B.Free == None)
-      continue;
-    NodeIdx Cons = B.Users.empty() ? B.Free : B.Users.back();
-    for (NodeIdx U : B.Users)
-      if (any_of(G[U].Bufs,
-                 [&](uint64_t O) { return O != N.Buf && IsL0Buf(O); })) {
-        Cons = U;
-        break;
-      }
-    auto [It, New] = ConsumerOf.try_emplace(Cons, Consumers.size());
-    if (New)
-      Consumers.push_back({Cons, {}, {}, {}, 0, false});
-    Consumer &C = Consumers[It->second];
-    C.Allocs.push_back(I);
-    C.Bytes[static_cast<unsigned>(N.BufTier)] += N.Size;
-    C.Count[static_cast<unsigned>(N.BufTier)] += 1;
-    GatedAlloc[I] = 1;
-  }
-  // A consumer waits for its predecessors and those of its group's writers
-  // (users of a group buffer that come before it), except the group itself.
-  for (uint32_t CI = 0; CI != Consumers.size(); ++CI) {
-    Consumer &C = Consumers[CI];
-    SmallVector<NodeIdx, 8> Inside(C.Allocs.begin(), C.Allocs.end());
-    Inside.push_back(C.Op);
-    SmallVector<NodeIdx, 8> Writers;
-    for (NodeIdx A : C.Allocs)
-      for (NodeIdx U : Bufs[G[A].Buf].Users)
-        if (Ord[U] < Ord[C.Op] && !is_contained(Inside, U)) {
-          Inside.push_back(U);
-          Writers.push_back(U);
-        }
-    // An ALLOC without predecessors can be taken at any time, so it never
-    // keeps a consumer from opening.
-    SmallVector<NodeIdx, 16> External;
-    auto AddPreds = [&](NodeIdx W) {
-      for (NodeIdx P : Preds[W])
-        if (!is_contained(Inside, P) && !is_contained(External, P) &&
-            !(G[P].Kind == NodeKind::Alloc && Preds[P].empty()))
-          External.push_back(P);
-    };
-    AddPreds(C.Op);
-    for (NodeIdx W : Writers)
-      AddPreds(W);
-    for (NodeIdx A : C.Allocs)
-      AddPreds(A);
-    C.External = External.size();
-    for (NodeIdx P : External)
-      WaitersOf[P].push_back(CI);
-    if (C.External == 0)
-      addOpenable(CI);
-  }
-}
+namespace mpas {
 
 Key Scheduler::key(NodeIdx I) const {
   int64_t L = Lambda[I], D = Delta[I], NegH = -H[I], O = Ord[I];
@@ -400,69 +59,6 @@ void Scheduler::makeReady(NodeIdx I) {
     Pending.insert({key(I), I});
   else
     addReady(I);
-}
-
-bool Scheduler::fits(uint32_t CI) const {
-  const Consumer &C = Consumers[CI];
-  for (unsigned K = 0; K != NumTiers; ++K) {
-    if (!C.Count[K])
-      continue;
-    if (Opts.L0 == L0Mode::Single) {
-      if (LiveCount[K] + ReservedCount[K] + C.Count[K] > 1)
-        return false;
-    } else if (LiveBytes[K] + ReservedBytes[K] + C.Bytes[K] >
-               T.capacity(static_cast<Tier>(K))) {
-      return false;
-    }
-  }
-  return true;
-}
-
-void Scheduler::open(uint32_t CI) {
-  Consumer &C = Consumers[CI];
-  C.Opened = true;
-  for (unsigned K = 0; K != NumTiers; ++K) {
-    ReservedBytes[K] += C.Bytes[K];
-    ReservedCount[K] += C.Count[K];
-  }
-  for (NodeIdx A : C.Allocs) {
-    Admitted[A] = 1;
-    auto It = Pending.find({key(A), A});
-    if (It != Pending.end()) {
-      Pending.erase(It);
-      addReady(A);
-      admit(A);
-    }
-  }
-}
-
-void Scheduler::tryOpen() {
-  // In priority order, every consumer whose group fits now; one that does
-  // not fit waits without blocking those behind it.
-  if (!ScanAllOpenable) {
-    llvm::sort(NewlyOpenable, [&](uint32_t A, uint32_t B) {
-      return std::make_pair(key(Consumers[A].Op), A) <
-             std::make_pair(key(Consumers[B].Op), B);
-    });
-    for (uint32_t CI : NewlyOpenable)
-      if (!Consumers[CI].Opened && fits(CI)) {
-        Openable.erase({key(Consumers[CI].Op), CI});
-        open(CI);
-      }
-    NewlyOpenable.clear();
-    return;
-  }
-  ScanAllOpenable = false;
-  NewlyOpenable.clear();
-  for (auto It = Openable.begin(); It != Openable.end();) {
-    if (!fits(It->second)) {
-      ++It;
-      continue;
-    }
-    uint32_t CI = It->second;
-    It = Openable.erase(It);
-    open(CI);
-  }
 }
 
 void Scheduler::schedule(NodeIdx I) {
@@ -528,147 +124,7 @@ void Scheduler::schedule(NodeIdx I) {
       addOpenable(CI);
 }
 
-bool Scheduler::fallback() {
-  // Nothing may run under the L0 rule: open the best consumer that waits
-  // only for room, else admit the best held-back ALLOC on its own.
-  ++Stats.Fallbacks;
-  if (!Openable.empty()) {
-    uint32_t CI = Openable.begin()->second;
-    Openable.erase(Openable.begin());
-    open(CI);
-    return true;
-  }
-  if (!Pending.empty()) {
-    NodeIdx A = Pending.begin()->second;
-    Pending.erase(Pending.begin());
-    Admitted[A] = 1;
-    addReady(A);
-    admit(A);
-    return true;
-  }
-  return false;
-}
-
-void Scheduler::buildDemand() {
-  NeedAllocs.assign(V, {});
-  HardLeft.assign(V, 0);
-  NeedLeft.assign(V, 0);
-  HeldLeft.assign(V, 0);
-  Cost.assign(V, 0);
-  FreeGain.assign(V, 0);
-  Add.assign(V, AddBytes{});
-  for (NodeIdx I = 0; I != V; ++I) {
-    if (G[I].Kind != NodeKind::Op)
-      continue;
-    for (NodeIdx P : Preds[I]) {
-      if (G[P].Kind == NodeKind::Alloc && Preds[P].empty()) {
-        NeedAllocs[I].push_back(P);
-        // Every needed ALLOC is ready from the start unless the L0 rule
-        // holds it back (admit() counts it down).
-        HeldLeft[I] += gated(P);
-        Cost[I] += Delta[P];
-        if (T.countsInPeak(G[P].BufTier))
-          Add[I][static_cast<unsigned>(G[P].BufTier)] += int64_t(G[P].Size);
-      } else {
-        ++HardLeft[I];
-      }
-    }
-    NeedLeft[I] = NeedAllocs[I].size();
-  }
-  // A FREE with one predecessor becomes ready when that one runs.
-  for (NodeIdx F = 0; F != V; ++F)
-    if (G[F].Kind == NodeKind::Free && InDeg[F] == 1 && Delta[F])
-      FreeGain[Preds[F].front()] += Delta[F];
-  for (NodeIdx I = 0; I != V; ++I)
-    if (G[I].Kind == NodeKind::Op)
-      listDemand(I);
-}
-
-std::pair<int64_t, Scheduler::AddBytes>
-Scheduler::demandBucket(NodeIdx Op) const {
-  return {Rank ? int64_t((*Rank)[Op]) : 0,
-          Opts.Objective == MPASObjective::Overflow ? Add[Op] : AddBytes{}};
-}
-
-void Scheduler::unlistDemand(NodeIdx Op) {
-  if (!demandListed(Op))
-    return;
-  auto It = Demand.find(demandBucket(Op));
-  It->second.erase({Cost[Op] + FreeGain[Op], Cost[Op], key(Op), Op});
-  if (It->second.empty())
-    Demand.erase(It);
-}
-
-void Scheduler::listDemand(NodeIdx Op) {
-  if (demandListed(Op))
-    Demand[demandBucket(Op)].insert(
-        {Cost[Op] + FreeGain[Op], Cost[Op], key(Op), Op});
-}
-
-void Scheduler::admit(NodeIdx A) {
-  // A needed ALLOC the L0 rule held back is ready now.
-  if (Opts.Allocs != AllocChoice::Demand || !Preds[A].empty())
-    return;
-  for (uint32_t S = SuccBegin[A]; S != SuccBegin[A + 1]; ++S) {
-    NodeIdx Op = Succs[S];
-    if (G[Op].Kind != NodeKind::Op)
-      continue;
-    unlistDemand(Op);
-    --HeldLeft[Op];
-    listDemand(Op);
-  }
-}
-
-NodeIdx Scheduler::demandAlloc() {
-  // Keep feeding the operation chosen last time while it still needs allocs.
-  auto NextNeeded = [&](NodeIdx Op) -> NodeIdx {
-    for (NodeIdx A : NeedAllocs[Op])
-      if (!Done[A] && IsReady[A])
-        return A;
-    return None;
-  };
-  if (Committed != None && !Done[Committed] && NeedLeft[Committed]) {
-    NodeIdx A = NextNeeded(Committed);
-    if (A != None)
-      return A;
-  }
-  Committed = None;
-  if (Demand.empty())
-    return None;
-  // The score of a candidate, compared left to right: its task rank (in a
-  // reuse-grid order), the bytes its allocs would push beyond their tiers'
-  // capacities (with the overflow objective: what stage 2 would have to
-  // spill), the net change of live L1+UB bytes (the bytes of its missing
-  // allocs minus those of the FREEs it makes ready), the bytes allocated
-  // (the paper's smallest delta), then its key and index. Only candidates
-  // whose missing allocs are all ready are listed. The overflow term
-  // depends on the live bytes, so it is computed here, once per bucket of
-  // the lowest rank; each bucket's first entry is its best.
-  bool ByOverflow = Opts.Objective == MPASObjective::Overflow;
-  int64_t FirstRank = Demand.begin()->first.first;
-  std::optional<std::pair<int64_t, DemandEntry>> Best;
-  for (auto It = Demand.begin();
-       It != Demand.end() && It->first.first == FirstRank; ++It) {
-    const AddBytes &Bytes = It->first.second;
-    int64_t Over = 0;
-    if (ByOverflow)
-      for (unsigned TI = 0; TI != NumTiers; ++TI) {
-        Tier Tr = static_cast<Tier>(TI);
-        if (!Bytes[TI] || !T.countsInPeak(Tr))
-          continue;
-        int64_t Cap = T.capacity(Tr), Live = TierLive[TI];
-        Over += std::max<int64_t>(0, Live + Bytes[TI] - Cap) -
-                std::max<int64_t>(0, Live - Cap);
-      }
-    std::pair<int64_t, DemandEntry> Score = {Over, *It->second.begin()};
-    if (!Best || Score < *Best)
-      Best = Score;
-  }
-  Committed = std::get<3>(Best->second);
-  return NextNeeded(Committed);
-}
-
-Expected<MPASStats> Scheduler::run() {
+Expected<MPASStats> Scheduler::run(std::vector<NodeIdx> &Out) {
   if (Error E = buildEdges())
     return E;
   buildBuffers();
@@ -683,7 +139,8 @@ Expected<MPASStats> Scheduler::run() {
               "the input order is not a schedule: %s runs before its "
               "predecessor %s",
               describeNode(G, I).c_str(), describeNode(G, P).c_str());
-    Stats.PeakL1UB = peakL1UB(G, T);
+    Stats.PeakL1UB = peakL1UB(G, T, G.Order);
+    Out = G.Order;
     return Stats;
   }
   computeCriticality();
@@ -721,156 +178,84 @@ Expected<MPASStats> Scheduler::run() {
     IsReady[I] = 0;
     schedule(I);
   }
-  G.Order = std::move(Order);
+  Out = std::move(Order);
   return Stats;
 }
 
-} // namespace
+} // namespace mpas
 
-StringRef weightsName(MPASWeights W) {
-  switch (W) {
-  case MPASWeights::Auto:
-    return "auto";
-  case MPASWeights::Balanced:
-    return "balanced";
-  case MPASWeights::MemoryFirst:
-    return "memory-first";
-  case MPASWeights::CriticalityFirst:
-    return "criticality-first";
-  }
-  return "";
-}
-
-StringRef l0ModeName(L0Mode M) {
-  switch (M) {
-  case L0Mode::Auto:
-    return "auto";
-  case L0Mode::Capacity:
-    return "capacity";
-  case L0Mode::Single:
-    return "single";
-  case L0Mode::Ignore:
-    return "ignore";
-  }
-  return "";
-}
-
-StringRef traversalName(Traversal O) {
-  switch (O) {
-  case Traversal::Auto:
-    return "auto";
-  case Traversal::Free:
-    return "free";
-  case Traversal::Tasks:
-    return "tasks";
-  case Traversal::Window:
-    return "window";
-  case Traversal::Groups:
-    return "groups";
-  }
-  return "";
-}
-
-/// One order under fixed L0 rule and traversal; --weights=auto is a bounded
-/// candidate selection: each variant orders its own copy of the schedule,
-/// the lowest peak wins, ties to the earlier variant (the paper's balanced
-/// weights first).
-static Expected<MPASStats> orderOnce(Graph &G, const TargetDesc &T,
-                                     const MPASOptions &Opts,
-                                     const std::vector<uint32_t> *Rank) {
-  // Under a grid order the task rank comes first and the weights only order
-  // nodes inside a task, where the variants reach the same peak on every
-  // graph tried; auto runs the paper's balanced weights alone there.
-  if (Opts.Weights != MPASWeights::Auto || Opts.KeepInputOrder || Rank) {
-    MPASOptions One = Opts;
-    if (One.Weights == MPASWeights::Auto)
-      One.Weights = MPASWeights::Balanced;
-    Expected<MPASStats> S = Scheduler(G, T, One, Rank).run();
-    if (S) {
-      if (!Opts.KeepInputOrder)
-        S->Chosen = One.Weights;
-      S->L0Chosen = Opts.L0;
-    }
-    return S;
-  }
-  MPASStats Best;
-  std::vector<NodeIdx> BestOrder;
-  for (MPASWeights W : {MPASWeights::Balanced, MPASWeights::MemoryFirst,
-                        MPASWeights::CriticalityFirst}) {
-    MPASOptions Variant = Opts;
-    Variant.Weights = W;
-    std::vector<NodeIdx> Input = G.Order;
-    Expected<MPASStats> S = Scheduler(G, T, Variant, Rank).run();
-    if (!S)
-      return S.takeError();
-    Best.Tried.push_back({W, S->PeakL1UB});
-    if (BestOrder.empty() || S->PeakL1UB < Best.PeakL1UB) {
-      Best.PeakL1UB = S->PeakL1UB;
-      Best.Fallbacks = S->Fallbacks;
-      Best.Chosen = W;
-      BestOrder = G.Order;
-    }
-    G.Order = std::move(Input);
-  }
-  G.Order = std::move(BestOrder);
-  Best.L0Chosen = Opts.L0;
-  return Best;
-}
-
-/// One candidate order of the --l0=auto selection.
-struct OrderCandidate {
-  Traversal Order;
-  L0Mode Mode;
-  /// Traversal::Groups: tasks per group, 0 for all of them.
-  unsigned Group = 0;
+static const EnumEntry<L0Mode> L0Modes[] = {
+    {L0Mode::Auto, "auto",
+     "order with capacity and with single, plan each with default dan-dlr, "
+     "keep the least makespan + beta * extra traffic, then the least "
+     "traffic (default)"},
+    {L0Mode::Capacity, "capacity", "live L0 bytes never exceed the tier"},
+    {L0Mode::Single, "single",
+     "at most one live buffer per L0 tier (the contest's stage-1 rule)"},
+    {L0Mode::Ignore, "ignore", "no L0 rule (the paper as written)"},
 };
 
-/// The group sizes --order=auto tries, in tie-break order (0: all tasks).
-static constexpr unsigned AutoGroups[] = {1, 2, 4, 0};
+static const EnumEntry<MPASWeights> Weightings[] = {
+    {MPASWeights::Auto, "auto",
+     "order with each of the three below and keep the lowest peak L1+UB, "
+     "ties to the first (default)"},
+    {MPASWeights::Balanced, "balanced",
+     "FREE first, then the smallest L1+UB pressure delta, the largest "
+     "criticality, input order (the paper's eq. 21)"},
+    {MPASWeights::MemoryFirst, "memory-first",
+     "pressure delta, then FREE first, input order"},
+    {MPASWeights::CriticalityFirst, "criticality-first",
+     "criticality, then FREE first, pressure delta, input order"},
+};
 
-/// The candidates --l0=auto tries, in tie-break order.
-static SmallVector<OrderCandidate, 9>
-orderCandidates(const MPASOptions &Opts,
-                const std::optional<TaskOrder> &Tasks) {
-  SmallVector<OrderCandidate, 9> List;
-  auto BothModes = [&](Traversal O) {
-    List.push_back({O, L0Mode::Capacity});
-    List.push_back({O, L0Mode::Single});
-  };
-  switch (Opts.Order) {
-  case Traversal::Free:
-    BothModes(Traversal::Free);
-    break;
-  case Traversal::Tasks:
-    BothModes(Tasks ? Traversal::Tasks : Traversal::Free);
-    break;
-  case Traversal::Window:
-    List.push_back({Traversal::Window, L0Mode::Capacity});
-    break;
-  case Traversal::Groups:
-    if (Tasks)
-      List.push_back({Traversal::Groups, L0Mode::Capacity, Opts.Group});
-    else
-      BothModes(Traversal::Free);
-    break;
-  case Traversal::Auto:
-    // On a reuse grid the blocked order is built to minimize reloads; the
-    // others only cost time there (Matmul_Case1: four more plans).
-    if (Tasks && Tasks->IsGrid) {
-      BothModes(Traversal::Tasks);
-      break;
-    }
-    BothModes(Traversal::Free);
-    if (Tasks)
-      BothModes(Traversal::Tasks);
-    List.push_back({Traversal::Window, L0Mode::Capacity});
-    if (Tasks)
-      for (unsigned Group : AutoGroups)
-        List.push_back({Traversal::Groups, L0Mode::Capacity, Group});
-    break;
-  }
-  return List;
-}
+static const EnumEntry<AllocChoice> AllocChoices[] = {
+    {AllocChoice::Demand, "demand",
+     "the allocs of the operation with the smallest net change of live "
+     "L1+UB bytes (default)"},
+    {AllocChoice::Priority, "priority",
+     "the ALLOC with the best priority (the paper as written)"},
+};
+
+static const EnumEntry<MPASObjective> Objectives[] = {
+    {MPASObjective::Overflow, "overflow",
+     "bytes beyond each tier's capacity, what stage 2 would have to spill; "
+     "then live L1+UB bytes (default)"},
+    {MPASObjective::Peak, "peak",
+     "live L1+UB bytes only (the contest's stage-1 objective)"},
+};
+
+static const EnumEntry<Traversal> Traversals[] = {
+    {Traversal::Auto, "auto",
+     "with --l0=auto, a candidate selection: the tasks order alone on a "
+     "reuse grid, else free, tasks, window and groups; otherwise free "
+     "(default)"},
+    {Traversal::Free, "free", "the list scheduler alone (the paper)"},
+    {Traversal::Tasks, "tasks",
+     "one task at a time: cache-blocked on a reuse grid, else in input "
+     "order"},
+    {Traversal::Window, "window",
+     "the windowed exact search over operations (the magis baseline's "
+     "order); L0 within capacity"},
+    {Traversal::Groups, "groups",
+     "the input order of the operations, the tasks taken --group at a time; "
+     "L0 within capacity"},
+};
+
+ArrayRef<EnumEntry<L0Mode>> l0ModeTable() { return L0Modes; }
+
+ArrayRef<EnumEntry<MPASWeights>> weightsTable() { return Weightings; }
+
+ArrayRef<EnumEntry<AllocChoice>> allocChoiceTable() { return AllocChoices; }
+
+ArrayRef<EnumEntry<MPASObjective>> objectiveTable() { return Objectives; }
+
+ArrayRef<EnumEntry<Traversal>> traversalTable() { return Traversals; }
+
+StringRef l0ModeName(L0Mode M) { return enumName(l0ModeTable(), M); }
+
+StringRef traversalName(Traversal O) { return enumName(traversalTable(), O); }
+
+StringRef weightsName(MPASWeights W) { return enumName(weightsTable(), W); }
 
 /// Keys for Traversal::Groups: the group of the node's task (of the first
 /// task reading its buffer, for a COPY_IN), then its input position.
@@ -902,140 +287,97 @@ static std::vector<uint64_t> groupKeys(const Graph &G, const TaskOrder &Tasks,
   return Key;
 }
 
-/// Orders \p G under one candidate.
-static Expected<MPASStats>
-orderCandidate(Graph &G, const TargetDesc &T, const MPASOptions &Opts,
-               const OrderCandidate &C, const std::optional<TaskOrder> &Tasks) {
-  if (C.Order == Traversal::Groups) {
-    if (Error E = orderOperationsByKey(G, T, groupKeys(G, *Tasks, C.Group)))
-      return E;
-    MPASStats S;
-    S.PeakL1UB = peakL1UB(G, T);
-    S.L0Chosen = C.Mode;
-    S.GroupChosen = C.Group;
-    return S;
-  }
-  if (C.Order == Traversal::Window) {
-    if (Error E = orderBaseline(G, T, Method::MAGIS))
-      return E;
-    MPASStats S;
-    S.PeakL1UB = peakL1UB(G, T);
-    S.L0Chosen = C.Mode;
-    return S;
-  }
-  MPASOptions Variant = Opts;
-  Variant.L0 = C.Mode;
-  bool ByTask = C.Order == Traversal::Tasks && Tasks;
-  return orderOnce(G, T, Variant, ByTask ? &Tasks->Rank : nullptr);
+Error checkMPASInput(const Graph &G) {
+  // Located, and the same in every mode. (The input order itself need not
+  // be a schedule: MPAS makes one.)
+  return verifyNoMemoryPlan(G, "dan-mpas",
+                            "orders a graph before memory planning (a trace)");
 }
 
-/// --l0=auto: a bounded candidate selection across the stage boundary. Each
-/// candidate (an order and an L0 mode, orderCandidates) orders a copy;
-/// default dan-dlr plans each order and the replay measures it; the lowest
-/// planCost (makespan plus beta cycles per byte of extra traffic) wins, then
-/// the least traffic, the lower makespan and the lower peak, ties to the
-/// earlier candidate. Orders whose plan fails are kept only if every plan
-/// fails.
-static Expected<MPASStats> runAutoL0(Graph &G, const TargetDesc &T,
-                                     const MPASOptions &Opts,
-                                     const std::optional<TaskOrder> &Tasks) {
-  MPASStats Best;
-  SmallVector<MPASStats::L0Trial, 9> Tried;
-  std::vector<NodeIdx> BestOrder;
-  std::tuple<bool, uint64_t, uint64_t, uint64_t, uint64_t> BestKey;
-  // The orders planned so far, with what their plans measured: candidates
-  // often reach the same order (both L0 modes on a reuse grid), and a plan
-  // depends on the order alone, so it is made once.
-  struct Planned {
-    std::vector<NodeIdx> Order;
-    bool Ok;
-    uint64_t Traffic, Makespan, Cost;
-  };
-  SmallVector<Planned, 9> Plans;
-  std::vector<NodeIdx> Input = G.Order;
-  for (const OrderCandidate &C : orderCandidates(Opts, Tasks)) {
-    // A candidate changes the order only; the input order is put back.
-    Expected<MPASStats> S = orderCandidate(G, T, Opts, C, Tasks);
-    std::vector<NodeIdx> Order = std::exchange(G.Order, Input);
-    if (!S)
-      return S.takeError();
-    auto Same = llvm::find_if(
-        Plans, [&](const Planned &P) { return P.Order == Order; });
-    if (Same == Plans.end()) {
-      Graph Copy = G;
-      Copy.Order = Order;
-      Expected<DLRStats> D = runDLR(Copy, T, DLROptions());
-      Planned P{Order, bool(D), 0, 0, 0};
-      if (D) {
-        ReplayResult R = replay(Copy, T);
-        P.Traffic = R.ExtraTraffic;
-        P.Makespan = R.Makespan;
-        P.Cost = planCost(R, T);
-      } else {
-        consumeError(D.takeError());
-      }
-      Plans.push_back(std::move(P));
-      Same = std::prev(Plans.end());
-    }
-    MPASStats::L0Trial Trial{C.Mode,        C.Order,        C.Group,
-                             Same->Traffic, Same->Makespan, S->PeakL1UB,
-                             Same->Ok};
-    uint64_t Cost = Same->Cost;
-    Tried.push_back(Trial);
-    // A failed plan ranks after every successful one.
-    auto Key = std::make_tuple(!Trial.Planned, Cost, Trial.Traffic,
-                               Trial.Makespan, Trial.PeakL1UB);
-    if (BestOrder.empty() || Key < BestKey) {
-      Best = *S;
-      BestKey = Key;
-      BestOrder = std::move(Order);
-      Best.L0Chosen = C.Mode;
-      Best.OrderChosen = C.Order;
-      Best.GroupChosen = C.Group;
-    }
+/// The order of one setting into \p Out; \p Tasks holds the graph's tasks
+/// when the traversal is Tasks or Groups.
+static Expected<MPASStats> orderOne(const Graph &G, const TargetDesc &T,
+                                    const MPASOptions &Opts,
+                                    const std::optional<TaskOrder> &Tasks,
+                                    std::vector<NodeIdx> &Out) {
+  if (Opts.Order == Traversal::Groups || Opts.Order == Traversal::Window) {
+    Expected<std::vector<NodeIdx>> Order =
+        Opts.Order == Traversal::Groups
+            ? orderOperationsByKey(G, T, groupKeys(G, *Tasks, Opts.Group))
+            : orderWindowed(G, T);
+    if (!Order)
+      return Order.takeError();
+    Out = std::move(*Order);
+    MPASStats S;
+    S.PeakL1UB = mpas::peakL1UB(G, T, Out);
+    if (Opts.Order == Traversal::Groups)
+      S.GroupChosen = Opts.Group;
+    return S;
   }
-  Best.L0Tried = std::move(Tried);
-  G.Order = std::move(BestOrder);
-  return Best;
+  // Under a task order the task rank comes first and the weights only order
+  // nodes inside a task.
+  bool ByTask = Opts.Order == Traversal::Tasks;
+  Expected<MPASStats> S =
+      mpas::Scheduler(G, T, Opts, ByTask ? &Tasks->Rank : nullptr).run(Out);
+  if (S)
+    S->Chosen = Opts.Weights;
+  return S;
+}
+
+Expected<MPASStats> orderMPAS(const Graph &G, const TargetDesc &T,
+                              const MPASOptions &Opts,
+                              std::vector<NodeIdx> &Order,
+                              const std::optional<TaskOrder> *Known) {
+  if (Error E = checkMPASInput(G))
+    return E;
+  if (Opts.KeepInputOrder) {
+    // Base: the input order as it is, if it is legal; no setting applies.
+    Expected<MPASStats> S = mpas::Scheduler(G, T, Opts).run(Order);
+    if (S)
+      S->L0Chosen = Opts.L0;
+    return S;
+  }
+  if (Opts.L0 == L0Mode::Auto || Opts.Weights == MPASWeights::Auto ||
+      Opts.Order == Traversal::Auto)
+    return createStringError(inconvertibleErrorCode(),
+                             "internal error: orderMPAS orders under one "
+                             "setting; the search layer resolves 'auto'");
+  if ((Opts.Order == Traversal::Window || Opts.Order == Traversal::Groups) &&
+      Opts.L0 != L0Mode::Capacity)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "--order=%s keeps the L0 tiers within capacity; it cannot follow "
+        "--l0=%s",
+        traversalName(Opts.Order).str().c_str(),
+        l0ModeName(Opts.L0).str().c_str());
+  std::optional<TaskOrder> Found;
+  bool NeedsTasks =
+      Opts.Order == Traversal::Tasks || Opts.Order == Traversal::Groups;
+  if (!Known && NeedsTasks)
+    Found = findTaskOrder(G, T);
+  const std::optional<TaskOrder> &Tasks = Known ? *Known : Found;
+  MPASOptions One = Opts;
+  if (NeedsTasks && !Tasks)
+    One.Order = Traversal::Free;
+  Expected<MPASStats> S = orderOne(G, T, One, Tasks, Order);
+  if (!S)
+    return S;
+  S->L0Chosen = Opts.L0;
+  S->OrderChosen = One.Order;
+  if (Found) {
+    S->Tasks = std::move(Found);
+    S->Tasks->Rank.clear();
+  }
+  return S;
 }
 
 Expected<MPASStats> runMPAS(Graph &G, const TargetDesc &T,
-                            const MPASOptions &Opts) {
-  // Located, and the same in every mode. (The input order itself need not
-  // be a schedule: MPAS makes one.)
-  if (Error E = verifyNoMemoryPlan(G, "dan-mpas",
-                                   "orders a graph before memory planning "
-                                   "(a trace)"))
-    return E;
-  if (Opts.KeepInputOrder)
-    return orderOnce(G, T, Opts, nullptr);
-  std::optional<TaskOrder> Tasks;
-  if (Opts.Order != Traversal::Free && Opts.Order != Traversal::Window)
-    Tasks = findTaskOrder(G, T);
-  Expected<MPASStats> S = [&]() -> Expected<MPASStats> {
-    if (Opts.L0 == L0Mode::Auto)
-      return runAutoL0(G, T, Opts, Tasks);
-    if ((Opts.Order == Traversal::Window || Opts.Order == Traversal::Groups) &&
-        Opts.L0 != L0Mode::Capacity)
-      return createStringError(
-          inconvertibleErrorCode(),
-          "--order=%s keeps the L0 tiers within capacity; it cannot "
-          "follow --l0=%s",
-          traversalName(Opts.Order).str().c_str(),
-          l0ModeName(Opts.L0).str().c_str());
-    Traversal O = Opts.Order == Traversal::Auto ? Traversal::Free : Opts.Order;
-    if ((O == Traversal::Tasks || O == Traversal::Groups) && !Tasks)
-      O = Traversal::Free;
-    Expected<MPASStats> One =
-        orderCandidate(G, T, Opts, {O, Opts.L0, Opts.Group}, Tasks);
-    if (One)
-      One->OrderChosen = O;
-    return One;
-  }();
-  if (S && Tasks) {
-    S->Tasks = std::move(Tasks);
-    S->Tasks->Rank.clear();
-  }
+                            const MPASOptions &Opts,
+                            const std::optional<TaskOrder> *Known) {
+  std::vector<NodeIdx> Order;
+  Expected<MPASStats> S = orderMPAS(G, T, Opts, Order, Known);
+  if (S)
+    G.Order = std::move(Order);
   return S;
 }
 

@@ -11,32 +11,14 @@ using namespace llvm;
 using namespace dan;
 using namespace dan::tool;
 
-static cl::opt<CPEMode> Mode(
-    "mode", cl::init(CPEMode::Refine), cl::desc("What the stage does"),
-    cl::values(
-        clEnumValN(CPEMode::Refine, "refine",
-                   "move operations while the makespan strictly drops; the "
-                   "memory plan is kept (default)"),
-        clEnumValN(CPEMode::Freeze, "freeze",
-                   "move nothing: the output is the input (the Freeze "
-                   "variant)"),
-        clEnumValN(CPEMode::Ignore, "ignore",
-                   "the Ignore diagnostic: search on a timing without the "
-                   "plan's reuse edges and count the ownership violations; "
-                   "the output is NOT a stage-3 result")),
-    cl::cat(DANCategory));
+static cl::opt<CPEMode> Mode("mode", cl::init(CPEMode::Refine),
+                             cl::desc("What the stage does"),
+                             enumValues(cpeModeTable()), cl::cat(DANCategory));
 
-static cl::opt<CPEMoveSet> MoveSet(
-    "move", cl::init(CPEMoveSet::Ops), cl::desc("Which nodes a move may carry"),
-    cl::values(
-        clEnumValN(CPEMoveSet::Ops, "ops",
-                   "only operations, never across a node of a buffer they "
-                   "use (default)"),
-        clEnumValN(CPEMoveSet::OpsAndBuffers, "ops-and-buffers",
-                   "operations, and ALLOC, FREE, SPILL_OUT and SPILL_IN "
-                   "nodes across operations, never across another buffer "
-                   "node")),
-    cl::cat(DANCategory));
+static cl::opt<CPEMoveSet> MoveSet("move", cl::init(CPEMoveSet::Ops),
+                                   cl::desc("Which nodes a move may carry"),
+                                   enumValues(cpeMoveSetTable()),
+                                   cl::cat(DANCategory));
 
 static cl::opt<unsigned>
     Window("window", cl::init(CPEOptions().Window), cl::value_desc("W"),

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ToolSupport.h"
-#include "dan/Transforms/DLR.h"
+#include "dan/Search/Search.h"
 #include "llvm/Support/InitLLVM.h"
 #include <cmath>
 
@@ -30,69 +30,23 @@ struct WeightParser : public cl::parser<double> {
 };
 } // namespace
 
-namespace {
-enum class FitChoice { Auto, Best, First, Next, Timed };
-} // namespace
-
-static cl::opt<FitChoice>
+static cl::opt<FitPolicy>
     Fit("fit", cl::desc("How a placement chooses its free segment"),
-        cl::init(FitChoice::Timed),
-        cl::values(clEnumValN(FitChoice::Auto, "auto",
-                              "plan with timed, best and next fit (each "
-                              "under every --horizon tried) and keep the "
-                              "least makespan + beta * extra traffic, then "
-                              "the least traffic, then the lowest makespan"),
-                   clEnumValN(FitChoice::Best, "best",
-                              "the smallest segment that fits, ties to the "
-                              "lowest offset"),
-                   clEnumValN(FitChoice::First, "first",
-                              "the lowest offset that fits"),
-                   clEnumValN(FitChoice::Next, "next",
-                              "the first room at or after the end of the "
-                              "last placement in the tier, wrapping around"),
-                   clEnumValN(FitChoice::Timed, "timed",
-                              "the room whose bytes were released early "
-                              "enough that the placement can start soonest "
-                              "in the plan's estimated timeline; ties to "
-                              "best fit (default)")),
+        cl::init(FitPolicy::Timed), enumValues(fitPolicyTable()),
         cl::cat(DANCategory));
 
-static StringRef fitName(FitPolicy F) {
-  switch (F) {
-  case FitPolicy::Best:
-    return "best";
-  case FitPolicy::First:
-    return "first";
-  case FitPolicy::Next:
-    return "next";
-  case FitPolicy::Timed:
-    return "timed";
-  }
-  return "";
-}
+static cl::opt<EvictPolicy>
+    Evict("evict",
+          cl::desc("How a victim is chosen in L1 and UB (L0 tiers always "
+                   "flush eagerly)"),
+          cl::init(EvictPolicy::Cost),
+          enumValues(evictPolicyTable().take_front(UserEvictPolicies)),
+          cl::cat(DANCategory));
 
-static cl::opt<EvictPolicy> Evict(
-    "evict",
-    cl::desc("How a victim is chosen in L1 and UB (L0 tiers always "
-             "flush eagerly)"),
-    cl::init(EvictPolicy::Cost),
-    cl::values(clEnumValN(EvictPolicy::Cost, "cost",
-                          "largest reuse distance per spill cost (default)"),
-               clEnumValN(EvictPolicy::LRU, "lru", "least recently used"),
-               clEnumValN(EvictPolicy::Belady, "belady",
-                          "no further use first, then the farthest next use")),
-    cl::cat(DANCategory));
-
-static cl::opt<VictimSet> Victims(
-    "victims", cl::init(VictimSet::Window),
-    cl::desc("Which buffers a placement that does not fit evicts"),
-    cl::values(clEnumValN(VictimSet::Window, "window",
-                          "the contiguous range whose victims cost least in "
-                          "total under the --evict rule (default)"),
-               clEnumValN(VictimSet::Single, "single",
-                          "the best buffer under the --evict rule, again "
-                          "until a segment fits (the paper's Algorithm 2)")),
-    cl::cat(DANCategory));
+static cl::opt<VictimSet>
+    Victims("victims", cl::init(VictimSet::Window),
+            cl::desc("Which buffers a placement that does not fit evicts"),
+            enumValues(victimSetTable()), cl::cat(DANCategory));
 
 static cl::opt<double, false, WeightParser>
     LambdaByte("lambda-byte", cl::init(1.0), cl::value_desc("X"),
@@ -126,6 +80,13 @@ static std::optional<std::pair<bool, uint32_t>> parseHorizon() {
     return std::nullopt;
   return std::make_pair(false, N);
 }
+
+static cl::opt<unsigned> Threads(
+    "threads", cl::init(0), cl::value_desc("N"),
+    cl::desc("Plans of --fit=auto and --horizon=auto made at once, 0 for one "
+             "per hardware thread (default 0); the output is the same for "
+             "any N"),
+    cl::cat(DANCategory));
 
 static void printStats(raw_ostream &OS, const Graph &G, const DLRStats &S) {
   std::string Head = "dan-dlr: @" + G.Name + ": ";
@@ -168,17 +129,13 @@ int main(int Argc, char **Argv) {
       "linear repackaging)\n",
       [](Graph &G, const TargetDesc &T, raw_ostream *Stats) -> Error {
         DLROptions Opts;
-        Opts.AutoFit = Fit == FitChoice::Auto;
-        Opts.Fit = Fit == FitChoice::First   ? FitPolicy::First
-                   : Fit == FitChoice::Next  ? FitPolicy::Next
-                   : Fit == FitChoice::Timed ? FitPolicy::Timed
-                                             : FitPolicy::Best;
+        Opts.Fit = Fit;
         Opts.Evict = Evict;
         Opts.Victims = Victims;
         Opts.LambdaByte = LambdaByte;
         Opts.LambdaCyc = LambdaCyc;
         std::tie(Opts.AutoHorizon, Opts.Horizon) = *parseHorizon();
-        Expected<DLRStats> S = runDLR(G, T, Opts);
+        Expected<DLRStats> S = searchDLR(G, T, Opts, {Threads});
         if (!S)
           return S.takeError();
         if (Stats)

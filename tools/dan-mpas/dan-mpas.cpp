@@ -1,90 +1,36 @@
 //===- dan-mpas.cpp - Stage 1: memory-pressure-aware ordering -------------===//
 
 #include "ToolSupport.h"
-#include "dan/Transforms/MPAS.h"
+#include "dan/Search/Search.h"
 #include "llvm/Support/InitLLVM.h"
 
 using namespace llvm;
 using namespace dan;
 using namespace dan::tool;
 
-static cl::opt<L0Mode> L0(
-    "l0", cl::init(L0Mode::Auto),
-    cl::desc("How the L0 tiers constrain the order"),
-    cl::values(clEnumValN(L0Mode::Auto, "auto",
-                          "order with capacity and with single, plan each "
-                          "with default dan-dlr, keep the least makespan + "
-                          "beta * extra traffic, then the least traffic "
-                          "(default)"),
-               clEnumValN(L0Mode::Capacity, "capacity",
-                          "live L0 bytes never exceed the tier"),
-               clEnumValN(L0Mode::Single, "single",
-                          "at most one live buffer per L0 tier (the contest's "
-                          "stage-1 rule)"),
-               clEnumValN(L0Mode::Ignore, "ignore",
-                          "no L0 rule (the paper as written)")),
-    cl::cat(DANCategory));
+static cl::opt<L0Mode> L0("l0", cl::init(L0Mode::Auto),
+                          cl::desc("How the L0 tiers constrain the order"),
+                          enumValues(l0ModeTable()), cl::cat(DANCategory));
 
-static cl::opt<MPASWeights> Weights(
-    "weights", cl::init(MPASWeights::Auto),
-    cl::desc("Priority of the ready nodes (the paper's figure 7)"),
-    cl::values(clEnumValN(MPASWeights::Auto, "auto",
-                          "order with each of the three below and keep the "
-                          "lowest peak L1+UB, ties to the first (default)"),
-               clEnumValN(MPASWeights::Balanced, "balanced",
-                          "FREE first, then the smallest L1+UB pressure "
-                          "delta, the largest criticality, input order "
-                          "(the paper's eq. 21)"),
-               clEnumValN(MPASWeights::MemoryFirst, "memory-first",
-                          "pressure delta, then FREE first, input order"),
-               clEnumValN(MPASWeights::CriticalityFirst, "criticality-first",
-                          "criticality, then FREE first, pressure delta, "
-                          "input order")),
-    cl::cat(DANCategory));
+static cl::opt<MPASWeights>
+    Weights("weights", cl::init(MPASWeights::Auto),
+            cl::desc("Priority of the ready nodes (the paper's figure 7)"),
+            enumValues(weightsTable()), cl::cat(DANCategory));
 
-static cl::opt<AllocChoice> Allocs(
-    "allocs", cl::init(AllocChoice::Demand),
-    cl::desc("Which ALLOC to take when no FREE or operation is ready"),
-    cl::values(clEnumValN(AllocChoice::Demand, "demand",
-                          "the allocs of the operation with the smallest net "
-                          "change of live L1+UB bytes (default)"),
-               clEnumValN(AllocChoice::Priority, "priority",
-                          "the ALLOC with the best priority (the paper as "
-                          "written)")),
-    cl::cat(DANCategory));
+static cl::opt<AllocChoice>
+    Allocs("allocs", cl::init(AllocChoice::Demand),
+           cl::desc("Which ALLOC to take when no FREE or operation is ready"),
+           enumValues(allocChoiceTable()), cl::cat(DANCategory));
 
-static cl::opt<MPASObjective> Objective(
-    "objective", cl::init(MPASObjective::Overflow),
-    cl::desc("What the demand-driven alloc choice minimizes first"),
-    cl::values(clEnumValN(MPASObjective::Overflow, "overflow",
-                          "bytes beyond each tier's capacity, what stage 2 "
-                          "would have to spill; then live L1+UB bytes "
-                          "(default)"),
-               clEnumValN(MPASObjective::Peak, "peak",
-                          "live L1+UB bytes only (the contest's stage-1 "
-                          "objective)")),
-    cl::cat(DANCategory));
+static cl::opt<MPASObjective>
+    Objective("objective", cl::init(MPASObjective::Overflow),
+              cl::desc("What the demand-driven alloc choice minimizes first"),
+              enumValues(objectiveTable()), cl::cat(DANCategory));
 
-static cl::opt<Traversal> Order(
-    "order", cl::init(Traversal::Auto),
-    cl::desc("The order in which independent tasks are taken"),
-    cl::values(
-        clEnumValN(Traversal::Auto, "auto",
-                   "with --l0=auto, a candidate selection: the tasks order "
-                   "alone on a reuse grid, else free, tasks, window and "
-                   "groups; otherwise free (default)"),
-        clEnumValN(Traversal::Free, "free",
-                   "the list scheduler alone (the paper)"),
-        clEnumValN(Traversal::Tasks, "tasks",
-                   "one task at a time: cache-blocked on a reuse grid, else "
-                   "in input order"),
-        clEnumValN(Traversal::Window, "window",
-                   "the windowed exact search over operations (the magis "
-                   "baseline's order); L0 within capacity"),
-        clEnumValN(Traversal::Groups, "groups",
-                   "the input order of the operations, the tasks taken "
-                   "--group at a time; L0 within capacity")),
-    cl::cat(DANCategory));
+static cl::opt<Traversal>
+    Order("order", cl::init(Traversal::Auto),
+          cl::desc("The order in which independent tasks are taken"),
+          enumValues(traversalTable()), cl::cat(DANCategory));
 
 static cl::opt<unsigned>
     Group("group", cl::init(2), cl::value_desc("N"),
@@ -103,12 +49,20 @@ static std::string orderName(Traversal O, unsigned G) {
 
 namespace {
 enum class Strategy { MPAS, Input };
-}
-static cl::opt<Strategy> Strat(
-    "strategy", cl::init(Strategy::MPAS), cl::desc("Ordering strategy"),
-    cl::values(clEnumValN(Strategy::MPAS, "mpas", "the MPAS greedy (default)"),
-               clEnumValN(Strategy::Input, "input",
-                          "keep the input order (the Base schedule)")),
+const EnumEntry<Strategy> Strategies[] = {
+    {Strategy::MPAS, "mpas", "the MPAS greedy (default)"},
+    {Strategy::Input, "input", "keep the input order (the Base schedule)"},
+};
+} // namespace
+static cl::opt<Strategy> Strat("strategy", cl::init(Strategy::MPAS),
+                               cl::desc("Ordering strategy"),
+                               enumValues<Strategy>(Strategies),
+                               cl::cat(DANCategory));
+
+static cl::opt<unsigned> Threads(
+    "threads", cl::init(0), cl::value_desc("N"),
+    cl::desc("Candidates of the auto selections run at once, 0 for one per "
+             "hardware thread (default 0); the output is the same for any N"),
     cl::cat(DANCategory));
 
 int main(int Argc, char **Argv) {
@@ -125,7 +79,11 @@ int main(int Argc, char **Argv) {
         Opts.Order = Order;
         Opts.Group = Group;
         Opts.KeepInputOrder = Strat == Strategy::Input;
-        Expected<MPASStats> S = runMPAS(G, T, Opts);
+        // Without --stats no figure of a trial is printed.
+        SearchOptions Search;
+        Search.Threads = Threads;
+        Search.MeasureSoleOrder = Stats != nullptr;
+        Expected<MPASStats> S = searchMPAS(G, T, Opts, Search);
         if (!S)
           return S.takeError();
         if (Stats) {

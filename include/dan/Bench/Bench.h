@@ -20,9 +20,9 @@
 
 #include "dan/Analysis/Replay.h"
 #include "dan/IR/Graph.h"
+#include "dan/Search/Methods.h"
 #include "dan/Target/Target.h"
 #include "dan/Transforms/MPAS.h"
-#include "dan/Transforms/Methods.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 #include <array>

@@ -1,5 +1,4 @@
-//===- CPE.h - Stage 3: critical path enhancement ----------------*- C++
-//-*-===//
+//===- CPE.h - Stage 3: critical path enhancement ------------------------===//
 //
 // A local search on the schedule that lowers the makespan without touching
 // the memory plan: operations move, and buffer nodes move across operations
@@ -14,6 +13,7 @@
 #define DAN_TRANSFORMS_CPE_H
 
 #include "dan/IR/Graph.h"
+#include "dan/Support/EnumTable.h"
 #include "dan/Target/Target.h"
 #include "llvm/Support/Error.h"
 
@@ -104,6 +104,11 @@ struct CPEStats {
   /// Always 0: buffer nodes keep their relative order (checked, not assumed).
   uint64_t OrderViolations = 0;
 };
+
+/// The values of --mode and --move, with their spellings and one-line
+/// descriptions.
+llvm::ArrayRef<EnumEntry<CPEMode>> cpeModeTable();
+llvm::ArrayRef<EnumEntry<CPEMoveSet>> cpeMoveSetTable();
 
 /// Stage 3: reorders the nodes of \p G (a graph that verifies, with or
 /// without a memory plan) to lower its makespan. Nodes, edges, offsets and

@@ -1,5 +1,4 @@
-//===- DLR.h - Stage 2: deterministic linear repackaging ---------*- C++
-//-*-===//
+//===- DLR.h - Stage 2: deterministic linear repackaging -----------------===//
 //
 // Stage 2 of DAN-Scheduler (docs/DLR.md): one scan over a legal schedule
 // that gives every buffer an offset in its tier and, when a placement does
@@ -14,6 +13,7 @@
 #define DAN_TRANSFORMS_DLR_H
 
 #include "dan/IR/Graph.h"
+#include "dan/Support/EnumTable.h"
 #include "dan/Target/Target.h"
 #include "dan/Transforms/FreeList.h"
 #include "llvm/ADT/SmallVector.h"
@@ -61,11 +61,11 @@ struct DLROptions {
   /// least this far away goes first (docs/DLR.md).
   uint32_t Horizon = 0;
   /// Plan under each of AutoHorizons and keep the plan with the least
-  /// traffic, then the lowest makespan (Horizon is then not used).
+  /// plan cost, then traffic, then makespan (Horizon is then not used);
+  /// likewise Fit == FitPolicy::Auto under timed, best and next fit, with
+  /// AutoHorizon under every pair. The search layer (dan/Search/Search.h)
+  /// makes these selections; runDLR plans under one fit and horizon.
   bool AutoHorizon = false;
-  /// Likewise under timed, best and next fit (Fit is then not used); with
-  /// AutoHorizon, under every pair.
-  bool AutoFit = false;
 };
 
 struct DLRStats {
@@ -83,8 +83,8 @@ struct DLRStats {
   /// Spills of buffers an operation uses, made when its other buffers could
   /// not be placed around them (fragmentation by pinned buffers).
   uint64_t PinnedSpills = 0;
-  /// The release horizon and fit of the plan (with AutoHorizon or AutoFit:
-  /// the ones kept).
+  /// The release horizon and fit of the plan (with AutoHorizon or
+  /// FitPolicy::Auto: the ones kept).
   uint32_t Horizon = 0;
   FitPolicy Fit = FitPolicy::Best;
   /// With AutoHorizon: each horizon tried, with its plan's traffic and
@@ -109,15 +109,29 @@ inline double spillScore(uint64_t Distance, uint64_t Traffic, uint64_t Cycles,
                              Opts.LambdaCyc * double(Cycles) + DLRScoreEpsilon);
 }
 
+/// The values of --fit (FitPolicy), of the victim rules (EvictPolicy; --evict
+/// offers the first UserEvictPolicies, not the baselines' CostPerByte and
+/// Traffic) and of --victims, with their spellings and one-line
+/// descriptions.
+llvm::ArrayRef<EnumEntry<FitPolicy>> fitPolicyTable();
+llvm::ArrayRef<EnumEntry<EvictPolicy>> evictPolicyTable();
+constexpr size_t UserEvictPolicies = 3;
+llvm::ArrayRef<EnumEntry<VictimSet>> victimSetTable();
+/// The name of a fit as --fit spells it.
+llvm::StringRef fitName(FitPolicy F);
+
 /// Places every buffer of \p G (which must have no memory plan and must
 /// verify) in schedule order, inserting spills where nothing fits, and adds
-/// the spill and reuse edges the plan implies. The input checks run before
-/// anything changes: a refused input (a DiagError at the offending nodes)
-/// leaves \p G unchanged. The one later error, spill ids beyond 2^40,
-/// leaves it half planned.
+/// the spill and reuse edges the plan implies; under one fit and horizon
+/// (neither Auto). The input checks (checkPlannableInput) run before
+/// anything changes, unless \p InputChecked says they passed on this graph
+/// already: a refused input (a DiagError at the offending nodes) leaves
+/// \p G unchanged. The one later error, spill ids beyond 2^40, leaves it
+/// half planned.
 /// O((V + E) log V + U + P log S + K * R): docs/DLR.md, "Complexity".
 llvm::Expected<DLRStats> runDLR(Graph &G, const TargetDesc &T,
-                                const DLROptions &Opts);
+                                const DLROptions &Opts,
+                                bool InputChecked = false);
 
 } // namespace dan
 

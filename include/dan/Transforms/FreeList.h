@@ -1,5 +1,4 @@
-//===- FreeList.h - Free segments of one memory tier -------------*- C++
-//-*-===//
+//===- FreeList.h - Free segments of one memory tier ---------------------===//
 //
 // The free-segment list F_m of the paper's stage 2 (eq. 22) for one tier:
 // disjoint half-open ranges [begin, end) ordered by offset, with adjacent
@@ -31,6 +30,9 @@ enum class FitPolicy {
   /// early enough that the placement can start soonest in the plan's
   /// estimated timeline; ties to best fit. FreeList::find treats it as Best.
   Timed,
+  /// Plan under Timed, Best and Next and keep the best plan (a selection of
+  /// the search layer, dan/Search/Search.h); never given to FreeList::find.
+  Auto,
 };
 
 class FreeList {

@@ -4,8 +4,9 @@
 #define DAN_TRANSFORMS_MPAS_H
 
 #include "dan/IR/Graph.h"
+#include "dan/Schedule/TaskOrder.h"
+#include "dan/Support/EnumTable.h"
 #include "dan/Target/Target.h"
-#include "dan/Transforms/TaskOrder.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -99,6 +100,14 @@ struct MPASStats {
   std::optional<TaskOrder> Tasks;
 };
 
+/// The values of each option enum, with their spellings (--l0, --weights,
+/// --allocs, --objective, --order) and one-line descriptions.
+llvm::ArrayRef<EnumEntry<L0Mode>> l0ModeTable();
+llvm::ArrayRef<EnumEntry<MPASWeights>> weightsTable();
+llvm::ArrayRef<EnumEntry<AllocChoice>> allocChoiceTable();
+llvm::ArrayRef<EnumEntry<MPASObjective>> objectiveTable();
+llvm::ArrayRef<EnumEntry<Traversal>> traversalTable();
+
 /// The name of an L0 mode as --l0 spells it.
 llvm::StringRef l0ModeName(L0Mode M);
 
@@ -108,9 +117,25 @@ llvm::StringRef traversalName(Traversal O);
 /// The name of a weights variant as --weights spells it.
 llvm::StringRef weightsName(MPASWeights W);
 
-/// Reorders \p G (which must have no memory plan) into a legal schedule.
-llvm::Expected<MPASStats> runMPAS(Graph &G, const TargetDesc &T,
-                                  const MPASOptions &Opts);
+/// The input check of stage 1, located: \p G has no memory plan.
+llvm::Error checkMPASInput(const Graph &G);
+
+/// A legal schedule of \p G (which must have no memory plan, and is not
+/// changed) into \p Order, under one setting: no option may be Auto (the
+/// search layer, dan/Search/Search.h, chooses among settings), unless
+/// KeepInputOrder, which only checks the input order. \p Known, when given,
+/// holds the graph's tasks (findTaskOrder); else they are found here when
+/// the traversal needs them and returned in MPASStats::Tasks. Tasks and
+/// Groups become Free on a graph with fewer than two tasks.
+llvm::Expected<MPASStats>
+orderMPAS(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
+          std::vector<NodeIdx> &Order,
+          const std::optional<TaskOrder> *Known = nullptr);
+
+/// orderMPAS, then \p G takes the order (on success only).
+llvm::Expected<MPASStats>
+runMPAS(Graph &G, const TargetDesc &T, const MPASOptions &Opts,
+        const std::optional<TaskOrder> *Known = nullptr);
 
 } // namespace dan
 

@@ -1,5 +1,4 @@
-//===- TaskOrder.h - One task at a time, cache-blocked on a grid -*- C++
-//-*-===//
+//===- TaskOrder.h - One task at a time, cache-blocked on a grid ----------===//
 //
 // Tiled kernels reach the scheduler as independent tasks (a matmul's output
 // tiles, FlashAttention's query blocks) that share DDR-backed input
@@ -13,11 +12,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DAN_TRANSFORMS_TASKORDER_H
-#define DAN_TRANSFORMS_TASKORDER_H
+#ifndef DAN_SCHEDULE_TASKORDER_H
+#define DAN_SCHEDULE_TASKORDER_H
 
 #include "dan/IR/Graph.h"
 #include "dan/Target/Target.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -44,14 +45,22 @@ struct TaskOrder {
   std::vector<uint32_t> TaskOf;
 };
 
+/// Runs Job(0) ... Job(N - 1), which are independent, in any order or at
+/// once, and returns when all have finished.
+using ForEachIndex =
+    std::function<void(size_t N, llvm::function_ref<void(size_t)> Job)>;
+
 /// The task order of \p G, or nothing if it has fewer than two tasks.
 /// A task is a connected part of the graph once the DDR-backed buffers
 /// (those a COPY_IN fills) and their COPY_INs are taken out; a line is a
 /// set of DDR-backed buffers read by exactly the same tasks. The graph has
 /// a grid when every task reads exactly two lines, one of each family, and
 /// every (row, column) pair is exactly one task.
-std::optional<TaskOrder> findTaskOrder(const Graph &G, const TargetDesc &T);
+/// On a grid, the candidate blockings are simulated through \p ForEach
+/// (default: one after the other); the choice does not depend on it.
+std::optional<TaskOrder> findTaskOrder(const Graph &G, const TargetDesc &T,
+                                       ForEachIndex ForEach = nullptr);
 
 } // namespace dan
 
-#endif // DAN_TRANSFORMS_TASKORDER_H
+#endif // DAN_SCHEDULE_TASKORDER_H

@@ -1,51 +1,19 @@
 //===- Methods.cpp - Whole scheduling methods, selectable by name ---------===//
 
-#include "dan/Transforms/Methods.h"
-#include "dan/Transforms/Baselines.h"
+#include "dan/Search/Methods.h"
+#include "dan/Search/Search.h"
 #include "dan/Transforms/CPE.h"
-#include "dan/Transforms/DLR.h"
-#include "dan/Transforms/MPAS.h"
 
 using namespace llvm;
 
 namespace dan {
 
-static const Method Methods[] = {Method::DAN,   Method::Base,  Method::HMCOS,
-                                 Method::COSMA, Method::MAGIS, Method::EDA};
-
-ArrayRef<Method> allMethods() { return Methods; }
-
-StringRef methodName(Method M) {
-  switch (M) {
-  case Method::DAN:
-    return "dan";
-  case Method::Base:
-    return "base";
-  case Method::HMCOS:
-    return "hmcos";
-  case Method::COSMA:
-    return "cosma";
-  case Method::MAGIS:
-    return "magis";
-  case Method::EDA:
-    return "eda";
-  }
-  return "";
-}
-
-std::optional<Method> lookupMethod(StringRef Name) {
-  for (Method M : Methods)
-    if (methodName(M) == Name)
-      return M;
-  return std::nullopt;
-}
-
 static Error runDAN(Graph &G, const TargetDesc &T) {
-  if (Expected<MPASStats> S = runMPAS(G, T, MPASOptions()); !S)
+  if (Expected<MPASStats> S = searchMPAS(G, T, MPASOptions()); !S)
     return S.takeError();
   DLROptions Plan; // dan-dlr's defaults
   Plan.AutoHorizon = true;
-  if (Expected<DLRStats> S = runDLR(G, T, Plan); !S)
+  if (Expected<DLRStats> S = searchDLR(G, T, Plan); !S)
     return S.takeError();
   if (Expected<CPEStats> S = runCPE(G, T, CPEOptions()); !S)
     return S.takeError();

@@ -8,31 +8,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DAN_TRANSFORMS_METHODS_H
-#define DAN_TRANSFORMS_METHODS_H
+#ifndef DAN_SEARCH_METHODS_H
+#define DAN_SEARCH_METHODS_H
 
+#include "dan/Baselines/Baselines.h"
 #include "dan/IR/Graph.h"
 #include "dan/Target/Target.h"
-#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 #include <memory>
-#include <optional>
 
 namespace dan {
-
-enum class Method {
-  DAN,   ///< dan-mpas | dan-dlr | dan-cpe, default options
-  Base,  ///< input order, first fit, LRU eviction (the "original schedule")
-  HMCOS, ///< HMCOS-style hierarchical memory-constrained ordering
-  COSMA, ///< COSMA-style joint ordering, allocation and replacement
-  MAGIS, ///< MAGIS-style reordering with windowed exact search
-  EDA,   ///< EDA-style depth-first producer-to-consumer traversal
-};
-
-/// Every method, in the order tables list them.
-llvm::ArrayRef<Method> allMethods();
-llvm::StringRef methodName(Method M); // "dan", "base", "hmcos", ...
-std::optional<Method> lookupMethod(llvm::StringRef Name);
 
 /// Runs \p M on a copy of \p G, which must have no memory plan, and returns
 /// the planned graph.
@@ -41,4 +26,4 @@ llvm::Expected<std::unique_ptr<Graph>> runMethod(const Graph &G,
 
 } // namespace dan
 
-#endif // DAN_TRANSFORMS_METHODS_H
+#endif // DAN_SEARCH_METHODS_H

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dan/Transforms/TaskOrder.h"
+#include "dan/Schedule/TaskOrder.h"
 #include "dan/IR/NodeCosts.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -127,7 +127,8 @@ std::vector<uint32_t> blockedOrder(const std::vector<uint32_t> &TaskAt,
 std::optional<std::vector<uint32_t>>
 gridOrder(const Graph &G, const TargetDesc &T, Workload &W,
           const std::vector<std::vector<uint32_t>> &Readers,
-          const std::vector<uint32_t> &TaskOf, TaskOrder &Grid) {
+          const std::vector<uint32_t> &TaskOf, TaskOrder &Grid,
+          ForEachIndex ForEach) {
   size_t V = G.size();
   size_t NumTasks = W.TaskReads.size();
   if (NumTasks < 4)
@@ -211,32 +212,81 @@ gridOrder(const Graph &G, const TargetDesc &T, Workload &W,
     W.Capacity[TI] = Cap > Most ? Cap - Most : 0;
   }
   // Candidates: both orientations, every strip width; the fewest reload
-  // bytes wins, ties to strips of columns, then to the narrower strip.
-  uint64_t Best = UINT64_MAX;
-  std::vector<uint32_t> BestOrder;
+  // bytes wins, ties to strips of columns, then to the narrower strip. The
+  // simulations are independent: ForEach may run them at once.
+  struct Blocking {
+    bool OfColumns;
+    unsigned Width;
+    std::vector<uint32_t> Order;
+    uint64_t Cost = 0;
+  };
+  std::vector<Blocking> Cands;
   for (bool OfColumns : {true, false}) {
     unsigned Inner = OfColumns ? Grid.Cols : Grid.Rows;
-    for (unsigned Width = 1; Width <= Inner; ++Width) {
-      std::vector<uint32_t> Order =
-          blockedOrder(TaskAt, Grid.Rows, Grid.Cols, Width, OfColumns);
-      uint64_t Cost = simulate(W, Order);
-      if (OfColumns && Width == Inner)
-        Grid.RowWalkReloadBytes = Cost;
-      if (Cost < Best) {
-        Best = Cost;
-        BestOrder = std::move(Order);
-        Grid.StripWidth = Width;
-        Grid.StripsOfColumns = OfColumns;
-      }
+    for (unsigned Width = 1; Width <= Inner; ++Width)
+      Cands.push_back({OfColumns, Width, {}, 0});
+  }
+  ForEach(Cands.size(), [&](size_t K) {
+    Blocking &B = Cands[K];
+    B.Order = blockedOrder(TaskAt, Grid.Rows, Grid.Cols, B.Width, B.OfColumns);
+    B.Cost = simulate(W, B.Order);
+  });
+  uint64_t Best = UINT64_MAX;
+  std::vector<uint32_t> BestOrder;
+  for (Blocking &B : Cands) {
+    if (B.OfColumns && B.Width == Grid.Cols)
+      Grid.RowWalkReloadBytes = B.Cost;
+    if (B.Cost < Best) {
+      Best = B.Cost;
+      BestOrder = std::move(B.Order);
+      Grid.StripWidth = B.Width;
+      Grid.StripsOfColumns = B.OfColumns;
     }
   }
   Grid.SimulatedReloadBytes = Best;
   return BestOrder;
 }
 
+/// The rank of every node in the task order \p Order: task nodes take their
+/// task's rank, a DDR-backed buffer's ALLOC and COPY_IN the rank of its
+/// first reader; FREEs keep 0 and run when ready.
+void assignRanks(const Graph &G, const Workload &W,
+                 const DenseMap<uint64_t, uint32_t> &SourceOf,
+                 ArrayRef<uint32_t> Order, TaskOrder &Result) {
+  size_t V = G.size(), NumTasks = Result.Tasks;
+  const std::vector<uint32_t> &TaskOf = Result.TaskOf;
+  std::vector<uint32_t> RankOfTask(NumTasks);
+  for (uint32_t P = 0; P != NumTasks; ++P)
+    RankOfTask[Order[P]] = P + 1;
+  Result.Rank.assign(V, 0);
+  std::vector<uint32_t> FirstReader(W.Size.size(), None);
+  for (uint32_t Task = 0; Task != NumTasks; ++Task)
+    for (uint32_t S : W.TaskReads[Task])
+      FirstReader[S] = std::min(FirstReader[S], RankOfTask[Task]);
+  for (NodeIdx I = 0; I != V; ++I) {
+    const Node &N = G[I];
+    if (N.Kind == NodeKind::Free)
+      continue;
+    if (TaskOf[I] != None) {
+      Result.Rank[I] = RankOfTask[TaskOf[I]];
+      continue;
+    }
+    uint64_t B = N.Kind == NodeKind::Op ? N.Bufs.front() : N.Buf;
+    auto S = SourceOf.find(B);
+    if (S != SourceOf.end() && FirstReader[S->second] != None)
+      Result.Rank[I] = FirstReader[S->second];
+  }
+}
+
 } // namespace
 
-std::optional<TaskOrder> findTaskOrder(const Graph &G, const TargetDesc &T) {
+std::optional<TaskOrder> findTaskOrder(const Graph &G, const TargetDesc &T,
+                                       ForEachIndex ForEach) {
+  if (!ForEach)
+    ForEach = [](size_t N, function_ref<void(size_t)> Job) {
+      for (size_t K = 0; K != N; ++K)
+        Job(K);
+    };
   size_t V = G.size();
   DenseSet<uint64_t> Backed = ddrBackedBuffers(G);
   DenseMap<uint64_t, NodeIdx> AllocOf, FreeOf;
@@ -318,35 +368,13 @@ std::optional<TaskOrder> findTaskOrder(const Graph &G, const TargetDesc &T) {
   Result.Tasks = NumTasks;
   Result.TaskOf = TaskOf;
   std::optional<std::vector<uint32_t>> Order =
-      gridOrder(G, T, W, Readers, TaskOf, Result);
+      gridOrder(G, T, W, Readers, TaskOf, Result, ForEach);
   Result.IsGrid = Order.has_value();
   if (!Order) { // one task after the other, in input order
     Order.emplace(NumTasks);
     std::iota(Order->begin(), Order->end(), 0);
   }
-  std::vector<uint32_t> RankOfTask(NumTasks);
-  for (uint32_t P = 0; P != NumTasks; ++P)
-    RankOfTask[(*Order)[P]] = P + 1;
-  // Task nodes take their task's rank, a DDR-backed buffer's ALLOC and
-  // COPY_IN the rank of its first reader; FREEs keep 0 and run when ready.
-  Result.Rank.assign(V, 0);
-  std::vector<uint32_t> FirstReader(W.Size.size(), None);
-  for (uint32_t Task = 0; Task != NumTasks; ++Task)
-    for (uint32_t S : W.TaskReads[Task])
-      FirstReader[S] = std::min(FirstReader[S], RankOfTask[Task]);
-  for (NodeIdx I = 0; I != V; ++I) {
-    const Node &N = G[I];
-    if (N.Kind == NodeKind::Free)
-      continue;
-    if (TaskOf[I] != None) {
-      Result.Rank[I] = RankOfTask[TaskOf[I]];
-      continue;
-    }
-    uint64_t B = N.Kind == NodeKind::Op ? N.Bufs.front() : N.Buf;
-    auto S = SourceOf.find(B);
-    if (S != SourceOf.end() && FirstReader[S->second] != None)
-      Result.Rank[I] = FirstReader[S->second];
-  }
+  assignRanks(G, W, SourceOf, *Order, Result);
   return Result;
 }
 

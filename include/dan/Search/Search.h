@@ -1,0 +1,55 @@
+//===- Search.h - Selections among whole candidate plans -----------------===//
+//
+// The layer above the stage passes and the baselines: every 'auto' option
+// of dan-mpas (--l0, --weights, --order) and of dan-dlr (--fit, --horizon)
+// is a bounded selection that runs the pass under each candidate setting,
+// ranks the candidates (stage 1: by the plan cost of the plan default
+// dan-dlr makes of each order, docs/MPAS.md; stage 2: by the plan cost of
+// each plan, docs/DLR.md) and keeps the best, ties to the earlier
+// candidate. The candidates run concurrently (llvm::ThreadPool); each
+// writes its own result slot and the ranking reads them in candidate order,
+// so the result is the same for any number of threads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DAN_SEARCH_SEARCH_H
+#define DAN_SEARCH_SEARCH_H
+
+#include "dan/IR/Graph.h"
+#include "dan/Target/Target.h"
+#include "dan/Transforms/DLR.h"
+#include "dan/Transforms/MPAS.h"
+#include "llvm/Support/Error.h"
+
+namespace dan {
+
+struct SearchOptions {
+  /// Threads that run candidates at once; 0 for one per hardware thread.
+  unsigned Threads = 0;
+  /// Whether searchMPAS plans an order that every candidate reached (its
+  /// plan cannot change the choice, only the figures of MPASStats::L0Tried,
+  /// which are left unplanned without it): dan-mpas --stats wants them.
+  bool MeasureSoleOrder = true;
+};
+
+/// runMPAS with any option Auto: --l0=auto is the candidate selection of
+/// docs/MPAS.md ("L0 modes"), --order=auto resolves to it or to free, and
+/// --weights=auto orders under each weighting and keeps the lowest peak.
+/// Without Auto it is runMPAS. Fails as runMPAS does; with several failing
+/// candidates, with the first one's error.
+llvm::Expected<MPASStats> searchMPAS(Graph &G, const TargetDesc &T,
+                                     const MPASOptions &Opts,
+                                     const SearchOptions &Search = {});
+
+/// runDLR with FitPolicy::Auto or AutoHorizon: one plan per fit and
+/// horizon, each replayed; the lowest planCost wins, then the least
+/// traffic, then the lowest makespan, ties to the earlier (timed, best,
+/// next fit; then AutoHorizons in order). When every plan fails, the first
+/// error stands. Without either it is runDLR.
+llvm::Expected<DLRStats> searchDLR(Graph &G, const TargetDesc &T,
+                                   const DLROptions &Opts,
+                                   const SearchOptions &Search = {});
+
+} // namespace dan
+
+#endif // DAN_SEARCH_SEARCH_H

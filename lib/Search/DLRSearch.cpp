@@ -1,0 +1,101 @@
+//===- DLRSearch.cpp - dan-dlr's auto selections --------------------------===//
+//
+// --fit=auto and --horizon=auto: one plan per fit and horizon, each
+// replayed, made concurrently; the lowest plan cost wins (docs/DLR.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Parallel.h"
+#include "dan/Analysis/Replay.h"
+#include "dan/Schedule/Order.h"
+#include "dan/Search/Search.h"
+#include "llvm/ADT/SmallVector.h"
+#include <mutex>
+#include <optional>
+#include <tuple>
+
+using namespace llvm;
+
+namespace dan {
+
+Expected<DLRStats> searchDLR(Graph &G, const TargetDesc &T,
+                             const DLROptions &Opts,
+                             const SearchOptions &Search) {
+  bool AutoFit = Opts.Fit == FitPolicy::Auto;
+  if (!Opts.AutoHorizon && !AutoFit)
+    return runDLR(G, T, Opts);
+  SmallVector<FitPolicy, 3> Fits = {Opts.Fit};
+  if (AutoFit)
+    Fits = {FitPolicy::Timed, FitPolicy::Best, FitPolicy::Next};
+  SmallVector<uint32_t, 4> Horizons = {Opts.Horizon};
+  if (Opts.AutoHorizon)
+    Horizons.assign(std::begin(AutoHorizons), std::end(AutoHorizons));
+  // The input checks depend on the graph alone: once for every plan (each
+  // plan would fail them with the same first error).
+  if (Error E = checkPlannableInput(G, T))
+    return E;
+  // The ranking: the lowest planCost wins, then the least traffic, then
+  // the lowest makespan, ties to the earlier plan; a strict order on
+  // (key, index), so its least element does not depend on the order the
+  // plans finish in.
+  using Rank = std::tuple<uint64_t, uint64_t, uint64_t, size_t>;
+  struct Plan {
+    FitPolicy Fit;
+    uint32_t Horizon;
+    Expected<DLRStats> Stats = DLRStats();
+    ReplayResult Measured;
+  };
+  std::vector<Plan> Plans;
+  for (FitPolicy F : Fits)
+    for (uint32_t H : Horizons)
+      Plans.push_back({F, H, DLRStats(), ReplayResult()});
+  // Only the best planned graph so far is kept (a graph per plan would hold
+  // twelve copies of a large graph at once).
+  std::mutex Lock;
+  std::optional<Rank> BestRank;
+  std::optional<Graph> BestGraph;
+  runConcurrently(Search.Threads, Plans.size(), [&](size_t I) {
+    Plan &P = Plans[I];
+    DLROptions One = Opts;
+    One.AutoHorizon = false;
+    One.Horizon = P.Horizon;
+    One.Fit = P.Fit;
+    Graph Copy = G;
+    P.Stats = runDLR(Copy, T, One, /*InputChecked=*/true);
+    if (!P.Stats)
+      return;
+    const ReplayResult &R = P.Measured = replay(Copy, T);
+    Rank Key = {planCost(R, T), R.ExtraTraffic, R.Makespan, I};
+    std::lock_guard<std::mutex> Guard(Lock);
+    if (!BestRank || Key < *BestRank) {
+      BestRank = Key;
+      BestGraph = std::move(Copy);
+    }
+  });
+  // Every plan's figures, in candidate order. When every plan fails, the
+  // first error stands.
+  SmallVector<DLRStats::HorizonTrial, 8> Tried;
+  std::optional<size_t> FirstFailed;
+  for (size_t I = 0; I != Plans.size(); ++I) {
+    Plan &P = Plans[I];
+    if (P.Stats)
+      Tried.push_back({P.Fit, P.Horizon, P.Measured.ExtraTraffic,
+                       P.Measured.Makespan, true});
+    else {
+      Tried.push_back({P.Fit, P.Horizon, 0, 0, false});
+      if (!FirstFailed)
+        FirstFailed = I;
+    }
+  }
+  for (size_t I = 0; I != Plans.size(); ++I)
+    if (!Plans[I].Stats && (BestRank || I != *FirstFailed))
+      consumeError(Plans[I].Stats.takeError());
+  if (!BestRank)
+    return Plans[*FirstFailed].Stats.takeError();
+  DLRStats S = std::move(*Plans[std::get<3>(*BestRank)].Stats);
+  G = std::move(*BestGraph);
+  S.HorizonTried = std::move(Tried);
+  return S;
+}
+
+} // namespace dan

@@ -1,0 +1,285 @@
+//===- MPASSearch.cpp - dan-mpas's auto selections ------------------------===//
+//
+// --weights=auto orders under each weighting and keeps the lowest peak;
+// --l0=auto (with --order=auto) orders under each candidate of
+// mpasCandidates, has default dan-dlr plan each distinct order and the
+// replay measure it, and keeps the lowest plan cost (docs/MPAS.md). Both
+// run their candidates concurrently: first every order, then every plan.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Parallel.h"
+#include "dan/Analysis/Replay.h"
+#include "dan/Search/Search.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include <tuple>
+
+using namespace llvm;
+
+namespace dan {
+
+namespace {
+
+/// One setting of stage 1 that a selection tries.
+struct OrderCandidate {
+  Traversal Order;
+  L0Mode Mode;
+  /// Traversal::Groups: tasks per group, 0 for all of them.
+  unsigned Group = 0;
+};
+
+/// The group sizes --order=auto tries, in tie-break order (0: all tasks).
+constexpr unsigned AutoGroups[] = {1, 2, 4, 0};
+
+/// The weightings --weights=auto tries, in tie-break order (the paper's
+/// balanced weights first).
+constexpr MPASWeights AutoWeights[] = {MPASWeights::Balanced,
+                                       MPASWeights::MemoryFirst,
+                                       MPASWeights::CriticalityFirst};
+
+/// The candidates --l0=auto tries, in tie-break order.
+SmallVector<OrderCandidate, 9>
+orderCandidates(const MPASOptions &Opts,
+                const std::optional<TaskOrder> &Tasks) {
+  SmallVector<OrderCandidate, 9> List;
+  auto BothModes = [&](Traversal O) {
+    List.push_back({O, L0Mode::Capacity});
+    List.push_back({O, L0Mode::Single});
+  };
+  switch (Opts.Order) {
+  case Traversal::Free:
+    BothModes(Traversal::Free);
+    break;
+  case Traversal::Tasks:
+    BothModes(Tasks ? Traversal::Tasks : Traversal::Free);
+    break;
+  case Traversal::Window:
+    List.push_back({Traversal::Window, L0Mode::Capacity});
+    break;
+  case Traversal::Groups:
+    if (Tasks)
+      List.push_back({Traversal::Groups, L0Mode::Capacity, Opts.Group});
+    else
+      BothModes(Traversal::Free);
+    break;
+  case Traversal::Auto:
+    // On a reuse grid the blocked order is built to minimize reloads; the
+    // others only cost time there (Matmul_Case1: four more plans).
+    if (Tasks && Tasks->IsGrid) {
+      BothModes(Traversal::Tasks);
+      break;
+    }
+    BothModes(Traversal::Free);
+    if (Tasks)
+      BothModes(Traversal::Tasks);
+    List.push_back({Traversal::Window, L0Mode::Capacity});
+    if (Tasks)
+      for (unsigned Group : AutoGroups)
+        List.push_back({Traversal::Groups, L0Mode::Capacity, Group});
+    break;
+  }
+  return List;
+}
+
+/// One run of stage 1 under one setting: its order and statistics.
+struct Ordered {
+  std::vector<NodeIdx> Order;
+  Expected<MPASStats> Stats = MPASStats();
+};
+
+/// The weightings one candidate is ordered with: --weights=auto tries the
+/// three on the list scheduler alone; under a task order the task rank
+/// comes first and the weights only order nodes inside a task, where the
+/// variants reach the same peak on every graph tried, so auto runs the
+/// paper's balanced weights alone there (the window and groups orders use
+/// no weights).
+SmallVector<MPASWeights, 3> weightings(MPASWeights W, Traversal O) {
+  if (W != MPASWeights::Auto)
+    return {W};
+  if (O != Traversal::Free)
+    return {MPASWeights::Balanced};
+  return SmallVector<MPASWeights, 3>(std::begin(AutoWeights),
+                                     std::end(AutoWeights));
+}
+
+/// The orders of \p G under each candidate and each of its weightings
+/// (orderMPAS: the jobs share the graph), made concurrently; then keeps per
+/// candidate the weighting of the lowest peak (ties to the earlier), with the
+/// peaks of all in MPASStats::Tried when there were several.
+std::vector<Ordered> orderAll(const Graph &G, const TargetDesc &T,
+                              const MPASOptions &Opts,
+                              ArrayRef<OrderCandidate> Cands,
+                              const std::optional<TaskOrder> &Tasks,
+                              JobRunner &Runner) {
+  struct Job {
+    size_t Cand;
+    MPASWeights W;
+  };
+  std::vector<Job> Jobs;
+  for (size_t C = 0; C != Cands.size(); ++C) {
+    // orderMPAS takes Tasks and Groups as Free when there are no tasks.
+    Traversal O = Cands[C].Order;
+    if ((O == Traversal::Tasks || O == Traversal::Groups) && !Tasks)
+      O = Traversal::Free;
+    for (MPASWeights W : weightings(Opts.Weights, O))
+      Jobs.push_back({C, W});
+  }
+  std::vector<Ordered> Runs(Jobs.size());
+  Runner.run(Jobs.size(), [&](size_t J) {
+    MPASOptions One = Opts;
+    One.L0 = Cands[Jobs[J].Cand].Mode;
+    One.Order = Cands[Jobs[J].Cand].Order;
+    One.Group = Cands[Jobs[J].Cand].Group;
+    One.Weights = Jobs[J].W;
+    Runs[J].Stats = orderMPAS(G, T, One, Runs[J].Order, &Tasks);
+  });
+  std::vector<Ordered> Best(Cands.size());
+  for (size_t J = 0, K; J != Jobs.size(); J = K) {
+    for (K = J; K != Jobs.size() && Jobs[K].Cand == Jobs[J].Cand;)
+      ++K;
+    // The first failure stands; else the lowest peak, ties to the earlier
+    // (an empty order, of a graph without nodes, gives way to the next).
+    SmallVector<std::pair<MPASWeights, uint64_t>, 3> Tried;
+    size_t Kept = K;
+    for (size_t I = J; I != K; ++I) {
+      if (!Runs[I].Stats) {
+        Kept = I;
+        break;
+      }
+      Tried.push_back({Jobs[I].W, Runs[I].Stats->PeakL1UB});
+      if (Kept == K || Runs[Kept].Order.empty() ||
+          Runs[I].Stats->PeakL1UB < Runs[Kept].Stats->PeakL1UB)
+        Kept = I;
+    }
+    for (size_t I = J; I != K; ++I)
+      if (I != Kept && !Runs[I].Stats)
+        consumeError(Runs[I].Stats.takeError());
+    Ordered &Out = Best[Jobs[J].Cand];
+    Out = std::move(Runs[Kept]);
+    if (Out.Stats && K - J > 1)
+      Out.Stats->Tried = std::move(Tried);
+  }
+  return Best;
+}
+
+/// What default dan-dlr's plan of one order measured.
+struct PlanResult {
+  bool Ok = false;
+  uint64_t Traffic = 0, Makespan = 0, Cost = 0;
+};
+
+PlanResult planAndMeasure(const Graph &G, const TargetDesc &T,
+                          ArrayRef<NodeIdx> Order) {
+  Graph Copy = G;
+  Copy.Order.assign(Order.begin(), Order.end());
+  Expected<DLRStats> D = runDLR(Copy, T, DLROptions());
+  if (!D) {
+    consumeError(D.takeError());
+    return {};
+  }
+  ReplayResult R = replay(Copy, T);
+  return {true, R.ExtraTraffic, R.Makespan, planCost(R, T)};
+}
+
+/// --l0=auto: a bounded candidate selection across the stage boundary. Each
+/// candidate (an order and an L0 mode, orderCandidates) orders the graph;
+/// default dan-dlr plans each distinct order on a copy and the replay
+/// measures it; the lowest
+/// planCost (makespan plus beta cycles per byte of extra traffic) wins, then
+/// the least traffic, the lower makespan and the lower peak, ties to the
+/// earlier candidate. Orders whose plan fails are kept only if every plan
+/// fails. Candidates often reach the same order (both L0 modes on a reuse
+/// grid), and a plan depends on the order alone, so it is made once.
+Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
+                           const MPASOptions &Opts,
+                           const std::optional<TaskOrder> &Tasks,
+                           const SearchOptions &Search, JobRunner &Runner) {
+  SmallVector<OrderCandidate, 9> Cands = orderCandidates(Opts, Tasks);
+  std::vector<Ordered> Runs = orderAll(G, T, Opts, Cands, Tasks, Runner);
+  for (size_t C = 0; C != Runs.size(); ++C)
+    if (!Runs[C].Stats) {
+      for (size_t D = C + 1; D != Runs.size(); ++D)
+        if (!Runs[D].Stats)
+          consumeError(Runs[D].Stats.takeError());
+      return Runs[C].Stats.takeError();
+    }
+  // Each candidate's plan: the first candidate with its order plans it.
+  std::vector<size_t> PlanOf(Runs.size());
+  std::vector<size_t> Unique;
+  for (size_t C = 0; C != Runs.size(); ++C) {
+    auto Same = llvm::find_if(
+        Unique, [&](size_t U) { return Runs[U].Order == Runs[C].Order; });
+    PlanOf[C] = Same - Unique.begin();
+    if (Same == Unique.end())
+      Unique.push_back(C);
+  }
+  // With one distinct order every candidate shares its plan, so the plan
+  // cannot change the choice (the peak and the candidate order decide).
+  std::vector<PlanResult> Plans(Unique.size());
+  if (Unique.size() > 1 || Search.MeasureSoleOrder)
+    Runner.run(Unique.size(), [&](size_t U) {
+      Plans[U] = planAndMeasure(G, T, Runs[Unique[U]].Order);
+    });
+  MPASStats Best;
+  size_t BestC = 0;
+  std::tuple<bool, uint64_t, uint64_t, uint64_t, uint64_t> BestKey;
+  for (size_t C = 0; C != Runs.size(); ++C) {
+    const PlanResult &P = Plans[PlanOf[C]];
+    MPASStats &S = *Runs[C].Stats;
+    Best.L0Tried.push_back({Cands[C].Mode, Cands[C].Order, Cands[C].Group,
+                            P.Traffic, P.Makespan, S.PeakL1UB, P.Ok});
+    // A failed plan ranks after every successful one.
+    auto Key =
+        std::make_tuple(!P.Ok, P.Cost, P.Traffic, P.Makespan, S.PeakL1UB);
+    // (An empty order, of a graph without nodes, gives way to the next.)
+    if (C == 0 || Runs[BestC].Order.empty() || Key < BestKey) {
+      BestKey = Key;
+      BestC = C;
+    }
+  }
+  SmallVector<MPASStats::L0Trial, 9> Tried = std::move(Best.L0Tried);
+  Best = std::move(*Runs[BestC].Stats);
+  Best.L0Tried = std::move(Tried);
+  Best.L0Chosen = Cands[BestC].Mode;
+  Best.OrderChosen = Cands[BestC].Order;
+  Best.GroupChosen = Cands[BestC].Group;
+  Best.Tasks.reset();
+  G.Order = std::move(Runs[BestC].Order);
+  return Best;
+}
+
+} // namespace
+
+Expected<MPASStats> searchMPAS(Graph &G, const TargetDesc &T,
+                               const MPASOptions &Opts,
+                               const SearchOptions &Search) {
+  if (Opts.KeepInputOrder)
+    return runMPAS(G, T, Opts);
+  if (Error E = checkMPASInput(G))
+    return E;
+  JobRunner Runner(Search.Threads);
+  std::optional<TaskOrder> Tasks;
+  if (Opts.Order != Traversal::Free && Opts.Order != Traversal::Window)
+    Tasks = findTaskOrder(G, T, [&](size_t N, function_ref<void(size_t)> Job) {
+      Runner.run(N, Job);
+    });
+  Expected<MPASStats> S = [&]() -> Expected<MPASStats> {
+    if (Opts.L0 == L0Mode::Auto)
+      return autoL0(G, T, Opts, Tasks, Search, Runner);
+    // One L0 mode: --order=auto is the list scheduler alone.
+    Traversal O = Opts.Order == Traversal::Auto ? Traversal::Free : Opts.Order;
+    std::vector<Ordered> Runs =
+        orderAll(G, T, Opts, {{O, Opts.L0, Opts.Group}}, Tasks, Runner);
+    if (Runs[0].Stats)
+      G.Order = std::move(Runs[0].Order);
+    return std::move(Runs[0].Stats);
+  }();
+  if (S && Tasks) {
+    S->Tasks = std::move(Tasks);
+    S->Tasks->Rank.clear();
+  }
+  return S;
+}
+
+} // namespace dan

@@ -1,0 +1,135 @@
+//===- MPASGraph.cpp - what the list scheduler knows of the graph ---------===//
+//
+// MPAS's view of the graph: the input edges with the implicit ALLOC -> use
+// -> FREE orderings, the criticality h of every node, and the buffers with
+// their pressure deltas and users.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MPASScheduler.h"
+
+using namespace llvm;
+
+namespace dan {
+namespace mpas {
+
+Error Scheduler::buildEdges() {
+  V = G.size();
+  Ord.assign(V, 0);
+  for (uint32_t P = 0; P != G.Order.size(); ++P)
+    Ord[G.Order[P]] = P;
+  // A buffer's use must come between its ALLOC and its FREE whether or not
+  // the graph says so with edges (traces do; a hand-written graph may not),
+  // so the scheduler adds those orderings to the graph's edges.
+  Preds.assign(V, {});
+  DenseMap<uint64_t, NodeIdx> AllocOf, FreeOf;
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    Preds[I].append(N.Preds.begin(), N.Preds.end());
+    if (N.Kind == NodeKind::Alloc)
+      AllocOf.try_emplace(N.Buf, I);
+    else if (N.Kind == NodeKind::Free)
+      FreeOf.try_emplace(N.Buf, I);
+  }
+  DenseSet<uint64_t> Used;
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (N.Kind != NodeKind::Op)
+      continue;
+    for (uint64_t B : N.Bufs) {
+      Used.insert(B);
+      auto A = AllocOf.find(B);
+      if (A != AllocOf.end() && !is_contained(Preds[I], A->second))
+        Preds[I].push_back(A->second);
+      auto F = FreeOf.find(B);
+      if (F != FreeOf.end() && !is_contained(Preds[F->second], I))
+        Preds[F->second].push_back(I);
+    }
+  }
+  // A buffer no operation uses has no use to order its FREE after its
+  // ALLOC, so that edge is added directly.
+  for (auto [B, F] : FreeOf) {
+    auto A = AllocOf.find(B);
+    if (!Used.count(B) && A != AllocOf.end() &&
+        !is_contained(Preds[F], A->second))
+      Preds[F].push_back(A->second);
+  }
+  SuccBegin.assign(V + 1, 0);
+  InDeg.assign(V, 0);
+  for (NodeIdx I = 0; I != V; ++I) {
+    InDeg[I] = Preds[I].size();
+    for (NodeIdx P : Preds[I])
+      ++SuccBegin[P + 1];
+  }
+  for (size_t I = 0; I != V; ++I)
+    SuccBegin[I + 1] += SuccBegin[I];
+  Succs.assign(SuccBegin[V], 0);
+  std::vector<uint32_t> Fill(SuccBegin.begin(), SuccBegin.end() - 1);
+  // Successors in input order keep everything below deterministic.
+  for (NodeIdx I : G.Order)
+    for (NodeIdx P : Preds[I])
+      Succs[Fill[P]++] = I;
+  return Error::success();
+}
+
+void Scheduler::computeCriticality() {
+  // h(v) = c_v + max over successors; a reverse topological order comes
+  // from Kahn's algorithm on the predecessors.
+  std::vector<uint32_t> Deg = InDeg;
+  std::vector<NodeIdx> Topo;
+  Topo.reserve(V);
+  for (NodeIdx I : G.Order)
+    if (Deg[I] == 0)
+      Topo.push_back(I);
+  for (size_t K = 0; K != Topo.size(); ++K)
+    for (uint32_t S = SuccBegin[Topo[K]]; S != SuccBegin[Topo[K] + 1]; ++S)
+      if (--Deg[Succs[S]] == 0)
+        Topo.push_back(Succs[S]);
+  H.assign(V, 0);
+  for (size_t K = Topo.size(); K-- > 0;) {
+    NodeIdx I = Topo[K];
+    int64_t Best = 0;
+    for (uint32_t S = SuccBegin[I]; S != SuccBegin[I + 1]; ++S)
+      Best = std::max(Best, H[Succs[S]]);
+    H[I] = Best + (G[I].Kind == NodeKind::Op ? int64_t(G[I].Cycles) : 0);
+  }
+}
+
+void Scheduler::buildBuffers() {
+  Delta.assign(V, 0);
+  Lambda.assign(V, 1);
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    switch (N.Kind) {
+    case NodeKind::Alloc: {
+      BufInfo &B = Bufs[N.Buf];
+      B.Alloc = I;
+      B.BufTier = N.BufTier;
+      B.Size = N.Size;
+      Lambda[I] = 2;
+      if (T.countsInPeak(N.BufTier))
+        Delta[I] = int64_t(N.Size);
+      break;
+    }
+    case NodeKind::Free:
+      Bufs[N.Buf].Free = I;
+      Lambda[I] = 0;
+      if (T.countsInPeak(N.BufTier))
+        Delta[I] = -int64_t(N.Size);
+      break;
+    case NodeKind::Op:
+      for (uint64_t B : N.Bufs) {
+        auto &Users = Bufs[B].Users;
+        if (Users.empty() || Users.back() != I)
+          Users.push_back(I);
+      }
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+} // namespace mpas
+
+} // namespace dan

@@ -1,0 +1,175 @@
+//===- MPASL0.cpp - when an L0 ALLOC may run ------------------------------===//
+//
+// MPAS's L0 awareness (docs/MPAS.md): the consumers of the L0 buffers and
+// their groups, the reservation that opens a consumer when its group fits,
+// and the fallback when the ready queue runs dry.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MPASScheduler.h"
+
+using namespace llvm;
+
+namespace dan {
+namespace mpas {
+
+void Scheduler::buildGroups() {
+  GatedAlloc.assign(V, 0);
+  Admitted.assign(V, 0);
+  WaitersOf.assign(V, {});
+  if (Opts.L0 == L0Mode::Ignore)
+    return;
+  auto IsL0Buf = [&](uint64_t B) {
+    auto It = Bufs.find(B);
+    return It != Bufs.end() && It->second.Alloc != None &&
+           T.isL0(It->second.BufTier);
+  };
+  // The consumer of an L0 buffer: its first user that also uses another L0
+  // buffer (a MATMUL for its operands), else its last user; for a buffer no
+  // operation uses, its FREE, so that the L0 rule holds its ALLOC back too.
+  DenseMap<NodeIdx, uint32_t> ConsumerOf;
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (N.Kind != NodeKind::Alloc || !T.isL0(N.BufTier))
+      continue;
+    const BufInfo &B = Bufs[N.Buf];
+    if (B.Users.empty() && B.Free == None)
+      continue;
+    NodeIdx Cons = B.Users.empty() ? B.Free : B.Users.back();
+    for (NodeIdx U : B.Users)
+      if (any_of(G[U].Bufs,
+                 [&](uint64_t O) { return O != N.Buf && IsL0Buf(O); })) {
+        Cons = U;
+        break;
+      }
+    auto [It, New] = ConsumerOf.try_emplace(Cons, Consumers.size());
+    if (New)
+      Consumers.push_back({Cons, {}, {}, {}, 0, false});
+    Consumer &C = Consumers[It->second];
+    C.Allocs.push_back(I);
+    C.Bytes[static_cast<unsigned>(N.BufTier)] += N.Size;
+    C.Count[static_cast<unsigned>(N.BufTier)] += 1;
+    GatedAlloc[I] = 1;
+  }
+  // A consumer waits for its predecessors and those of its group's writers
+  // (users of a group buffer that come before it), except the group itself.
+  for (uint32_t CI = 0; CI != Consumers.size(); ++CI) {
+    Consumer &C = Consumers[CI];
+    SmallVector<NodeIdx, 8> Inside(C.Allocs.begin(), C.Allocs.end());
+    Inside.push_back(C.Op);
+    SmallVector<NodeIdx, 8> Writers;
+    for (NodeIdx A : C.Allocs)
+      for (NodeIdx U : Bufs[G[A].Buf].Users)
+        if (Ord[U] < Ord[C.Op] && !is_contained(Inside, U)) {
+          Inside.push_back(U);
+          Writers.push_back(U);
+        }
+    // An ALLOC without predecessors can be taken at any time, so it never
+    // keeps a consumer from opening.
+    SmallVector<NodeIdx, 16> External;
+    auto AddPreds = [&](NodeIdx W) {
+      for (NodeIdx P : Preds[W])
+        if (!is_contained(Inside, P) && !is_contained(External, P) &&
+            !(G[P].Kind == NodeKind::Alloc && Preds[P].empty()))
+          External.push_back(P);
+    };
+    AddPreds(C.Op);
+    for (NodeIdx W : Writers)
+      AddPreds(W);
+    for (NodeIdx A : C.Allocs)
+      AddPreds(A);
+    C.External = External.size();
+    for (NodeIdx P : External)
+      WaitersOf[P].push_back(CI);
+    if (C.External == 0)
+      addOpenable(CI);
+  }
+}
+
+bool Scheduler::fits(uint32_t CI) const {
+  const Consumer &C = Consumers[CI];
+  for (unsigned K = 0; K != NumTiers; ++K) {
+    if (!C.Count[K])
+      continue;
+    if (Opts.L0 == L0Mode::Single) {
+      if (LiveCount[K] + ReservedCount[K] + C.Count[K] > 1)
+        return false;
+    } else if (LiveBytes[K] + ReservedBytes[K] + C.Bytes[K] >
+               T.capacity(static_cast<Tier>(K))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void Scheduler::open(uint32_t CI) {
+  Consumer &C = Consumers[CI];
+  C.Opened = true;
+  for (unsigned K = 0; K != NumTiers; ++K) {
+    ReservedBytes[K] += C.Bytes[K];
+    ReservedCount[K] += C.Count[K];
+  }
+  for (NodeIdx A : C.Allocs) {
+    Admitted[A] = 1;
+    auto It = Pending.find({key(A), A});
+    if (It != Pending.end()) {
+      Pending.erase(It);
+      addReady(A);
+      admit(A);
+    }
+  }
+}
+
+void Scheduler::tryOpen() {
+  // In priority order, every consumer whose group fits now; one that does
+  // not fit waits without blocking those behind it.
+  if (!ScanAllOpenable) {
+    llvm::sort(NewlyOpenable, [&](uint32_t A, uint32_t B) {
+      return std::make_pair(key(Consumers[A].Op), A) <
+             std::make_pair(key(Consumers[B].Op), B);
+    });
+    for (uint32_t CI : NewlyOpenable)
+      if (!Consumers[CI].Opened && fits(CI)) {
+        Openable.erase({key(Consumers[CI].Op), CI});
+        open(CI);
+      }
+    NewlyOpenable.clear();
+    return;
+  }
+  ScanAllOpenable = false;
+  NewlyOpenable.clear();
+  for (auto It = Openable.begin(); It != Openable.end();) {
+    if (!fits(It->second)) {
+      ++It;
+      continue;
+    }
+    uint32_t CI = It->second;
+    It = Openable.erase(It);
+    open(CI);
+  }
+}
+
+bool Scheduler::fallback() {
+  // Nothing may run under the L0 rule: open the best consumer that waits
+  // only for room, else admit the best held-back ALLOC on its own.
+  ++Stats.Fallbacks;
+  if (!Openable.empty()) {
+    uint32_t CI = Openable.begin()->second;
+    Openable.erase(Openable.begin());
+    open(CI);
+    return true;
+  }
+  if (!Pending.empty()) {
+    NodeIdx A = Pending.begin()->second;
+    Pending.erase(Pending.begin());
+    Admitted[A] = 1;
+    addReady(A);
+    admit(A);
+    return true;
+  }
+  return false;
+}
+
+} // namespace mpas
+
+} // namespace dan

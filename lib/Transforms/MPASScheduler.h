@@ -1,0 +1,176 @@
+//===- MPASScheduler.h - MPAS's list scheduler, shared by its parts -------===//
+//
+// Private to lib/Transforms: stage 1's ready-set list scheduler, split by
+// the decision each part makes: what it knows of the graph (the implicit
+// edges, criticality, buffers; MPASGraph.cpp), when an L0 ALLOC may run
+// (MPASL0.cpp), which ALLOC runs when only ALLOCs are ready
+// (MPASDemand.cpp), and the priority and the main loop (MPAS.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DAN_LIB_TRANSFORMS_MPASSCHEDULER_H
+#define DAN_LIB_TRANSFORMS_MPASSCHEDULER_H
+
+#include "dan/Analysis/Verifier.h"
+#include "dan/IR/Diagnostic.h"
+#include "dan/Schedule/Order.h"
+#include "dan/Transforms/MPAS.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include <array>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace dan {
+
+namespace mpas {
+
+using namespace llvm;
+
+constexpr uint32_t None = UINT32_MAX;
+
+/// The peak of live L1+UB bytes along the schedule \p Order of \p G.
+inline uint64_t peakL1UB(const Graph &G, const TargetDesc &T,
+                         ArrayRef<NodeIdx> Order) {
+  int64_t Live = 0, Peak = 0;
+  for (NodeIdx I : Order) {
+    const Node &N = G[I];
+    if (!T.countsInPeak(N.BufTier))
+      continue;
+    if (N.Kind == NodeKind::Alloc)
+      Peak = std::max(Peak, Live += int64_t(N.Size));
+    else if (N.Kind == NodeKind::Free)
+      Live -= int64_t(N.Size);
+  }
+  return Peak;
+}
+
+/// The task rank of a reuse-grid order (0 without one), then the weights.
+using Key = std::array<int64_t, 5>;
+
+class Scheduler {
+public:
+  Scheduler(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
+            const std::vector<uint32_t> *Rank = nullptr)
+      : G(G), T(T), Opts(Opts), Rank(Rank) {}
+  /// Orders the graph into \p Out (the input order with KeepInputOrder).
+  Expected<MPASStats> run(std::vector<NodeIdx> &Out);
+
+private:
+  Error buildEdges();
+  void computeCriticality();
+  void buildBuffers();
+  void buildGroups();
+  Key key(NodeIdx V) const;
+  bool gated(NodeIdx V) const { return GatedAlloc[V] && !Admitted[V]; }
+  void makeReady(NodeIdx V);
+  bool fits(uint32_t Consumer) const;
+  void open(uint32_t Consumer);
+  void tryOpen();
+  void schedule(NodeIdx V);
+  bool fallback();
+  void buildDemand();
+  NodeIdx demandAlloc();
+
+  const Graph &G;
+  const TargetDesc &T;
+  const MPASOptions &Opts;
+  /// Per node, the rank of its task in a reuse-grid order, or null.
+  const std::vector<uint32_t> *Rank;
+  MPASStats Stats;
+
+  size_t V = 0;
+  std::vector<uint32_t> Ord; // input position
+  /// The graph's edges plus the implicit ALLOC -> use -> FREE orderings.
+  std::vector<SmallVector<NodeIdx, 4>> Preds;
+  std::vector<uint32_t> SuccBegin; // CSR successors
+  std::vector<NodeIdx> Succs;
+  std::vector<uint32_t> InDeg;
+  std::vector<int64_t> H;     // criticality
+  std::vector<int64_t> Delta; // change of live L1+UB bytes
+  std::vector<uint8_t> Lambda;
+
+  // Buffers.
+  struct BufInfo {
+    NodeIdx Alloc = None, Free = None;
+    Tier BufTier = Tier::L1;
+    uint64_t Size = 0;
+    SmallVector<NodeIdx, 4> Users; // operations, in input order
+  };
+  DenseMap<uint64_t, BufInfo> Bufs;
+
+  // L0 gating.
+  std::vector<uint8_t> GatedAlloc, Admitted, Done;
+  struct Consumer {
+    NodeIdx Op;
+    SmallVector<NodeIdx, 3> Allocs; // the group's ALLOCs
+    std::array<uint64_t, NumTiers> Bytes{};
+    std::array<uint32_t, NumTiers> Count{};
+    uint32_t External = 0; // predecessors outside the group not yet done
+    bool Opened = false;
+  };
+  std::vector<Consumer> Consumers;
+  std::vector<SmallVector<uint32_t, 1>> WaitersOf; // node -> consumers
+  std::set<std::pair<Key, uint32_t>> Openable;
+  /// Consumers that joined Openable since tryOpen last looked. The others
+  /// did not fit then, and L0 room only grows at an L0 FREE, which sets
+  /// ScanAllOpenable; until then tryOpen checks the newcomers alone.
+  std::vector<uint32_t> NewlyOpenable;
+  bool ScanAllOpenable = true;
+  void addOpenable(uint32_t CI) {
+    Openable.insert({key(Consumers[CI].Op), CI});
+    NewlyOpenable.push_back(CI);
+  }
+  std::array<uint64_t, NumTiers> LiveBytes{}, ReservedBytes{};
+  std::array<uint32_t, NumTiers> LiveCount{}, ReservedCount{};
+  std::set<std::pair<Key, NodeIdx>> Pending; // ready but gated L0 allocs
+
+  std::set<std::pair<Key, NodeIdx>> Ready;
+  /// Whether a node is in Ready; the demand scan asks this often.
+  std::vector<uint8_t> IsReady;
+  void addReady(NodeIdx I) {
+    Ready.insert({key(I), I});
+    IsReady[I] = 1;
+  }
+  std::vector<NodeIdx> Order;
+
+  // Demand-driven allocs: for each operation, its predecessors that are
+  // ALLOCs without predecessors, and how many other predecessors remain.
+  std::vector<SmallVector<NodeIdx, 2>> NeedAllocs;
+  std::vector<uint32_t> HardLeft, NeedLeft;
+  // The candidates (HardLeft 0, NeedLeft not 0) whose missing allocs are
+  // all ready are kept scored, so that an ALLOC choice reads the best one
+  // instead of rescanning every candidate. Per operation: its missing
+  // allocs still held back by the L0 rule; the bytes its missing allocs add
+  // per tier that counts in peak (their delta_pk, summed: Cost); and the
+  // delta_pk of the FREEs it alone still keeps from being ready (FreeGain;
+  // the net change is Cost + FreeGain).
+  std::vector<uint32_t> HeldLeft;
+  std::vector<int64_t> Cost, FreeGain;
+  using AddBytes = std::array<int64_t, NumTiers>;
+  std::vector<AddBytes> Add;
+  /// Candidates that share a task rank and the bytes they add per tier
+  /// also share the overflow term of the score, so each such bucket keeps
+  /// its candidates by the rest of the score: (net, cost, key, node).
+  using DemandEntry = std::tuple<int64_t, int64_t, Key, NodeIdx>;
+  std::map<std::pair<int64_t, AddBytes>, std::set<DemandEntry>> Demand;
+  bool demandListed(NodeIdx Op) const {
+    return HardLeft[Op] == 0 && NeedLeft[Op] != 0 && HeldLeft[Op] == 0;
+  }
+  std::pair<int64_t, AddBytes> demandBucket(NodeIdx Op) const;
+  void unlistDemand(NodeIdx Op);
+  void listDemand(NodeIdx Op);
+  void admit(NodeIdx A);
+  NodeIdx Committed = None;
+  uint64_t LiveL1UB = 0;
+  /// Live bytes per tier.
+  std::array<int64_t, NumTiers> TierLive{};
+};
+
+} // namespace mpas
+
+} // namespace dan
+
+#endif // DAN_LIB_TRANSFORMS_MPASSCHEDULER_H

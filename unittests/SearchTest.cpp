@@ -1,0 +1,153 @@
+//===- SearchTest.cpp - The auto selections of lib/Search -----------------===//
+//
+// The selections give the same graph and statistics for any number of
+// threads, they keep what the single-setting pass makes under the setting
+// they report, and the passes refuse 'auto'.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dan/Search/Search.h"
+#include "TestUtil.h"
+#include "dan/Gen/Generate.h"
+#include "dan/IR/Printer.h"
+#include "gtest/gtest.h"
+
+using namespace dan;
+using namespace dan::test;
+
+namespace {
+
+/// Generated graphs of each family under a target small enough to spill.
+std::vector<std::unique_ptr<Graph>> workloads(const TargetDesc &T) {
+  std::vector<std::unique_ptr<Graph>> Out;
+  for (GenFamily F :
+       {GenFamily::Matmul, GenFamily::Attention, GenFamily::Conv}) {
+    GenOptions Opts;
+    Opts.Family = F;
+    Opts.Matmul.MTiles = Opts.Matmul.NTiles = 4;
+    Opts.Matmul.KTiles = 2;
+    Opts.JitterPercent = 20;
+    Opts.Seed = 7;
+    llvm::Expected<std::unique_ptr<Graph>> G = generateGraph(Opts, T);
+    EXPECT_TRUE(bool(G)) << llvm::toString(G.takeError());
+    if (G)
+      Out.push_back(std::move(*G));
+  }
+  return Out;
+}
+
+TargetDesc tightTarget() {
+  TargetDesc T = TargetDesc::davinci();
+  T.setCapacity(Tier::L1, 4096);
+  T.setCapacity(Tier::UB, 1024);
+  return T;
+}
+
+std::string mpasStats(const MPASStats &S) {
+  std::string Out =
+      std::to_string(S.PeakL1UB) + " " + l0ModeName(S.L0Chosen).str() + " " +
+      traversalName(S.OrderChosen).str() + " " + std::to_string(S.GroupChosen);
+  for (const MPASStats::L0Trial &Tr : S.L0Tried)
+    Out += " [" + std::to_string(Tr.Traffic) + "," +
+           std::to_string(Tr.Makespan) + "," + std::to_string(Tr.Planned) + "]";
+  for (auto [W, Peak] : S.Tried)
+    Out += " " + weightsName(W).str() + ":" + std::to_string(Peak);
+  return Out;
+}
+
+} // namespace
+
+TEST(SearchTest, MPASSameForAnyThreads) {
+  TargetDesc T = tightTarget();
+  for (const std::unique_ptr<Graph> &In : workloads(T))
+    for (MPASWeights W : {MPASWeights::Auto, MPASWeights::Balanced}) {
+      SCOPED_TRACE(In->Name + " weights " + weightsName(W).str());
+      MPASOptions Opts;
+      Opts.Weights = W;
+      Graph One = *In, Four = *In;
+      llvm::Expected<MPASStats> S1 = searchMPAS(One, T, Opts, {1});
+      llvm::Expected<MPASStats> S4 = searchMPAS(Four, T, Opts, {4});
+      ASSERT_TRUE(bool(S1)) << llvm::toString(S1.takeError());
+      ASSERT_TRUE(bool(S4)) << llvm::toString(S4.takeError());
+      EXPECT_EQ(print(One), print(Four));
+      EXPECT_EQ(mpasStats(*S1), mpasStats(*S4));
+      EXPECT_GE(S1->L0Tried.size(), 2u);
+      // Leaving a sole order unplanned changes no choice.
+      Graph Lazy = *In;
+      SearchOptions NoSole;
+      NoSole.MeasureSoleOrder = false;
+      llvm::Expected<MPASStats> SL = searchMPAS(Lazy, T, Opts, NoSole);
+      ASSERT_TRUE(bool(SL)) << llvm::toString(SL.takeError());
+      EXPECT_EQ(print(One), print(Lazy));
+      EXPECT_EQ(S1->L0Chosen, SL->L0Chosen);
+      EXPECT_EQ(S1->OrderChosen, SL->OrderChosen);
+    }
+}
+
+TEST(SearchTest, MPASKeepsWhatTheChosenSettingMakes) {
+  // The kept order is the one runMPAS makes under the setting reported.
+  TargetDesc T = tightTarget();
+  for (const std::unique_ptr<Graph> &In : workloads(T)) {
+    SCOPED_TRACE(In->Name);
+    Graph Searched = *In;
+    llvm::Expected<MPASStats> S = searchMPAS(Searched, T, MPASOptions(), {2});
+    ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+    MPASOptions One;
+    One.L0 = S->L0Chosen;
+    One.Order = S->OrderChosen;
+    One.Group = S->GroupChosen;
+    One.Weights = S->Chosen ? *S->Chosen : MPASWeights::Balanced;
+    Graph Direct = *In;
+    llvm::Expected<MPASStats> D = runMPAS(Direct, T, One);
+    ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
+    EXPECT_EQ(print(Searched), print(Direct));
+  }
+}
+
+TEST(SearchTest, DLRSameForAnyThreads) {
+  TargetDesc T = tightTarget();
+  for (const std::unique_ptr<Graph> &In : workloads(T)) {
+    SCOPED_TRACE(In->Name);
+    Graph Ordered = *In;
+    ASSERT_TRUE(bool(searchMPAS(Ordered, T, MPASOptions())));
+    DLROptions Opts;
+    Opts.Fit = FitPolicy::Auto;
+    Opts.AutoHorizon = true;
+    Graph One = Ordered, Four = Ordered;
+    llvm::Expected<DLRStats> S1 = searchDLR(One, T, Opts, {1});
+    llvm::Expected<DLRStats> S4 = searchDLR(Four, T, Opts, {4});
+    ASSERT_TRUE(bool(S1)) << llvm::toString(S1.takeError());
+    ASSERT_TRUE(bool(S4)) << llvm::toString(S4.takeError());
+    EXPECT_EQ(print(One), print(Four));
+    EXPECT_EQ(S1->HorizonTried.size(), 12u);
+    EXPECT_EQ(S1->Fit, S4->Fit);
+    EXPECT_EQ(S1->Horizon, S4->Horizon);
+    // The kept plan is the one runDLR makes under the fit and horizon kept.
+    DLROptions Kept = Opts;
+    Kept.Fit = S1->Fit;
+    Kept.Horizon = S1->Horizon;
+    Kept.AutoHorizon = false;
+    Graph Direct = Ordered;
+    ASSERT_TRUE(bool(runDLR(Direct, T, Kept)));
+    EXPECT_EQ(print(One), print(Direct));
+  }
+}
+
+TEST(SearchTest, PassesRefuseAuto) {
+  TargetDesc T = TargetDesc::davinci();
+  std::vector<std::unique_ptr<Graph>> Gs = workloads(T);
+  ASSERT_FALSE(Gs.empty());
+  Graph G = *Gs.front();
+  std::string Before = print(G);
+  llvm::Expected<MPASStats> M = runMPAS(G, T, MPASOptions());
+  ASSERT_FALSE(bool(M));
+  EXPECT_NE(llvm::toString(M.takeError()).find("resolves 'auto'"),
+            std::string::npos);
+  DLROptions D;
+  D.Fit = FitPolicy::Auto;
+  llvm::Expected<DLRStats> P = runDLR(G, T, D);
+  ASSERT_FALSE(bool(P));
+  EXPECT_NE(llvm::toString(P.takeError()).find("resolves 'auto'"),
+            std::string::npos);
+  EXPECT_EQ(print(G), Before);
+}
