@@ -2,44 +2,16 @@
 
 #include "dan/IR/Components.h"
 #include "dan/IR/MemoryPlan.h"
+#include "dan/Support/UnionFind.h"
 #include "llvm/ADT/DenseMap.h"
-#include <numeric>
 
 using namespace llvm;
 
 namespace dan {
 
-namespace {
-/// Union-find over node indices, by size, with path halving.
-class Parts {
-public:
-  explicit Parts(size_t N) : Parent(N), Size(N, 1) {
-    std::iota(Parent.begin(), Parent.end(), 0);
-  }
-  NodeIdx find(NodeIdx X) {
-    while (Parent[X] != X)
-      X = Parent[X] = Parent[Parent[X]];
-    return X;
-  }
-  void join(NodeIdx A, NodeIdx B) {
-    A = find(A);
-    B = find(B);
-    if (A == B)
-      return;
-    if (Size[A] < Size[B])
-      std::swap(A, B);
-    Parent[B] = A;
-    Size[A] += Size[B];
-  }
-
-private:
-  std::vector<NodeIdx> Parent;
-  std::vector<uint32_t> Size;
-};
-} // namespace
-
-std::vector<std::vector<NodeIdx>> independentParts(const Graph &G) {
-  Parts P(G.size());
+std::vector<std::vector<NodeIdx>> independentParts(const Graph &G,
+                                                   bool ByReuseEdges) {
+  UnionFind P(G.size());
   DenseMap<uint64_t, NodeIdx> FirstUser; // buffer -> a node that names it
   auto JoinBuffer = [&](uint64_t Buf, NodeIdx I) {
     auto [It, New] = FirstUser.try_emplace(Buf, I);
@@ -50,8 +22,9 @@ std::vector<std::vector<NodeIdx>> independentParts(const Graph &G) {
     const Node &N = G[I];
     for (NodeIdx Pred : N.Preds)
       P.join(Pred, I);
-    for (NodeIdx Pred : N.ReusePreds)
-      P.join(Pred, I);
+    if (ByReuseEdges)
+      for (NodeIdx Pred : N.ReusePreds)
+        P.join(Pred, I);
     if (N.isBufferNode())
       JoinBuffer(N.Buf, I);
     for (uint64_t B : N.Bufs)
@@ -93,6 +66,15 @@ std::unique_ptr<Graph> extractPart(const Graph &G, ArrayRef<NodeIdx> Nodes) {
     Out->addNode(std::move(N));
   }
   return Out;
+}
+
+bool partsRunInTurn(const Graph &G, ArrayRef<std::vector<NodeIdx>> Parts) {
+  size_t At = 0;
+  for (const std::vector<NodeIdx> &P : Parts)
+    for (NodeIdx I : P)
+      if (G.Order[At++] != I)
+        return false;
+  return true;
 }
 
 std::vector<NodeIdx> neighbourhood(const Graph &G, NodeIdx Center,

@@ -8,6 +8,7 @@
 
 #include "dan/Schedule/TaskOrder.h"
 #include "dan/IR/NodeCosts.h"
+#include "dan/Support/UnionFind.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <algorithm>
@@ -22,24 +23,6 @@ namespace dan {
 namespace {
 
 constexpr uint32_t None = UINT32_MAX;
-
-struct UnionFind {
-  std::vector<uint32_t> Parent;
-  explicit UnionFind(size_t N) : Parent(N) {
-    std::iota(Parent.begin(), Parent.end(), 0);
-  }
-  uint32_t find(uint32_t X) {
-    while (Parent[X] != X)
-      X = Parent[X] = Parent[Parent[X]];
-    return X;
-  }
-  void join(uint32_t A, uint32_t B) {
-    A = find(A);
-    B = find(B);
-    if (A != B)
-      Parent[std::max(A, B)] = std::min(A, B);
-  }
-};
 
 /// The reads of DDR-backed buffers, task by task, and what the simulation
 /// needs to know about each buffer.
@@ -280,19 +263,24 @@ void assignRanks(const Graph &G, const Workload &W,
 
 } // namespace
 
-std::optional<TaskOrder> findTaskOrder(const Graph &G, const TargetDesc &T,
-                                       ForEachIndex ForEach) {
-  if (!ForEach)
-    ForEach = [](size_t N, function_ref<void(size_t)> Job) {
-      for (size_t K = 0; K != N; ++K)
-        Job(K);
-    };
+namespace {
+/// What findTaskOrder and splitTasks share: the DDR-backed buffers, each
+/// buffer's ALLOC, and each node's task.
+struct Decomposition {
+  DenseSet<uint64_t> Backed;
+  DenseMap<uint64_t, NodeIdx> AllocOf;
+  TaskSplit Split;
+};
+
+/// The tasks of \p G (see findTaskOrder), or nothing when it has spills.
+std::optional<Decomposition> decompose(const Graph &G) {
   size_t V = G.size();
-  DenseSet<uint64_t> Backed = ddrBackedBuffers(G);
-  DenseMap<uint64_t, NodeIdx> AllocOf, FreeOf;
+  Decomposition D;
+  D.Backed = ddrBackedBuffers(G);
+  DenseMap<uint64_t, NodeIdx> FreeOf;
   for (NodeIdx I = 0; I != V; ++I) {
     if (G[I].Kind == NodeKind::Alloc)
-      AllocOf.try_emplace(G[I].Buf, I);
+      D.AllocOf.try_emplace(G[I].Buf, I);
     else if (G[I].Kind == NodeKind::Free)
       FreeOf.try_emplace(G[I].Buf, I);
   }
@@ -305,9 +293,9 @@ std::optional<TaskOrder> findTaskOrder(const Graph &G, const TargetDesc &T,
       return std::nullopt;
     if (N.Kind == NodeKind::Op)
       Out[I] = !N.Bufs.empty() &&
-               all_of(N.Bufs, [&](uint64_t B) { return Backed.contains(B); });
+               all_of(N.Bufs, [&](uint64_t B) { return D.Backed.contains(B); });
     else
-      Out[I] = Backed.contains(N.Buf);
+      Out[I] = D.Backed.contains(N.Buf);
   }
   UnionFind UF(V);
   for (NodeIdx I = 0; I != V; ++I) {
@@ -319,36 +307,89 @@ std::optional<TaskOrder> findTaskOrder(const Graph &G, const TargetDesc &T,
     if (G[I].Kind != NodeKind::Op)
       continue;
     for (uint64_t B : G[I].Bufs) {
-      if (Backed.contains(B))
+      if (D.Backed.contains(B))
         continue;
-      for (auto *M : {&AllocOf, &FreeOf}) {
+      for (auto *M : {&D.AllocOf, &FreeOf}) {
         auto It = M->find(B);
         if (It != M->end())
           UF.join(I, It->second);
       }
     }
   }
-  // Tasks and DDR-backed buffers are numbered in input order.
-  std::vector<uint32_t> TaskOf(V, None);
+  // Tasks are numbered in schedule order.
+  D.Split.TaskOf.assign(V, None);
   DenseMap<uint32_t, uint32_t> TaskOfRoot;
-  DenseMap<uint64_t, uint32_t> SourceOf;
-  Workload W;
-  std::vector<std::vector<uint32_t>> Readers; // source -> tasks
   for (NodeIdx I : G.Order) {
     if (Out[I])
       continue;
-    auto [It, New] = TaskOfRoot.try_emplace(UF.find(I), W.TaskReads.size());
+    auto [It, New] = TaskOfRoot.try_emplace(UF.find(I), D.Split.NumTasks);
     if (New)
-      W.TaskReads.emplace_back();
-    uint32_t Task = It->second;
-    TaskOf[I] = Task;
-    if (G[I].Kind != NodeKind::Op)
+      ++D.Split.NumTasks;
+    D.Split.TaskOf[I] = It->second;
+  }
+  return D;
+}
+} // namespace
+
+std::optional<TaskSplit> splitTasks(const Graph &G) {
+  std::optional<Decomposition> D = decompose(G);
+  if (!D)
+    return std::nullopt;
+  return std::move(D->Split);
+}
+
+bool partsAreKernels(const Graph &G, ArrayRef<std::vector<NodeIdx>> Parts) {
+  if (Parts.size() < 2)
+    return false;
+  std::optional<TaskSplit> Tasks = splitTasks(G);
+  if (!Tasks)
+    return false;
+  for (const std::vector<NodeIdx> &P : Parts) {
+    uint32_t First = UINT32_MAX;
+    bool Two = false;
+    for (NodeIdx I : P) {
+      uint32_t K = Tasks->TaskOf[I];
+      // Tasks are counted by their operations.
+      if (K == UINT32_MAX || G[I].Kind != NodeKind::Op)
+        continue;
+      if (First == UINT32_MAX)
+        First = K;
+      else if (K != First) {
+        Two = true;
+        break;
+      }
+    }
+    if (!Two)
+      return false;
+  }
+  return true;
+}
+
+std::optional<TaskOrder> findTaskOrder(const Graph &G, const TargetDesc &T,
+                                       ForEachIndex ForEach) {
+  if (!ForEach)
+    ForEach = [](size_t N, function_ref<void(size_t)> Job) {
+      for (size_t K = 0; K != N; ++K)
+        Job(K);
+    };
+  std::optional<Decomposition> D = decompose(G);
+  if (!D)
+    return std::nullopt;
+  const std::vector<uint32_t> &TaskOf = D->Split.TaskOf;
+  // DDR-backed buffers are numbered in input order.
+  DenseMap<uint64_t, uint32_t> SourceOf;
+  Workload W;
+  W.TaskReads.resize(D->Split.NumTasks);
+  std::vector<std::vector<uint32_t>> Readers; // source -> tasks
+  for (NodeIdx I : G.Order) {
+    uint32_t Task = TaskOf[I];
+    if (Task == None || G[I].Kind != NodeKind::Op)
       continue;
     for (uint64_t B : G[I].Bufs) {
-      if (!Backed.contains(B))
+      if (!D->Backed.contains(B))
         continue;
-      auto A = AllocOf.find(B);
-      if (A == AllocOf.end())
+      auto A = D->AllocOf.find(B);
+      if (A == D->AllocOf.end())
         return std::nullopt;
       auto [S, NewSource] = SourceOf.try_emplace(B, W.Size.size());
       if (NewSource) {

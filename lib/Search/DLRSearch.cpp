@@ -7,6 +7,7 @@
 
 #include "Parallel.h"
 #include "dan/Analysis/Replay.h"
+#include "dan/IR/Components.h"
 #include "dan/Schedule/Order.h"
 #include "dan/Search/Search.h"
 #include "llvm/ADT/SmallVector.h"
@@ -18,9 +19,10 @@ using namespace llvm;
 
 namespace dan {
 
-Expected<DLRStats> searchDLR(Graph &G, const TargetDesc &T,
-                             const DLROptions &Opts,
-                             const SearchOptions &Search) {
+/// The selection on a graph of one part, or of parts planned together.
+static Expected<DLRStats> searchWhole(Graph &G, const TargetDesc &T,
+                                      const DLROptions &Opts,
+                                      const SearchOptions &Search) {
   bool AutoFit = Opts.Fit == FitPolicy::Auto;
   if (!Opts.AutoHorizon && !AutoFit)
     return runDLR(G, T, Opts);
@@ -96,6 +98,71 @@ Expected<DLRStats> searchDLR(Graph &G, const TargetDesc &T,
   G = std::move(*BestGraph);
   S.HorizonTried = std::move(Tried);
   return S;
+}
+
+/// The sum of the parts' figures; the fit and horizon of the first part.
+static DLRStats addPartStats(ArrayRef<DLRStats> Parts) {
+  DLRStats All = Parts.front();
+  All.HorizonTried.clear();
+  for (const DLRStats &S : Parts.drop_front()) {
+    All.Spills += S.Spills;
+    All.ExtraTraffic += S.ExtraTraffic;
+    All.SpillCycles += S.SpillCycles;
+    for (unsigned T = 0; T != NumTiers; ++T)
+      All.Evictions[T] += S.Evictions[T];
+    All.ReloadsBeforeFree += S.ReloadsBeforeFree;
+    All.PinnedSpills += S.PinnedSpills;
+  }
+  All.Parts = Parts.size();
+  return All;
+}
+
+/// Plans each of \p Parts as it would be alone (the parts at once) and
+/// joins the plans into \p G; the sum of the parts' figures.
+static Expected<DLRStats> planPartByPart(Graph &G, const TargetDesc &T,
+                                         const DLROptions &Opts,
+                                         const SearchOptions &Search,
+                                         ArrayRef<std::vector<NodeIdx>> Parts) {
+  std::vector<std::unique_ptr<Graph>> Planned(Parts.size());
+  std::vector<std::optional<Expected<DLRStats>>> Stats(Parts.size());
+  SearchOptions Inner = Search;
+  Inner.Threads = 1;
+  runConcurrently(Search.Threads, Parts.size(), [&](size_t K) {
+    Planned[K] = extractPart(G, Parts[K]);
+    Stats[K].emplace(searchWhole(*Planned[K], T, Opts, Inner));
+  });
+  std::vector<DLRStats> Figures;
+  std::optional<Error> First;
+  for (auto &S : Stats) {
+    if (*S)
+      Figures.push_back(std::move(**S));
+    else if (!First)
+      First = S->takeError();
+    else
+      consumeError(S->takeError());
+  }
+  if (First)
+    return std::move(*First);
+  std::vector<const Graph *> Ptrs;
+  for (const auto &P : Planned)
+    Ptrs.push_back(P.get());
+  G = std::move(*joinParts(Ptrs, G));
+  return addPartStats(Figures);
+}
+
+Expected<DLRStats> searchDLR(Graph &G, const TargetDesc &T,
+                             const DLROptions &Opts,
+                             const SearchOptions &Search) {
+  std::vector<std::vector<NodeIdx>> Parts = independentParts(G);
+  if (!partsAreKernels(G, Parts) || !partsRunInTurn(G, Parts))
+    return searchWhole(G, T, Opts, Search);
+  // Kernels scheduled one after another: each is planned as it would be
+  // alone, the parts at once, and the plans joined: no worse than running
+  // the kernels in turn, each with its own plan (docs/DLR.md, "Several
+  // kernels").
+  if (Error E = checkPlannableInput(G, T))
+    return E;
+  return planPartByPart(G, T, Opts, Search, Parts);
 }
 
 } // namespace dan

@@ -10,6 +10,7 @@
 
 #include "Parallel.h"
 #include "dan/Analysis/Replay.h"
+#include "dan/IR/Components.h"
 #include "dan/Search/Search.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -249,15 +250,45 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
   return Best;
 }
 
+/// The stage-1 result of a graph ordered part by part: the parts' orders
+/// one after another; the figures of the part with the highest peak (the
+/// first such), the peak and the fallbacks of all. The first failing
+/// part's error, when one fails.
+Expected<MPASStats>
+joinPartStats(Graph &G, std::vector<std::optional<Expected<MPASStats>>> &Stats,
+              std::vector<std::vector<NodeIdx>> &Orders) {
+  for (size_t K = 0; K != Stats.size(); ++K)
+    if (!*Stats[K]) {
+      for (size_t L = K + 1; L != Stats.size(); ++L)
+        if (!*Stats[L])
+          consumeError(Stats[L]->takeError());
+      return Stats[K]->takeError();
+    }
+  size_t Binding = 0;
+  uint64_t Fallbacks = 0;
+  for (size_t K = 0; K != Stats.size(); ++K) {
+    Fallbacks += (*Stats[K])->Fallbacks;
+    if ((*Stats[K])->PeakL1UB > (*Stats[Binding])->PeakL1UB)
+      Binding = K;
+  }
+  MPASStats All = std::move(**Stats[Binding]);
+  All.Fallbacks = Fallbacks;
+  All.Parts = Stats.size();
+  All.Tried.clear();
+  All.L0Tried.clear();
+  All.Tasks.reset();
+  G.Order.clear();
+  for (const std::vector<NodeIdx> &O : Orders)
+    G.Order.insert(G.Order.end(), O.begin(), O.end());
+  return All;
+}
+
 } // namespace
 
-Expected<MPASStats> searchMPAS(Graph &G, const TargetDesc &T,
-                               const MPASOptions &Opts,
-                               const SearchOptions &Search) {
-  if (Opts.KeepInputOrder)
-    return runMPAS(G, T, Opts);
-  if (Error E = checkMPASInput(G))
-    return E;
+/// The selection on a graph of one part.
+static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
+                                       const MPASOptions &Opts,
+                                       const SearchOptions &Search) {
   JobRunner Runner(Search.Threads);
   std::optional<TaskOrder> Tasks;
   if (Opts.Order != Traversal::Free && Opts.Order != Traversal::Window)
@@ -280,6 +311,32 @@ Expected<MPASStats> searchMPAS(Graph &G, const TargetDesc &T,
     S->Tasks->Rank.clear();
   }
   return S;
+}
+
+Expected<MPASStats> searchMPAS(Graph &G, const TargetDesc &T,
+                               const MPASOptions &Opts,
+                               const SearchOptions &Search) {
+  if (Opts.KeepInputOrder)
+    return runMPAS(G, T, Opts);
+  if (Error E = checkMPASInput(G))
+    return E;
+  std::vector<std::vector<NodeIdx>> Parts = independentParts(G);
+  if (!partsAreKernels(G, Parts))
+    return searchWhole(G, T, Opts, Search);
+  // Several kernels: each is ordered as it would be alone, the parts at
+  // once, and the orders follow one another, so the peak is the largest
+  // part's (docs/MPAS.md, "Several kernels").
+  std::vector<std::optional<Expected<MPASStats>>> Stats(Parts.size());
+  std::vector<std::vector<NodeIdx>> Orders(Parts.size());
+  SearchOptions Inner = Search;
+  Inner.Threads = 1;
+  runConcurrently(Search.Threads, Parts.size(), [&](size_t K) {
+    std::unique_ptr<Graph> Part = extractPart(G, Parts[K]);
+    Stats[K].emplace(searchWhole(*Part, T, Opts, Inner));
+    for (NodeIdx I : Part->Order)
+      Orders[K].push_back(Parts[K][I]);
+  });
+  return joinPartStats(G, Stats, Orders);
 }
 
 } // namespace dan

@@ -15,7 +15,7 @@ static Error runDAN(Graph &G, const TargetDesc &T) {
   Plan.AutoHorizon = true;
   if (Expected<DLRStats> S = searchDLR(G, T, Plan); !S)
     return S.takeError();
-  if (Expected<CPEStats> S = runCPE(G, T, CPEOptions()); !S)
+  if (Expected<CPEStats> S = searchCPE(G, T, CPEOptions()); !S)
     return S.takeError();
   return Error::success();
 }

@@ -1,7 +1,7 @@
 //===- dan-cpe.cpp - Stage 3: critical path enhancement -------------------===//
 
 #include "ToolSupport.h"
-#include "dan/Transforms/CPE.h"
+#include "dan/Search/Search.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include <cmath>
@@ -151,7 +151,7 @@ int main(int Argc, char **Argv) {
         Opts.MinRetimes = MinRetimes;
         Opts.TimeBudget = TimeBudget;
         Opts.DenseAfter = DenseAfter;
-        Expected<CPEStats> S = runCPE(G, T, Opts);
+        Expected<CPEStats> S = searchCPE(G, T, Opts);
         if (!S)
           return S.takeError();
         if (Stats)

@@ -17,12 +17,16 @@
 
 namespace dan {
 
-/// The parts of \p G: nodes joined by an edge (dependence or reuse, either
-/// way) or by a buffer (a buffer node's buffer, an operation's operands)
-/// are in one part. Each part lists its node indices in schedule order;
-/// the parts come in the order of their first node in the schedule.
-/// O((V + E + U) alpha(V)), U the operands.
-std::vector<std::vector<NodeIdx>> independentParts(const Graph &G);
+/// The parts of \p G: nodes joined by an edge (dependence, or reuse unless
+/// \p ByReuseEdges is false, either way) or by a buffer (a buffer node's
+/// buffer, an operation's operands) are in one part. Without the reuse
+/// edges the parts of a planned graph are its kernels, which the plan
+/// chained only through addresses (joinParts computes those edges anew). Each
+/// part lists its node indices in schedule order; the parts come in the order
+/// of their first node in the schedule. O((V + E + U) alpha(V)), U the
+/// operands.
+std::vector<std::vector<NodeIdx>> independentParts(const Graph &G,
+                                                   bool ByReuseEdges = true);
 
 /// The graph of \p Nodes of \p G, in that order as its storage and its
 /// schedule, with the same ids, name, target and op names; edge lists
@@ -30,6 +34,10 @@ std::vector<std::vector<NodeIdx>> independentParts(const Graph &G);
 /// are when \p Nodes is a union of parts).
 std::unique_ptr<Graph> extractPart(const Graph &G,
                                    llvm::ArrayRef<NodeIdx> Nodes);
+
+/// Whether the schedule of \p G runs \p Parts (of independentParts) one
+/// after another, each whole before the next begins.
+bool partsRunInTurn(const Graph &G, llvm::ArrayRef<std::vector<NodeIdx>> Parts);
 
 /// The nodes within \p Depth edges of \p Center (dependence and reuse
 /// edges, followed either way), in schedule order: what a picture of a

@@ -45,6 +45,25 @@ struct TaskOrder {
   std::vector<uint32_t> TaskOf;
 };
 
+/// The tasks of a graph before any order is chosen (see findTaskOrder).
+struct TaskSplit {
+  /// Per node: its task, numbered in schedule order, or UINT32_MAX for
+  /// nodes outside every task.
+  std::vector<uint32_t> TaskOf;
+  uint32_t NumTasks = 0;
+};
+
+/// The tasks of \p G, or nothing when it has spill nodes. O(V + E + U).
+std::optional<TaskSplit> splitTasks(const Graph &G);
+
+/// Whether \p Parts (of independentParts, dan/IR/Components.h) are
+/// kernels that the stages plan one at a time: two or more parts, each
+/// with operations of two or more tasks. Independent single tasks (chains)
+/// are left to the scheduler, which interleaves them by its priorities. A
+/// graph with spills has no tasks, so no kernels.
+bool partsAreKernels(const Graph &G,
+                     llvm::ArrayRef<std::vector<NodeIdx>> Parts);
+
 /// Runs Job(0) ... Job(N - 1), which are independent, in any order or at
 /// once, and returns when all have finished.
 using ForEachIndex =

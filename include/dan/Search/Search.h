@@ -17,6 +17,7 @@
 
 #include "dan/IR/Graph.h"
 #include "dan/Target/Target.h"
+#include "dan/Transforms/CPE.h"
 #include "dan/Transforms/DLR.h"
 #include "dan/Transforms/MPAS.h"
 #include "llvm/Support/Error.h"
@@ -48,6 +49,16 @@ llvm::Expected<MPASStats> searchMPAS(Graph &G, const TargetDesc &T,
 /// error stands. Without either it is runDLR.
 llvm::Expected<DLRStats> searchDLR(Graph &G, const TargetDesc &T,
                                    const DLROptions &Opts,
+                                   const SearchOptions &Search = {});
+
+/// runCPE; on kernels that run one after another (several independent
+/// parts, each whole before the next), --mode=refine also refines each
+/// kernel as it would be alone, joins them, and keeps whichever of the two
+/// results has the lower makespan (ties to the whole graph's): the result
+/// is never slower than the kernels refined one at a time and run in turn
+/// (docs/CPE.md, "Several kernels").
+llvm::Expected<CPEStats> searchCPE(Graph &G, const TargetDesc &T,
+                                   const CPEOptions &Opts,
                                    const SearchOptions &Search = {});
 
 } // namespace dan

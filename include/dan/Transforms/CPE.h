@@ -103,6 +103,9 @@ struct CPEStats {
   /// Reuse edges whose placement the output schedules before its release.
   /// Always 0: buffer nodes keep their relative order (checked, not assumed).
   uint64_t OrderViolations = 0;
+  /// Kernels refined one at a time and joined (searchCPE); with more than
+  /// one the counts above are their sums and the makespans the whole's.
+  size_t Parts = 1;
 };
 
 /// The values of --mode and --move, with their spellings and one-line

@@ -96,6 +96,10 @@ struct DLRStats {
     bool Planned;
   };
   llvm::SmallVector<HorizonTrial, 8> HorizonTried;
+  /// Independent parts (kernels) planned one at a time; with more than one
+  /// the counts above are their sums, the fit and horizon the first
+  /// part's, and no trial is listed.
+  size_t Parts = 1;
 };
 
 /// The epsilon of the cost score's denominator (eq. 31).

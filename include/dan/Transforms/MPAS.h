@@ -98,6 +98,10 @@ struct MPASStats {
   /// The graph's tasks, when it has two or more and they were looked for
   /// (Rank left empty).
   std::optional<TaskOrder> Tasks;
+  /// Independent parts (kernels) ordered one at a time; with more than one
+  /// the figures above are those of the part with the highest peak, the
+  /// peak and the fallbacks those of all, and no candidate is listed.
+  size_t Parts = 1;
 };
 
 /// The values of each option enum, with their spellings (--l0, --weights,

@@ -1,0 +1,93 @@
+//===- CPESearch.cpp - dan-cpe on kernels run in turn ---------------------===//
+//
+// Stage 3 of a graph whose kernels run one after another: the refinement
+// of the whole graph against each kernel refined alone and joined (so the
+// result is never slower than running the refined kernels in turn); the
+// lower makespan wins, ties to the whole.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Parallel.h"
+#include "dan/Analysis/Replay.h"
+#include "dan/IR/Components.h"
+#include "dan/IR/MemoryPlan.h"
+#include "dan/Search/Search.h"
+#include <optional>
+
+using namespace llvm;
+
+namespace dan {
+
+/// Refines each of \p Parts of \p G alone (the parts at once) and joins
+/// them into \p G; the counts of all parts.
+static Expected<CPEStats>
+refinePartByPart(Graph &G, const TargetDesc &T, const CPEOptions &Opts,
+                 const SearchOptions &Search,
+                 ArrayRef<std::vector<NodeIdx>> Parts) {
+  std::vector<std::unique_ptr<Graph>> Refined(Parts.size());
+  std::vector<std::optional<Expected<CPEStats>>> Stats(Parts.size());
+  runConcurrently(Search.Threads, Parts.size(), [&](size_t K) {
+    Refined[K] = extractPart(G, Parts[K]);
+    // A kernel alone numbers its spills after its own nodes.
+    renumberSpills(*Refined[K]);
+    Stats[K].emplace(runCPE(*Refined[K], T, Opts));
+  });
+  CPEStats All;
+  std::optional<Error> First;
+  for (auto &S : Stats) {
+    if (!*S) {
+      if (!First)
+        First = S->takeError();
+      else
+        consumeError(S->takeError());
+      continue;
+    }
+    All.Passes += (*S)->Passes;
+    All.Moves += (*S)->Moves;
+    All.Candidates += (*S)->Candidates;
+    All.Illegal += (*S)->Illegal;
+    All.BufferMoves += (*S)->BufferMoves;
+    All.BufferNodesMoved += (*S)->BufferNodesMoved;
+    All.Retimed += (*S)->Retimed;
+    All.HitCandidateLimit |= (*S)->HitCandidateLimit;
+    All.HitEffortLimit |= (*S)->HitEffortLimit;
+    All.HitTimeBudget |= (*S)->HitTimeBudget;
+  }
+  if (First)
+    return std::move(*First);
+  std::vector<const Graph *> Ptrs;
+  for (const auto &P : Refined)
+    Ptrs.push_back(P.get());
+  G = std::move(*joinParts(Ptrs, G));
+  All.Parts = Parts.size();
+  return All;
+}
+
+Expected<CPEStats> searchCPE(Graph &G, const TargetDesc &T,
+                             const CPEOptions &Opts,
+                             const SearchOptions &Search) {
+  if (Opts.Mode != CPEMode::Refine)
+    return runCPE(G, T, Opts);
+  std::vector<std::vector<NodeIdx>> Parts =
+      independentParts(G, /*ByReuseEdges=*/false);
+  if (Parts.size() < 2 || !partsRunInTurn(G, Parts))
+    return runCPE(G, T, Opts);
+  Graph ByParts = G;
+  Expected<CPEStats> Whole = runCPE(G, T, Opts);
+  if (!Whole) // the input does not verify: the parts would not either
+    return Whole;
+  Expected<CPEStats> Joined = refinePartByPart(ByParts, T, Opts, Search, Parts);
+  if (!Joined) {
+    consumeError(Joined.takeError());
+    return Whole;
+  }
+  uint64_t JoinedMakespan = replay(ByParts, T).Makespan;
+  if (Whole->MakespanAfter <= JoinedMakespan)
+    return Whole;
+  Joined->MakespanBefore = Whole->MakespanBefore;
+  Joined->MakespanAfter = JoinedMakespan;
+  G = std::move(ByParts);
+  return Joined;
+}
+
+} // namespace dan
