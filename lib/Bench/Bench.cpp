@@ -6,11 +6,13 @@
 
 #include "dan/Bench/Bench.h"
 #include "dan/Analysis/Verifier.h"
+#include "dan/Formats/Submission.h"
 #include "dan/IR/MemoryPlan.h"
 #include "dan/Transforms/CPE.h"
 #include "dan/Transforms/DLR.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -20,56 +22,9 @@ using namespace llvm;
 
 namespace dan::bench {
 
-static const Metric Metrics_[] = {Metric::Peak, Metric::Traffic, Metric::Spills,
-                                  Metric::Makespan};
-
-ArrayRef<Metric> allMetrics() { return Metrics_; }
-
-StringRef metricKey(Metric M) {
-  switch (M) {
-  case Metric::Peak:
-    return "peak_l1ub";
-  case Metric::Traffic:
-    return "extra_ddr_traffic";
-  case Metric::Spills:
-    return "spill_count";
-  case Metric::Makespan:
-    return "makespan";
-  }
-  return "";
-}
-
-StringRef metricTitle(Metric M) {
-  switch (M) {
-  case Metric::Peak:
-    return "peak L1+UB";
-  case Metric::Traffic:
-    return "extra DDR traffic";
-  case Metric::Spills:
-    return "spill count";
-  case Metric::Makespan:
-    return "makespan";
-  }
-  return "";
-}
-
-Metrics metricsOf(const ReplayResult &R) {
-  return {R.PeakL1UB, R.ExtraTraffic, R.SpillCount, R.Makespan};
-}
-
 bool isExternal(Method M) {
   return M == Method::HMCOS || M == Method::COSMA || M == Method::MAGIS ||
          M == Method::EDA;
-}
-
-double normalized(uint64_t Value, uint64_t Base) {
-  if (Base == 0)
-    return Value == 0 ? 1.0 : std::numeric_limits<double>::infinity();
-  return double(Value) / double(Base);
-}
-
-double reduction(uint64_t Value, uint64_t Reference) {
-  return 1.0 - normalized(Value, Reference);
 }
 
 std::optional<double> kendallTauB(ArrayRef<unsigned> A, ArrayRef<unsigned> B) {
@@ -162,6 +117,30 @@ std::vector<Method> tableMethods(ArrayRef<Method> Requested) {
 //===----------------------------------------------------------------------===//
 // Sweep settings
 //===----------------------------------------------------------------------===//
+
+static const EnumEntry<SweepKind> SweepKinds[] = {
+    {SweepKind::Capacity, "capacity",
+     "the capacity scales, at the default cost"},
+    {SweepKind::Cost, "cost",
+     "the alpha x beta grid, at the default capacities"},
+    {SweepKind::Grid, "grid", "every scale with every alpha and beta"},
+};
+
+ArrayRef<EnumEntry<SweepKind>> sweepKinds() { return SweepKinds; }
+
+void enableSweep(SweepSpec &S, SweepKind K) {
+  switch (K) {
+  case SweepKind::Capacity:
+    S.Capacity = true;
+    return;
+  case SweepKind::Cost:
+    S.Cost = true;
+    return;
+  case SweepKind::Grid:
+    S.Grid = true;
+    return;
+  }
+}
 
 Expected<std::pair<uint64_t, uint64_t>> parseScale(StringRef S) {
   auto Bad = [&](const Twine &Why) {
@@ -656,6 +635,29 @@ BenchReport runBench(ArrayRef<const Graph *> Graphs, const TargetDesc &T,
     Rep.Sweep = std::move(S);
   }
   return Rep;
+}
+
+void planFiles(const BenchReport &R, StringRef Dir,
+               std::vector<std::pair<std::string, std::string>> &Files,
+               std::vector<std::string> &Stale) {
+  for (const Workload &W : R.Workloads)
+    for (const Cell &C : W.Cells) {
+      SmallString<128> MethodDir(Dir);
+      sys::path::append(MethodDir, methodName(C.M));
+      std::vector<std::string> Paths = submissionPaths(MethodDir, W.Name);
+      Expected<Submission> S =
+          C.Plan ? exportSubmission(*C.Plan)
+                 : Expected<Submission>(
+                       createStringError(inconvertibleErrorCode(), "no plan"));
+      if (!S) {
+        consumeError(S.takeError());
+        Stale.insert(Stale.end(), Paths.begin(), Paths.end());
+        continue;
+      }
+      const std::string *Texts[] = {&S->Schedule, &S->Memory, &S->Spill};
+      for (size_t K = 0; K != Paths.size(); ++K)
+        Files.emplace_back(Paths[K], *Texts[K]);
+    }
 }
 
 } // namespace dan::bench

@@ -17,20 +17,30 @@ using namespace llvm;
 
 namespace dan::bench {
 
-std::string formatRatio(double X) {
-  if (std::isinf(X))
-    return X > 0 ? "inf" : "-inf";
-  return formatv("{0:F3}", X).str();
+void printProgress(const Progress &P, raw_ostream &OS) {
+  if (!P.Done) {
+    OS << "dan-bench: [" << P.Index << '/' << P.Total << "] " << P.Graph << ' '
+       << P.What << " ...";
+    return;
+  }
+  if (P.Error.empty())
+    OS << format(" %.2f s\n", P.Seconds);
+  else
+    OS << " error: " << P.Error << '\n';
 }
 
-std::string formatPercent(double X) {
-  if (std::isinf(X))
-    return X > 0 ? "inf%" : "-inf%";
-  // -0.04% rounds to "-0.0%": print the sign only when it shows.
-  std::string S = formatv("{0:F1}", X * 100).str();
-  if (S == "-0.0")
-    S = "0.0";
-  return S + "%";
+std::string failureSummary(const BenchReport &R) {
+  std::string Why;
+  auto Add = [&](unsigned N, StringRef One, StringRef Many) {
+    if (N)
+      Why += (Why.empty() ? "" : ", ") + std::to_string(N) + " " +
+             (N == 1 ? One : Many).str();
+  };
+  Add(R.Failures, "cell failed", "cells failed");
+  Add(R.AblationFailures, "ablation failed", "ablations failed");
+  Add(R.Sweep ? R.Sweep->NotVerified : 0, "plan of the sweep does not verify",
+      "plans of the sweep do not verify");
+  return Why;
 }
 
 std::string formatRanking(ArrayRef<Method> Methods,
@@ -65,95 +75,6 @@ static std::string seconds(double S) { return formatv("{0:F2}", S).str(); }
 //===----------------------------------------------------------------------===//
 // The document
 //===----------------------------------------------------------------------===//
-
-namespace {
-/// Rows of cells; the first Left columns are left-aligned, the rest
-/// right-aligned.
-struct Table {
-  unsigned Left = 1;
-  std::vector<std::string> Head;
-  std::vector<std::vector<std::string>> Rows;
-};
-
-struct Block {
-  enum Kind { Heading, Para, Tab } K;
-  std::string Text;
-  Table T;
-};
-
-class Document {
-public:
-  void heading(std::string S) { Blocks.push_back({Block::Heading, S, {}}); }
-  void para(std::string S) { Blocks.push_back({Block::Para, S, {}}); }
-  void table(Table T) { Blocks.push_back({Block::Tab, "", std::move(T)}); }
-
-  void print(raw_ostream &OS, bool Markdown) const {
-    bool First = true;
-    for (const Block &B : Blocks) {
-      if (!First)
-        OS << '\n';
-      First = false;
-      switch (B.K) {
-      case Block::Heading:
-        OS << (Markdown ? "### " : "== ") << B.Text << '\n';
-        break;
-      case Block::Para:
-        OS << B.Text << '\n';
-        break;
-      case Block::Tab:
-        Markdown ? printMarkdown(OS, B.T) : printText(OS, B.T);
-        break;
-      }
-    }
-  }
-
-private:
-  static void printText(raw_ostream &OS, const Table &T) {
-    std::vector<size_t> W(T.Head.size(), 0);
-    auto Widen = [&](const std::vector<std::string> &Row) {
-      for (size_t C = 0; C != Row.size() && C != W.size(); ++C)
-        W[C] = std::max(W[C], Row[C].size());
-    };
-    Widen(T.Head);
-    for (const auto &Row : T.Rows)
-      Widen(Row);
-    auto Print = [&](const std::vector<std::string> &Row) {
-      std::string Line;
-      for (size_t C = 0; C != Row.size(); ++C) {
-        if (C)
-          Line += "  ";
-        size_t Pad = W[C] > Row[C].size() ? W[C] - Row[C].size() : 0;
-        if (C < T.Left)
-          Line += Row[C] + std::string(Pad, ' ');
-        else
-          Line += std::string(Pad, ' ') + Row[C];
-      }
-      OS << StringRef(Line).rtrim() << '\n';
-    };
-    Print(T.Head);
-    for (const auto &Row : T.Rows)
-      Print(Row);
-  }
-
-  static void printMarkdown(raw_ostream &OS, const Table &T) {
-    auto Print = [&](const std::vector<std::string> &Row) {
-      OS << '|';
-      for (const std::string &C : Row)
-        OS << ' ' << C << " |";
-      OS << '\n';
-    };
-    Print(T.Head);
-    OS << '|';
-    for (size_t C = 0; C != T.Head.size(); ++C)
-      OS << (C < T.Left ? " --- |" : " ---: |");
-    OS << '\n';
-    for (const auto &Row : T.Rows)
-      Print(Row);
-  }
-
-  std::vector<Block> Blocks;
-};
-} // namespace
 
 static std::vector<std::string> metricHeads(StringRef First) {
   std::vector<std::string> H = {First.str()};
@@ -497,13 +418,6 @@ static void printDocument(const BenchReport &R, const ReportOptions &Opts,
 // JSON
 //===----------------------------------------------------------------------===//
 
-/// A ratio or fraction as JSON: a number, or null when absent or infinite.
-static json::Value jnum(const std::optional<double> &X) {
-  if (!X || std::isinf(*X))
-    return nullptr;
-  return *X;
-}
-
 static void jsonMeasurement(json::OStream &J, const Measurement &M) {
   J.attribute("ok", M.ok());
   if (!M.ok()) {
@@ -553,7 +467,7 @@ static void printJSON(const BenchReport &R, const ReportOptions &Opts,
                   J.attribute("pipe_lb", C.Result.PipeLB);
                   J.attribute("l0_single", C.Result.L0Single);
                   PerMetric("normalized", [&](unsigned K) {
-                    return jnum(W.Table.Normalized[I][K]);
+                    return jsonRatio(W.Table.Normalized[I][K]);
                   });
                 }
                 if (Opts.Timings)
@@ -567,9 +481,10 @@ static void printJSON(const BenchReport &R, const ReportOptions &Opts,
             return nullptr;
           });
           PerMetric("dan_margin",
-                    [&](unsigned K) { return jnum(W.Table.Margin[K]); });
-          PerMetric("dan_vs_base",
-                    [&](unsigned K) { return jnum(W.Table.VersusBase[K]); });
+                    [&](unsigned K) { return jsonRatio(W.Table.Margin[K]); });
+          PerMetric("dan_vs_base", [&](unsigned K) {
+            return jsonRatio(W.Table.VersusBase[K]);
+          });
         });
     });
     J.attributeObject("average", [&] {
@@ -577,7 +492,7 @@ static void printJSON(const BenchReport &R, const ReportOptions &Opts,
         J.attributeObject(Key, [&] {
           for (Metric M : allMetrics())
             J.attributeObject(metricKey(M), [&] {
-              J.attribute("mean", jnum(Values[unsigned(M)]));
+              J.attribute("mean", jsonRatio(Values[unsigned(M)]));
               J.attribute("graphs", Counts[unsigned(M)]);
             });
         });
@@ -646,10 +561,11 @@ static void printJSON(const BenchReport &R, const ReportOptions &Opts,
                           double(Set.ScaleNum) / double(Set.ScaleDen));
               J.attribute("alpha", Set.Alpha);
               J.attribute("beta", Set.Beta);
-              PerMetric("mean_tau",
-                        [&](unsigned K) { return jnum(S.MeanTau[Si][K]); });
+              PerMetric("mean_tau", [&](unsigned K) {
+                return jsonRatio(S.MeanTau[Si][K]);
+              });
               PerMetric("min_tau",
-                        [&](unsigned K) { return jnum(S.MinTau[Si][K]); });
+                        [&](unsigned K) { return jsonRatio(S.MinTau[Si][K]); });
               if (is_contained(R.Methods, Method::DAN))
                 PerMetric("dan_first",
                           [&](unsigned K) { return S.DANFirst[Si][K]; });
@@ -681,7 +597,7 @@ static void printJSON(const BenchReport &R, const ReportOptions &Opts,
                         });
                     });
                     PerMetric("tau", [&](unsigned K) {
-                      return jnum(S.Tau[Si][Wi][K]);
+                      return jsonRatio(S.Tau[Si][Wi][K]);
                     });
                   });
               });

@@ -7,9 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "ToolSupport.h"
+#include "dan/Formats/Formats.h"
 #include "dan/IR/Link.h"
 #include "dan/IR/Printer.h"
-#include "dan/Parse/Import.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Regex.h"
 

@@ -1,4 +1,4 @@
-//===- ImportCSV.cpp - Reading the <name>_Nodes.csv / _Edges.csv pair -----===//
+//===- CSV.cpp - Reading the <name>_Nodes.csv / _Edges.csv pair -----------===//
 //
 // Nodes: a header row naming the columns (any order, case-insensitive) Id,
 // Op, BufId, Size, Type, Pipe, Cycles, Bufs, and optionally Offset; a cell
@@ -8,11 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dan/Formats/CSV.h"
 #include "GraphBuilder.h"
-#include "dan/Parse/Import.h"
+#include "dan/Formats/Formats.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 using namespace llvm;
 
@@ -252,6 +254,29 @@ std::unique_ptr<Graph> importCSV(SourceMgr &SM, unsigned NodesBufferID,
     return nullptr;
   Imp.finish();
   return G;
+}
+
+static constexpr StringLiteral NodesSuffix = "_Nodes";
+
+Expected<std::string> csvEdgesPath(StringRef NodesPath) {
+  StringRef Stem = sys::path::stem(NodesPath);
+  if (!Stem.ends_with(NodesSuffix))
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot find the edges file for '" + NodesPath +
+                                 "': name it <name>_Nodes.csv or give both "
+                                 "files");
+  SmallString<128> P(sys::path::parent_path(NodesPath));
+  sys::path::append(P, Stem.drop_back(NodesSuffix.size()) + "_Edges.csv");
+  return std::string(P);
+}
+
+std::string csvGraphName(StringRef NodesPath) {
+  StringRef Stem = sys::path::stem(NodesPath);
+  StringRef Base =
+      Stem.ends_with(NodesSuffix) ? Stem.drop_back(NodesSuffix.size()) : Stem;
+  // graphNameForFile drops an extension: give Base one, so that a dot in it
+  // ('conv.v2_Nodes.csv') is kept.
+  return graphNameForFile((Base + ".csv").str());
 }
 
 } // namespace dan

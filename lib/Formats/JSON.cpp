@@ -1,4 +1,4 @@
-//===- ImportJSON.cpp - Reading contest JSON ------------------------------===//
+//===- JSON.cpp - Contest JSON: the reader and the writer -----------------===//
 //
 // llvm::json parses the text; this file turns the value into a graph. JSON
 // values carry no source positions, so on an error a small scanner finds the
@@ -15,9 +15,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dan/Formats/JSON.h"
 #include "GraphBuilder.h"
-#include "dan/Parse/Import.h"
-#include "dan/Parse/Parser.h"
+#include "dan/IR/NodeCosts.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -28,16 +28,6 @@
 using namespace llvm;
 
 namespace dan {
-
-std::string graphNameForFile(StringRef Path) {
-  std::string Name = sys::path::stem(Path).str();
-  for (char &C : Name)
-    if (!isAlnum(C) && C != '_' && C != '.' && C != '$' && C != '-')
-      C = '_';
-  if (Name.empty() || Name == "-")
-    Name = "graph";
-  return Name;
-}
 
 namespace {
 
@@ -622,11 +612,72 @@ std::unique_ptr<Graph> importJSON(SourceMgr &SM, unsigned BufferID,
   return G;
 }
 
-std::unique_ptr<Graph> importGraph(SourceMgr &SM, unsigned BufferID,
-                                   StringRef JSONName) {
-  if (SM.getMemoryBuffer(BufferID)->getBuffer().ltrim().starts_with("{"))
-    return importJSON(SM, BufferID, JSONName);
-  return parseGraph(SM, BufferID);
+void exportJSON(const Graph &G, const TargetDesc &T, raw_ostream &OS) {
+  // Spill nodes get the pipe and cycles the replay gives them.
+  BufferCosts Costs = bufferCosts(G);
+
+  json::OStream J(OS, 2);
+  J.objectBegin();
+  J.attributeArray("Nodes", [&] {
+    for (NodeIdx I : G.Order) {
+      const Node &N = G[I];
+      J.object([&] {
+        J.attribute("Id", int64_t(N.Id));
+        switch (N.Kind) {
+        case NodeKind::Alloc:
+        case NodeKind::Free:
+          J.attribute("Op", N.Kind == NodeKind::Alloc ? "ALLOC" : "FREE");
+          J.attribute("BufId", int64_t(N.Buf));
+          J.attribute("Size", int64_t(N.Size));
+          J.attribute("Type", tierName(N.BufTier));
+          break;
+        case NodeKind::SpillOut:
+        case NodeKind::SpillIn: {
+          J.attribute("Op",
+                      N.Kind == NodeKind::SpillOut ? "SPILL_OUT" : "SPILL_IN");
+          J.attribute("BufId", int64_t(N.Buf));
+          J.attribute("Pipe", pipeName(*nodePipe(N, T)));
+          J.attribute("Cycles", int64_t(nodeCycles(G, I, T, Costs)));
+          J.attributeArray("Bufs", [&] { J.value(int64_t(N.Buf)); });
+          break;
+        }
+        case NodeKind::Op:
+          J.attribute("Op", G.opName(N));
+          J.attribute("Pipe", pipeName(N.OpPipe));
+          J.attribute("Cycles", int64_t(N.Cycles));
+          J.attributeArray("Bufs", [&] {
+            for (uint64_t B : N.Bufs)
+              J.value(int64_t(B));
+          });
+          break;
+        }
+        if (N.HasOffset)
+          J.attribute("Offset", int64_t(N.Offset));
+      });
+    }
+  });
+  // Edges sorted by (source id, destination id), as the contest lists them.
+  auto EmitEdges = [&](StringRef Key, bool Reuse) {
+    std::vector<std::pair<uint64_t, uint64_t>> Edges;
+    for (const Node &N : G.Nodes)
+      for (NodeIdx P : Reuse ? N.ReusePreds : N.Preds)
+        Edges.emplace_back(G[P].Id, N.Id);
+    llvm::sort(Edges);
+    J.attributeArray(Key, [&] {
+      for (auto [From, To] : Edges) {
+        J.arrayBegin();
+        J.value(int64_t(From));
+        J.value(int64_t(To));
+        J.arrayEnd();
+      }
+    });
+  };
+  EmitEdges("Edges", false);
+  if (G.hasMemoryPlan() ||
+      any_of(G.Nodes, [](const Node &N) { return !N.ReusePreds.empty(); }))
+    EmitEdges("ReuseEdges", true);
+  J.objectEnd();
+  OS << '\n';
 }
 
 } // namespace dan

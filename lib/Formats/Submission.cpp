@@ -1,4 +1,4 @@
-//===- ImportSubmission.cpp - Reading a submission triple -----------------===//
+//===- Submission.cpp - The submission triple: reader and writer ---------===//
 //
 // <name>_schedule.txt: one node id per line, spill nodes included.
 // <name>_memory.txt:   BufId:Offset per buffer, the offset of its ALLOC.
@@ -6,10 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dan/Formats/Submission.h"
 #include "GraphBuilder.h"
 #include "dan/IR/MemoryPlan.h"
-#include "dan/Parse/Import.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 using namespace llvm;
 
@@ -47,6 +49,25 @@ bool parsePair(detail::GraphBuilder &B, const Line &L, StringRef What,
 }
 
 } // namespace
+
+std::vector<std::string> submissionPaths(StringRef Dir, StringRef GraphName) {
+  std::vector<std::string> Paths;
+  for (StringRef Suffix : SubmissionSuffixes) {
+    SmallString<128> P(Dir);
+    sys::path::append(P, GraphName + "_" + Suffix);
+    Paths.push_back(std::string(P));
+  }
+  return Paths;
+}
+
+std::string submissionPrefix(StringRef Where, StringRef GraphName) {
+  StringRef Schedule = SubmissionSuffixes[0];
+  if (Where.ends_with(("_" + Schedule).str()))
+    return Where.drop_back(Schedule.size()).str();
+  SmallString<128> P(Where);
+  sys::path::append(P, GraphName + "_");
+  return std::string(P);
+}
 
 bool applySubmission(Graph &G, SourceMgr &SM, const SubmissionBuffers &Files) {
   detail::GraphBuilder B(SM, G);
@@ -160,6 +181,45 @@ bool applySubmission(Graph &G, SourceMgr &SM, const SubmissionBuffers &Files) {
   addSpillEdges(G);
   setReuseEdges(G);
   return true;
+}
+
+Expected<Submission> exportSubmission(const Graph &G) {
+  // The contest numbers a graph's nodes 0 to N-1 and spill k N + 2k; ids
+  // with gaps give a schedule no contest checker reads as this graph.
+  if (!G.hasDenseIds())
+    return createStringError(
+        inconvertibleErrorCode(),
+        "cannot export a submission: the contest numbers the nodes 0 to "
+        "N-1, and this graph's ids have gaps; 'dan-translate --renumber' "
+        "rewrites them so, and its spills after them");
+  Submission S;
+  raw_string_ostream Sched(S.Schedule), Mem(S.Memory), Spill(S.Spill);
+  for (NodeIdx I : G.Order)
+    Sched << G[I].Id << '\n';
+  if (!G.hasMemoryPlan())
+    return S;
+  std::vector<std::pair<uint64_t, uint64_t>> Offsets, Spills;
+  for (const Node &N : G.Nodes) {
+    if (N.isPlacement() && !N.HasOffset)
+      return createStringError(
+          inconvertibleErrorCode(),
+          "cannot export the memory plan: %s has no offset (dan-verify "
+          "explains what the plan lacks)",
+          describeNode(G, &N - G.Nodes.data()).c_str());
+    if (N.Kind == NodeKind::Alloc)
+      Offsets.emplace_back(N.Buf, N.Offset);
+    else if (N.Kind == NodeKind::SpillIn)
+      Spills.emplace_back(N.Id, N.Buf);
+  }
+  llvm::sort(Offsets);
+  for (auto [Buf, Offset] : Offsets)
+    Mem << Buf << ':' << Offset << '\n';
+  // Spill k is the k-th spill_in by id; its line holds its new offset.
+  llvm::sort(Spills);
+  IdIndex Ids = G.idIndex();
+  for (auto [Id, Buf] : Spills)
+    Spill << Buf << ':' << G[Ids.lookup(Id)].Offset << '\n';
+  return S;
 }
 
 } // namespace dan

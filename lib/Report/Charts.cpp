@@ -1,0 +1,302 @@
+//===- Charts.cpp - Generic charts as plain SVG 1.1 -----------------------===//
+//
+// Every writer computes its layout first (the size depends only on the
+// input), then writes the document top to bottom.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dan/Report/Charts.h"
+#include "SVGKit.h"
+#include "llvm/ADT/ArrayRef.h"
+#include <algorithm>
+#include <cmath>
+
+using namespace llvm;
+
+namespace dan::svg {
+
+/// Viridis, sampled at nine points: sequential, colour-blind safe, readable
+/// in grey.
+static const uint32_t Viridis[] = {0x440154, 0x472d7b, 0x3b528b,
+                                   0x2c728e, 0x21918c, 0x28ae80,
+                                   0x5ec962, 0xaddc30, 0xfde725};
+/// ColorBrewer RdBu (9 classes) from blue to red: diverging, colour-blind
+/// safe.
+static const uint32_t BlueRed[] = {0x2166ac, 0x4393c3, 0x92c5de,
+                                   0xd1e5f0, 0xf7f7f7, 0xfddbc7,
+                                   0xf4a582, 0xd6604d, 0xb2182b};
+
+/// Series colours: Okabe and Ito's palette (without black), then Paul Tol's
+/// muted palette; both are colour-blind safe.
+static const char *const SeriesPalette[] = {
+    "#0072b2", "#e69f00", "#009e73", "#d55e00", "#56b4e9", "#cc79a7",
+    "#f0e442", "#332288", "#88ccee", "#117733", "#999933", "#882255"};
+
+//===----------------------------------------------------------------------===//
+// Bar chart
+//===----------------------------------------------------------------------===//
+
+void writeBarChart(const BarChart &C, raw_ostream &OS) {
+  const double W = 1000, PH = 360;
+  size_t NS = std::max<size_t>(1, C.Series.size());
+  size_t NG = std::max<size_t>(1, C.Groups.size());
+  auto value = [&](size_t G, size_t S) {
+    const std::vector<double> &V = C.Groups[G].Values;
+    return S < V.size() && std::isfinite(V[S]) ? V[S] : NAN;
+  };
+
+  double Lo = 0, Hi = 0;
+  for (size_t G = 0; G != C.Groups.size(); ++G)
+    for (size_t S = 0; S != NS; ++S)
+      if (double V = value(G, S); !std::isnan(V)) {
+        Lo = std::min(Lo, V);
+        Hi = std::max(Hi, V);
+      }
+  bool Ref = std::isfinite(C.ReferenceLine);
+  if (Ref) {
+    Lo = std::min(Lo, C.ReferenceLine);
+    Hi = std::max(Hi, C.ReferenceLine);
+  }
+  if (Hi <= Lo)
+    Hi = Lo + 1;
+  double Step = niceStep(Hi - Lo, 6);
+  Lo = std::floor(Lo / Step + 1e-9) * Step;
+  Hi = std::ceil(Hi / Step - 1e-9) * Step;
+
+  double Right = 24;
+  if (Ref && !C.ReferenceLabel.empty())
+    Right += textWidth(C.ReferenceLabel, 11) + 6;
+  const double Left = C.YLabel.empty() ? 64 : 84;
+  double PW = W - Left - Right, GW = PW / double(NG);
+  double BW = GW * 0.8 / double(NS);
+
+  std::vector<std::vector<std::string>> Labels(C.Groups.size());
+  double MaxLW = 0;
+  for (size_t G = 0; G != C.Groups.size(); ++G)
+    for (size_t S = 0; S != NS; ++S) {
+      Labels[G].push_back(formatValue(value(G, S), C.ValueFormat));
+      MaxLW = std::max(MaxLW, textWidth(Labels[G].back(), 10));
+    }
+  bool RotV = MaxLW + 2 > BW;
+  double LabelRoom = RotV ? MaxLW + 8 : 16;
+
+  // Group labels: 12 px, else 11 px, else turned by 35 degrees.
+  double MaxGLW = 0;
+  for (const BarGroup &G : C.Groups)
+    MaxGLW = std::max(MaxGLW, textWidth(G.Label, 12));
+  double GSize = MaxGLW > GW - 6 && MaxGLW * 11 / 12 <= GW - 6 ? 11 : 12;
+  bool RotG = MaxGLW * GSize / 12 > GW - 6;
+  double BottomRoom = RotG ? MaxGLW * 0.574 + 28 : 32;
+
+  Legend L;
+  for (size_t S = 0; S != C.Series.size(); ++S)
+    L.Items.push_back(
+        {SeriesPalette[S % std::size(SeriesPalette)], C.Series[S]});
+  double Y = titleBlock(nullptr, C.Title, {C.Subtitle});
+  L.layout(Left, Y + 4, W - 16);
+  double PlotTop = L.Bottom + 8 + LabelRoom;
+  double PlotBottom = PlotTop + PH;
+  double H = std::ceil(PlotBottom + BottomRoom);
+  auto yOf = [&](double V) { return PlotBottom - (V - Lo) / (Hi - Lo) * PH; };
+
+  header(OS, W, H, C.Title);
+  titleBlock(&OS, C.Title, {C.Subtitle});
+  L.draw(OS);
+  for (double T : ticks(Lo, Hi, Step)) {
+    line(OS, Left, yOf(T), Left + PW, yOf(T), "#e0e0e0");
+    text(OS, Left - 6, yOf(T) + 4, plainLabel(T, Step), {11, "end"});
+  }
+  if (!C.YLabel.empty())
+    text(OS, 22, (PlotTop + PlotBottom) / 2, C.YLabel,
+         {12, "middle", false, nullptr, -90});
+
+  double Zero = yOf(0);
+  for (size_t G = 0; G != C.Groups.size(); ++G) {
+    double GX = Left + GW * double(G) + GW * 0.1;
+    for (size_t S = 0; S != NS; ++S) {
+      double V = value(G, S);
+      double X = GX + BW * double(S);
+      double XC = X + BW / 2;
+      double Top = Zero;
+      if (!std::isnan(V)) {
+        double YV = yOf(V);
+        double Gap = BW > 6 ? 1 : 0;
+        std::string Tip = (S < C.Series.size() ? C.Series[S] : "") + ", " +
+                          C.Groups[G].Label + ": " + Labels[G][S];
+        rect(OS, X + Gap / 2, std::min(YV, Zero), BW - Gap,
+             std::fabs(Zero - YV), SeriesPalette[S % std::size(SeriesPalette)],
+             "", Tip);
+        Top = YV;
+      }
+      bool Below = !std::isnan(V) && V < 0;
+      if (!RotV)
+        text(OS, XC, Below ? Top + 12 : Top - 4, Labels[G][S], {10, "middle"});
+      else
+        text(OS, XC + 3.5, Below ? Top + 4 : Top - 4, Labels[G][S],
+             {10, Below ? "end" : "start", false, nullptr, -90});
+    }
+    const std::string &GL = C.Groups[G].Label;
+    double XM = Left + GW * (double(G) + 0.5);
+    if (RotG)
+      text(OS, XM, PlotBottom + 16, GL, {GSize, "end", false, nullptr, -35});
+    else
+      text(OS, XM, PlotBottom + 20, GL, {GSize, "middle"});
+  }
+  line(OS, Left, PlotTop, Left, PlotBottom, "#333333");
+  line(OS, Left, Zero, Left + PW, Zero, "#333333");
+  if (Ref) {
+    double YR = yOf(C.ReferenceLine);
+    line(OS, Left, YR, Left + PW, YR, "#000000", 1.5, "6 4");
+    if (!C.ReferenceLabel.empty())
+      text(OS, Left + PW + 6, YR + 4, C.ReferenceLabel, {11});
+  }
+  footer(OS);
+}
+
+//===----------------------------------------------------------------------===//
+// Heat map
+//===----------------------------------------------------------------------===//
+
+void writeHeatMap(const HeatMap &HM, raw_ostream &OS) {
+  size_t NR = std::max(HM.Rows.size(), HM.Values.size());
+  size_t NC = HM.Cols.size();
+  for (const std::vector<double> &R : HM.Values)
+    NC = std::max(NC, R.size());
+  auto value = [&](size_t R, size_t C) {
+    return R < HM.Values.size() && C < HM.Values[R].size() &&
+                   std::isfinite(HM.Values[R][C])
+               ? HM.Values[R][C]
+               : NAN;
+  };
+  auto rowName = [&](size_t R) {
+    return R < HM.Rows.size() ? HM.Rows[R] : std::string();
+  };
+  auto colName = [&](size_t C) {
+    return C < HM.Cols.size() ? HM.Cols[C] : std::string();
+  };
+
+  // The colour scale.
+  double Lo = INFINITY, Hi = -INFINITY;
+  for (size_t R = 0; R != NR; ++R)
+    for (size_t C = 0; C != NC; ++C)
+      if (double V = value(R, C); !std::isnan(V)) {
+        Lo = std::min(Lo, V);
+        Hi = std::max(Hi, V);
+      }
+  bool Diverging = std::isfinite(HM.Center);
+  if (Diverging) {
+    double E = 0;
+    if (Lo <= Hi)
+      E = std::max(std::fabs(Lo - HM.Center), std::fabs(Hi - HM.Center));
+    if (!(E > 0))
+      E = 1;
+    Lo = HM.Center - E;
+    Hi = HM.Center + E;
+  } else if (!(Lo <= Hi)) {
+    Lo = 0;
+    Hi = 1;
+  } else if (Lo == Hi) {
+    Lo -= 0.5;
+    Hi += 0.5;
+  }
+  ArrayRef<uint32_t> Stops =
+      Diverging ? ArrayRef<uint32_t>(BlueRed) : ArrayRef<uint32_t>(Viridis);
+  auto colourOf = [&](double V) {
+    return scaleColour(Stops, (V - Lo) / (Hi - Lo));
+  };
+
+  // Layout.
+  std::vector<std::vector<std::string>> Labels(NR);
+  double MaxVW = 0;
+  for (size_t R = 0; R != NR; ++R)
+    for (size_t C = 0; C != NC; ++C) {
+      Labels[R].push_back(formatValue(value(R, C), HM.ValueFormat));
+      MaxVW = std::max(MaxVW, textWidth(Labels[R].back(), 11));
+    }
+  double CellW =
+      std::clamp(880.0 / double(std::max<size_t>(NC, 1)), 48.0, 120.0);
+  CellW = std::max(CellW, std::ceil(MaxVW + 10));
+  const double CellH = 30;
+  double MaxRLW = 0, MaxCLW = 0;
+  for (size_t R = 0; R != NR; ++R)
+    MaxRLW = std::max(MaxRLW, textWidth(rowName(R), 12));
+  for (size_t C = 0; C != NC; ++C)
+    MaxCLW = std::max(MaxCLW, textWidth(colName(C), 12));
+  double Left = std::ceil(16 + (HM.RowLabel.empty() ? 0 : 22) + MaxRLW + 10);
+  double GridW = CellW * double(NC), GridH = CellH * double(NR);
+  bool RotC = MaxCLW > CellW - 6;
+  double ColRoom = RotC ? MaxCLW * 0.707 + 24 : 24;
+
+  double Top = titleBlock(nullptr, HM.Title, {HM.Subtitle}) + 8;
+  double BarX = Left + GridW + 28, BarH = std::max(GridH, 160.0);
+  double TStep = niceStep(Hi - Lo, 5);
+  std::vector<double> BarTicks = ticks(Lo, Hi, TStep);
+  double MaxTW = 0;
+  for (double T : BarTicks)
+    MaxTW = std::max(MaxTW, textWidth(plainLabel(T, TStep), 11));
+  double W = std::ceil(
+      std::max({BarX + 16 + 8 + MaxTW + 16, 32 + textWidth(HM.Title, 18),
+                32 + textWidth(HM.Subtitle, 12)}));
+  double Below = GridH + ColRoom + (HM.ColLabel.empty() ? 0 : 22);
+  double H = std::ceil(Top + std::max(Below, BarH + 8) + 16);
+
+  header(OS, W, H, HM.Title);
+  titleBlock(&OS, HM.Title, {HM.Subtitle});
+  for (size_t R = 0; R != NR; ++R) {
+    double Y = Top + CellH * double(R);
+    text(OS, Left - 8, Y + CellH / 2 + 4, rowName(R), {12, "end"});
+    for (size_t C = 0; C != NC; ++C) {
+      double X = Left + CellW * double(C);
+      double V = value(R, C);
+      std::string Tip = rowName(R) + ", " + colName(C) + ": " + Labels[R][C];
+      if (std::isnan(V)) {
+        rect(OS, X, Y, CellW, CellH, "#ffffff",
+             "stroke=\"#cccccc\" stroke-width=\"1\"", Tip);
+        text(OS, X + CellW / 2, Y + CellH / 2 + 4, Labels[R][C],
+             {11, "middle", false, "#888888"});
+        continue;
+      }
+      RGB Col = colourOf(V);
+      rect(OS, X, Y, CellW, CellH, hex(Col),
+           "stroke=\"#ffffff\" stroke-width=\"1\"", Tip);
+      text(OS, X + CellW / 2, Y + CellH / 2 + 4, Labels[R][C],
+           {11, "middle", false, isDark(Col) ? "#ffffff" : "#000000"});
+    }
+  }
+  if (!HM.RowLabel.empty())
+    text(OS, 24, Top + GridH / 2, HM.RowLabel,
+         {12, "middle", true, nullptr, -90});
+  for (size_t C = 0; C != NC; ++C) {
+    double XM = Left + CellW * (double(C) + 0.5);
+    if (RotC)
+      text(OS, XM, Top + GridH + 14, colName(C),
+           {12, "end", false, nullptr, -45});
+    else
+      text(OS, XM, Top + GridH + 16, colName(C), {12, "middle"});
+  }
+  if (!HM.ColLabel.empty())
+    text(OS, Left + GridW / 2, Top + GridH + ColRoom + 12, HM.ColLabel,
+         {12, "middle", true});
+
+  // The colour bar: low at the bottom.
+  OS << "<defs><linearGradient id=\"scale\" x1=\"0\" y1=\"1\" x2=\"0\" "
+        "y2=\"0\">\n";
+  for (size_t I = 0; I != Stops.size(); ++I)
+    OS << "<stop offset=\"" << num(double(I) / double(Stops.size() - 1), 4)
+       << "\" stop-color=\"" << hex(rgb(Stops[I])) << "\"/>\n";
+  OS << "</linearGradient></defs>\n";
+  rect(OS, BarX, Top, 16, BarH, "url(#scale)",
+       "stroke=\"#333333\" stroke-width=\"0.5\"");
+  for (double T : BarTicks) {
+    double Y = Top + BarH - (T - Lo) / (Hi - Lo) * BarH;
+    line(OS, BarX + 16, Y, BarX + 20, Y, "#333333");
+    text(OS, BarX + 23, Y + 4, plainLabel(T, TStep), {11});
+  }
+  if (Diverging) {
+    double Y = Top + BarH / 2;
+    line(OS, BarX - 3, Y, BarX + 16, Y, "#000000", 1.5);
+  }
+  footer(OS);
+}
+
+} // namespace dan::svg
