@@ -100,116 +100,151 @@ bool parseUInt(detail::GraphBuilder &B, const Cell &C, StringRef What,
 
 class CSVImporter {
 public:
-  CSVImporter(SourceMgr &SM, Graph &G) : B(SM, G), G(G) {}
+  CSVImporter(SourceMgr &SM, Graph &G) : B(SM, G), G(G) {
+    std::fill(std::begin(Col), std::end(Col), -1);
+  }
   bool readNodes(const MemoryBuffer &Buf);
   bool readEdges(const MemoryBuffer &Buf);
   void finish() { B.finish(); }
 
 private:
+  /// The columns of the nodes file.
+  enum Column { Id, Op, BufId, Size, Type, PipeCol, Cycles, Bufs, Offset };
+  static constexpr unsigned NumCols = Offset + 1;
+  static const StringRef Names[NumCols];
+
+  bool readHeader(const Row &Header);
+  bool readRow(const Row &Cells, size_t R);
+  /// The non-empty cell of column \p K in row \p R, or nullptr after an
+  /// error.
+  const Cell *get(const Row &Cells, size_t R, unsigned K);
+  /// The cell of an optional column \p K, or nullptr when the row has none.
+  const Cell *optional(const Row &Cells, unsigned K) const {
+    return Col[K] >= 0 && size_t(Col[K]) < Cells.size() ? &Cells[Col[K]]
+                                                        : nullptr;
+  }
+  bool readBufferFields(const Row &Cells, size_t R, Node &N);
+  bool readOpFields(const Row &Cells, size_t R, StringRef OpName, Node &N);
+
   detail::GraphBuilder B;
   Graph &G;
+  /// Each column's index in the header, or -1.
+  int Col[NumCols];
+  size_t HeaderSize = 0;
 };
 
-bool CSVImporter::readNodes(const MemoryBuffer &Buf) {
-  static const StringRef Names[] = {"Id",   "Op",     "BufId", "Size",  "Type",
-                                    "Pipe", "Cycles", "Bufs",  "Offset"};
-  enum { Id, Op, BufId, Size, Type, PipeCol, Cycles, Bufs, Offset, NumCols };
-  int Col[NumCols];
-  std::fill(std::begin(Col), std::end(Col), -1);
-  size_t HeaderSize = 0;
-  auto ReadHeader = [&](const Row &Header) {
-    HeaderSize = Header.size();
-    for (size_t I = 0; I != Header.size(); ++I) {
-      bool Known = false;
-      for (unsigned K = 0; K != NumCols; ++K)
-        if (StringRef(Header[I].Text).equals_insensitive(Names[K])) {
-          if (Col[K] >= 0)
-            return B.error(Header[I].Loc,
-                           "duplicate column " + quoteToken(Header[I].Text));
-          Col[K] = I;
-          Known = true;
-        }
-      if (!Known)
-        return B.error(Header[I].Loc, "unknown column " +
-                                          quoteToken(Header[I].Text) +
-                                          "; expected Id, Op, BufId, Size, "
-                                          "Type, Pipe, Cycles, Bufs, Offset");
-    }
-    for (unsigned K : {Id, Op})
-      if (Col[K] < 0)
-        return B.error(Header.front().Loc,
-                       "the header has no '" + Names[K] + "' column");
-    return true;
-  };
+const StringRef CSVImporter::Names[NumCols] = {
+    "Id", "Op", "BufId", "Size", "Type", "Pipe", "Cycles", "Bufs", "Offset"};
 
-  auto ReadRow = [&](const Row &Cells, size_t R) {
-    SMLoc RowLoc = Cells.front().Loc;
-    auto Get = [&](unsigned K) -> const Cell * {
-      bool Short = Col[K] < 0 || size_t(Col[K]) >= Cells.size();
-      if (Short || Cells[Col[K]].Text.empty()) {
-        // At the empty cell when there is one, else at the row.
-        B.error(Short ? RowLoc : Cells[Col[K]].Loc,
-                "row " + Twine(R + 1) + " has no " + Names[K]);
-        return nullptr;
+bool CSVImporter::readHeader(const Row &Header) {
+  HeaderSize = Header.size();
+  for (size_t I = 0; I != Header.size(); ++I) {
+    bool Known = false;
+    for (unsigned K = 0; K != NumCols; ++K)
+      if (StringRef(Header[I].Text).equals_insensitive(Names[K])) {
+        if (Col[K] >= 0)
+          return B.error(Header[I].Loc,
+                         "duplicate column " + quoteToken(Header[I].Text));
+        Col[K] = I;
+        Known = true;
       }
-      return &Cells[Col[K]];
-    };
-    if (Cells.size() > HeaderSize)
-      return B.error(Cells[HeaderSize].Loc,
-                     "row has more cells than the header");
-    Node N;
-    N.Loc = RowLoc;
-    const Cell *C;
-    if (!(C = Get(Id)) || !parseUInt(B, *C, "Id", N.Id) || !(C = Get(Op)))
+    if (!Known)
+      return B.error(Header[I].Loc, "unknown column " +
+                                        quoteToken(Header[I].Text) +
+                                        "; expected Id, Op, BufId, Size, "
+                                        "Type, Pipe, Cycles, Bufs, Offset");
+  }
+  for (unsigned K : {Id, Op})
+    if (Col[K] < 0)
+      return B.error(Header.front().Loc,
+                     "the header has no '" + Names[K] + "' column");
+  return true;
+}
+
+const Cell *CSVImporter::get(const Row &Cells, size_t R, unsigned K) {
+  bool Short = Col[K] < 0 || size_t(Col[K]) >= Cells.size();
+  if (Short || Cells[Col[K]].Text.empty()) {
+    // At the empty cell when there is one, else at the row.
+    B.error(Short ? Cells.front().Loc : Cells[Col[K]].Loc,
+            "row " + Twine(R + 1) + " has no " + Names[K]);
+    return nullptr;
+  }
+  return &Cells[Col[K]];
+}
+
+/// An ALLOC or FREE row: the buffer, its size and tier, an ALLOC's offset.
+bool CSVImporter::readBufferFields(const Row &Cells, size_t R, Node &N) {
+  const Cell *C;
+  if (!(C = get(Cells, R, BufId)) || !parseUInt(B, *C, "BufId", N.Buf) ||
+      !(C = get(Cells, R, Size)) || !parseUInt(B, *C, "Size", N.Size) ||
+      !(C = get(Cells, R, Type)) ||
+      !detail::checkTierName(B, C->Text, C->Loc, N.BufTier))
+    return false;
+  const Cell *Off = optional(Cells, Offset);
+  if (N.Kind == NodeKind::Alloc && Off && !Off->Text.empty()) {
+    if (!parseUInt(B, *Off, "Offset", N.Offset))
       return false;
-    StringRef OpName = C->Text;
-    if (OpName == "ALLOC" || OpName == "FREE") {
-      N.Kind = OpName == "ALLOC" ? NodeKind::Alloc : NodeKind::Free;
-      if (!(C = Get(BufId)) || !parseUInt(B, *C, "BufId", N.Buf) ||
-          !(C = Get(Size)) || !parseUInt(B, *C, "Size", N.Size) ||
-          !(C = Get(Type)) ||
-          !detail::checkTierName(B, C->Text, C->Loc, N.BufTier))
-        return false;
-      if (N.Kind == NodeKind::Alloc && Col[Offset] >= 0 &&
-          size_t(Col[Offset]) < Cells.size() &&
-          !Cells[Col[Offset]].Text.empty()) {
-        if (!parseUInt(B, Cells[Col[Offset]], "Offset", N.Offset))
-          return false;
-        N.HasOffset = true;
-      }
-    } else {
-      N.Kind = NodeKind::Op;
-      if (!detail::checkOpName(B, OpName, Cells[Col[Op]].Loc, "Op"))
-        return false;
-      if (!(C = Get(PipeCol)) ||
-          !detail::checkPipeName(B, C->Text, C->Loc, N.OpPipe) ||
-          !(C = Get(Cycles)) || !parseUInt(B, *C, "Cycles", N.Cycles))
-        return false;
-      if (Col[Bufs] >= 0 && size_t(Col[Bufs]) < Cells.size()) {
-        const Cell &BC = Cells[Col[Bufs]];
-        SmallVector<StringRef, 4> Parts;
-        StringRef(BC.Text).trim().trim("[]").split(Parts, ',', -1, false);
-        for (StringRef Part : Parts) {
-          SmallVector<StringRef, 2> Words;
-          SplitString(Part, Words, " \t;");
-          for (StringRef W : Words) {
-            uint64_t V;
-            if (W.getAsInteger(10, V) || V > MaxValue)
-              return B.error(BC.Loc, "Bufs must list buffer ids, not " +
-                                         quoteToken(BC.Text));
-            N.Bufs.push_back(V);
-          }
-        }
-      }
-      N.OpName = G.internOpName(OpName);
-    }
-    return B.addNode(std::move(N));
-  };
+    N.HasOffset = true;
+  }
+  return true;
+}
 
+/// An operation row: its name, pipe, cycles and the buffers it uses.
+bool CSVImporter::readOpFields(const Row &Cells, size_t R, StringRef OpName,
+                               Node &N) {
+  if (!detail::checkOpName(B, OpName, Cells[Col[Op]].Loc, "Op"))
+    return false;
+  const Cell *C;
+  if (!(C = get(Cells, R, PipeCol)) ||
+      !detail::checkPipeName(B, C->Text, C->Loc, N.OpPipe) ||
+      !(C = get(Cells, R, Cycles)) || !parseUInt(B, *C, "Cycles", N.Cycles))
+    return false;
+  if (const Cell *BC = optional(Cells, Bufs)) {
+    SmallVector<StringRef, 4> Parts;
+    StringRef(BC->Text).trim().trim("[]").split(Parts, ',', -1, false);
+    for (StringRef Part : Parts) {
+      SmallVector<StringRef, 2> Words;
+      SplitString(Part, Words, " \t;");
+      for (StringRef W : Words) {
+        uint64_t V;
+        if (W.getAsInteger(10, V) || V > MaxValue)
+          return B.error(BC->Loc, "Bufs must list buffer ids, not " +
+                                      quoteToken(BC->Text));
+        N.Bufs.push_back(V);
+      }
+    }
+  }
+  N.OpName = G.internOpName(OpName);
+  return true;
+}
+
+bool CSVImporter::readRow(const Row &Cells, size_t R) {
+  if (Cells.size() > HeaderSize)
+    return B.error(Cells[HeaderSize].Loc, "row has more cells than the header");
+  Node N;
+  N.Loc = Cells.front().Loc;
+  const Cell *C;
+  if (!(C = get(Cells, R, Id)) || !parseUInt(B, *C, "Id", N.Id) ||
+      !(C = get(Cells, R, Op)))
+    return false;
+  StringRef OpName = C->Text;
+  if (OpName == "ALLOC" || OpName == "FREE") {
+    N.Kind = OpName == "ALLOC" ? NodeKind::Alloc : NodeKind::Free;
+    if (!readBufferFields(Cells, R, N))
+      return false;
+  } else {
+    N.Kind = NodeKind::Op;
+    if (!readOpFields(Cells, R, OpName, N))
+      return false;
+  }
+  return B.addNode(std::move(N));
+}
+
+bool CSVImporter::readNodes(const MemoryBuffer &Buf) {
   bool Empty = true;
   if (!splitCSV(Buf.getBuffer(), B, [&](const Row &Cells, size_t R) {
         Empty = false;
-        return R == 0 ? ReadHeader(Cells) : ReadRow(Cells, R);
+        return R == 0 ? readHeader(Cells) : readRow(Cells, R);
       }))
     return false;
   if (Empty)

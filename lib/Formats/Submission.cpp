@@ -69,49 +69,69 @@ std::string submissionPrefix(StringRef Where, StringRef GraphName) {
   return std::string(P);
 }
 
-bool applySubmission(Graph &G, SourceMgr &SM, const SubmissionBuffers &Files) {
-  detail::GraphBuilder B(SM, G);
-  // The submission replaces any plan the graph has.
-  stripMemoryPlan(G);
-  uint64_t N0 = G.firstSpillId();
-  IdIndex Ids = G.idIndex();
-  DenseMap<uint64_t, NodeIdx> Allocs;
-  for (NodeIdx I = 0, E = G.size(); I != E; ++I)
-    if (G[I].Kind == NodeKind::Alloc)
-      Allocs.try_emplace(G[I].Buf, I);
-
-  // Spills first: they create the nodes the schedule names.
-  if (Files.Spill) {
-    uint64_t K = 0;
-    for (const Line &L : lines(*SM.getMemoryBuffer(*Files.Spill))) {
-      uint64_t Buf, Offset;
-      if (!parsePair(B, L, "BufId:NewOffset", Buf, Offset))
-        return false;
-      if (!Allocs.count(Buf))
-        return B.error(L.Loc, "spill of b" + Twine(Buf) +
-                                  ", which the graph never allocates");
-      // The printed IR must read back: no id above MaxValue.
-      if (N0 + 2 * K + 1 > MaxValue)
-        return B.error(
-            L.Loc, "spill " + Twine(K) + " would be nodes n" +
-                       Twine(N0 + 2 * K) + " and n" + Twine(N0 + 2 * K + 1) +
-                       ", above the id limit 2^40 (" + Twine(MaxValue) + ")");
-      Node Out, In;
-      Out.Kind = NodeKind::SpillOut;
-      In.Kind = NodeKind::SpillIn;
-      Out.Buf = In.Buf = Buf;
-      Out.Id = N0 + 2 * K;
-      In.Id = N0 + 2 * K + 1;
-      In.HasOffset = true;
-      In.Offset = Offset;
-      Out.Loc = In.Loc = L.Loc;
-      Ids.set(Out.Id, G.addNode(std::move(Out)));
-      Ids.set(In.Id, G.addNode(std::move(In)));
-      ++K;
-    }
+namespace {
+/// Applies the three files in turn: the spills create the nodes the
+/// schedule names, the schedule orders them, the memory file places the
+/// buffers.
+class SubmissionReader {
+public:
+  SubmissionReader(Graph &G, SourceMgr &SM)
+      : G(G), B(SM, G), N0(G.firstSpillId()), Ids(G.idIndex()) {
+    for (NodeIdx I = 0, E = G.size(); I != E; ++I)
+      if (G[I].Kind == NodeKind::Alloc)
+        Allocs.try_emplace(G[I].Buf, I);
   }
+  bool readSpills(const MemoryBuffer &Buf);
+  bool readSchedule(const MemoryBuffer &Buf);
+  bool readMemory(const MemoryBuffer &Buf);
+  detail::GraphBuilder &builder() { return B; }
 
-  const MemoryBuffer &Sched = *SM.getMemoryBuffer(Files.Schedule);
+private:
+  Graph &G;
+  detail::GraphBuilder B;
+  /// The first spill node's id.
+  uint64_t N0;
+  IdIndex Ids;
+  /// Each buffer's ALLOC node.
+  DenseMap<uint64_t, NodeIdx> Allocs;
+};
+} // namespace
+
+/// Spill k of the file becomes nodes N0 + 2k (SPILL_OUT) and N0 + 2k + 1
+/// (SPILL_IN, at the line's offset).
+bool SubmissionReader::readSpills(const MemoryBuffer &Buf) {
+  uint64_t K = 0;
+  for (const Line &L : lines(Buf)) {
+    uint64_t BufId, Offset;
+    if (!parsePair(B, L, "BufId:NewOffset", BufId, Offset))
+      return false;
+    if (!Allocs.count(BufId))
+      return B.error(L.Loc, "spill of b" + Twine(BufId) +
+                                ", which the graph never allocates");
+    // The printed IR must read back: no id above MaxValue.
+    if (N0 + 2 * K + 1 > MaxValue)
+      return B.error(L.Loc,
+                     "spill " + Twine(K) + " would be nodes n" +
+                         Twine(N0 + 2 * K) + " and n" + Twine(N0 + 2 * K + 1) +
+                         ", above the id limit 2^40 (" + Twine(MaxValue) + ")");
+    Node Out, In;
+    Out.Kind = NodeKind::SpillOut;
+    In.Kind = NodeKind::SpillIn;
+    Out.Buf = In.Buf = BufId;
+    Out.Id = N0 + 2 * K;
+    In.Id = N0 + 2 * K + 1;
+    In.HasOffset = true;
+    In.Offset = Offset;
+    Out.Loc = In.Loc = L.Loc;
+    Ids.set(Out.Id, G.addNode(std::move(Out)));
+    Ids.set(In.Id, G.addNode(std::move(In)));
+    ++K;
+  }
+  return true;
+}
+
+/// Every node once, in the order it runs.
+bool SubmissionReader::readSchedule(const MemoryBuffer &Sched) {
   std::vector<NodeIdx> Order;
   std::vector<SMLoc> SeenAt(G.size());
   for (const Line &L : lines(Sched)) {
@@ -141,43 +161,58 @@ bool applySubmission(Graph &G, SourceMgr &SM, const SubmissionBuffers &Files) {
   for (NodeIdx I = 0, E = G.size(); I != E; ++I)
     if (G[I].isSpill())
       G[I].Loc = SeenAt[I];
+  return true;
+}
+
+/// One offset per allocated buffer, for its ALLOC.
+bool SubmissionReader::readMemory(const MemoryBuffer &Buf) {
+  DenseMap<uint64_t, SMLoc> Placed;
+  for (const Line &L : lines(Buf)) {
+    uint64_t BufId, Offset;
+    if (!parsePair(B, L, "BufId:Offset", BufId, Offset))
+      return false;
+    auto It = Allocs.find(BufId);
+    if (It == Allocs.end())
+      return B.error(L.Loc, "offset for b" + Twine(BufId) +
+                                ", which the graph never allocates");
+    auto [P, New] = Placed.try_emplace(BufId, L.Loc);
+    if (!New) {
+      B.error(L.Loc, "second offset for b" + Twine(BufId));
+      B.note(P->second, "first offset is here");
+      return false;
+    }
+    G[It->second].HasOffset = true;
+    G[It->second].Offset = Offset;
+  }
+  for (NodeIdx I : G.Order)
+    if (G[I].Kind == NodeKind::Alloc && !G[I].HasOffset)
+      return B.error(SMLoc::getFromPointer(Buf.getBufferEnd()),
+                     "no offset for b" + Twine(G[I].Buf));
+  return true;
+}
+
+bool applySubmission(Graph &G, SourceMgr &SM, const SubmissionBuffers &Files) {
+  // The submission replaces any plan the graph has.
+  stripMemoryPlan(G);
+  SubmissionReader R(G, SM);
+  // Spills first: they create the nodes the schedule names.
+  if (Files.Spill && !R.readSpills(*SM.getMemoryBuffer(*Files.Spill)))
+    return false;
+  if (!R.readSchedule(*SM.getMemoryBuffer(Files.Schedule)))
+    return false;
   // The contest numbers spill k after line k of the spill file, whatever
   // order its nodes run in; the IR numbers spills in the order their
   // spill_out nodes run. A stage-3 schedule that starts spill 1 before
   // spill 0 (both in flight) is the same plan, renumbered.
   renumberSpills(G);
-
-  if (Files.Memory) {
-    DenseMap<uint64_t, SMLoc> Placed;
-    for (const Line &L : lines(*SM.getMemoryBuffer(*Files.Memory))) {
-      uint64_t Buf, Offset;
-      if (!parsePair(B, L, "BufId:Offset", Buf, Offset))
-        return false;
-      auto It = Allocs.find(Buf);
-      if (It == Allocs.end())
-        return B.error(L.Loc, "offset for b" + Twine(Buf) +
-                                  ", which the graph never allocates");
-      auto [P, New] = Placed.try_emplace(Buf, L.Loc);
-      if (!New) {
-        B.error(L.Loc, "second offset for b" + Twine(Buf));
-        B.note(P->second, "first offset is here");
-        return false;
-      }
-      G[It->second].HasOffset = true;
-      G[It->second].Offset = Offset;
-    }
-    for (NodeIdx I : G.Order)
-      if (G[I].Kind == NodeKind::Alloc && !G[I].HasOffset)
-        return B.error(SMLoc::getFromPointer(
-                           SM.getMemoryBuffer(*Files.Memory)->getBufferEnd()),
-                       "no offset for b" + Twine(G[I].Buf));
-  }
+  if (Files.Memory && !R.readMemory(*SM.getMemoryBuffer(*Files.Memory)))
+    return false;
   if (Files.Spill && !Files.Memory && G.hasMemoryPlan())
-    return B.error(SMLoc::getFromPointer(
-                       SM.getMemoryBuffer(*Files.Spill)->getBufferStart()),
-                   "spills without a memory file: give <name>_memory.txt "
-                   "with the offset of every buffer");
-
+    return R.builder().error(
+        SMLoc::getFromPointer(
+            SM.getMemoryBuffer(*Files.Spill)->getBufferStart()),
+        "spills without a memory file: give <name>_memory.txt with the "
+        "offset of every buffer");
   addSpillEdges(G);
   setReuseEdges(G);
   return true;

@@ -79,4 +79,9 @@ json::Value jsonRatio(std::optional<double> X) {
   return *X;
 }
 
+void writeMetricsJSON(json::OStream &J, const Metrics &V) {
+  for (Metric M : allMetrics())
+    J.attribute(metricKey(M), get(V, M));
+}
+
 } // namespace dan

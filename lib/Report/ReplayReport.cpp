@@ -223,12 +223,6 @@ static void printText(raw_ostream &OS, const MeasuredPlan &M,
 // JSON
 //===----------------------------------------------------------------------===//
 
-static void jsonMetrics(json::OStream &J, const ReplayResult &R) {
-  Metrics V = metricsOf(R);
-  for (Metric K : allMetrics())
-    J.attribute(metricKey(K), get(V, K));
-}
-
 /// The makespan's lower bounds and the L0 rule.
 static void jsonBounds(json::OStream &J, const MeasuredPlan &M) {
   const ReplayResult &R = M.R;
@@ -281,7 +275,7 @@ static void printJSON(raw_ostream &OS, const MeasuredPlan &M,
     J.attribute("nodes", uint64_t(G.size()));
     J.attribute("reuse_reading", M.Reading);
     J.attribute("reuse_edges", uint64_t(M.ReuseEdges));
-    jsonMetrics(J, M.R);
+    writeMetricsJSON(J, metricsOf(M.R));
     jsonBounds(J, M);
     jsonResources(J, M.R, G.Target);
     if (!Base)
@@ -289,12 +283,11 @@ static void printJSON(raw_ostream &OS, const MeasuredPlan &M,
     J.attributeObject("baseline", [&] {
       J.attribute("graph", Base->G->Name);
       J.attribute("reuse_reading", Base->Reading);
-      jsonMetrics(J, Base->R);
+      writeMetricsJSON(J, metricsOf(Base->R));
     });
     Metrics V = metricsOf(M.R), B = metricsOf(Base->R);
-    J.attributeObject("normalized", [&] {
-      for (Metric K : allMetrics())
-        J.attribute(metricKey(K), jsonRatio(normalized(get(V, K), get(B, K))));
+    writePerMetricJSON(J, "normalized", [&](unsigned K) {
+      return jsonRatio(normalized(V[K], B[K]));
     });
   });
   OS << '\n';

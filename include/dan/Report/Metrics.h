@@ -55,6 +55,20 @@ std::string formatPercent(double X);
 /// A ratio or fraction as JSON: a number, or null when absent or infinite.
 llvm::json::Value jsonRatio(std::optional<double> X);
 
+/// The four values as attributes of the current JSON object, one per
+/// metric key in table order.
+void writeMetricsJSON(llvm::json::OStream &J, const Metrics &V);
+
+/// An attribute \p Key holding an object of one attribute per metric key,
+/// each \p Value(the metric's index).
+template <typename Fn>
+void writePerMetricJSON(llvm::json::OStream &J, llvm::StringRef Key, Fn Value) {
+  J.attributeObject(Key, [&] {
+    for (Metric M : allMetrics())
+      J.attribute(metricKey(M), Value(static_cast<unsigned>(M)));
+  });
+}
+
 } // namespace dan
 
 #endif // DAN_REPORT_METRICS_H
