@@ -660,4 +660,81 @@ void planFiles(const BenchReport &R, StringRef Dir,
     }
 }
 
+static Error argError(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
+
+/// --methods into Opts.Methods.
+static Error parseMethods(ArrayRef<std::string> Names, BenchOptions &Opts) {
+  for (const std::string &Name : Names) {
+    if (Name.empty())
+      return argError("--methods needs method names: dan, base, hmcos, "
+                      "cosma, magis, eda");
+    std::optional<Method> M = lookupMethod(Name);
+    if (!M) {
+      std::vector<StringRef> Known;
+      for (Method K : allMethods())
+        Known.push_back(methodName(K));
+      return argError("--methods: " +
+                      unknownNameMessage("method", Name, Known));
+    }
+    Opts.Methods.push_back(*M);
+  }
+  if (Opts.Methods.empty())
+    Opts.Methods.assign(allMethods().begin(), allMethods().end());
+  return Error::success();
+}
+
+Error parseBenchArgs(const BenchArgs &Args, const TargetDesc &T,
+                     BenchOptions &Opts) {
+  if (Error E = parseMethods(Args.Methods, Opts))
+    return E;
+  SweepSpec &Sweep = Opts.Sweep;
+  for (const std::string &S : Args.Sweeps) {
+    if (S.empty())
+      return argError("--sweep needs capacity, cost or grid");
+    std::optional<SweepKind> K = lookupEnum(sweepKinds(), S);
+    if (!K)
+      return argError("--sweep: " +
+                      unknownNameMessage("sweep", S, enumNames(sweepKinds())));
+    enableSweep(Sweep, *K);
+  }
+  if (Args.Scales)
+    Sweep.Scales = *Args.Scales;
+  if (Args.Alphas)
+    Sweep.Alphas = *Args.Alphas;
+  if (Args.Betas)
+    Sweep.Betas = *Args.Betas;
+  for (uint64_t V : concat<uint64_t>(Sweep.Alphas, Sweep.Betas))
+    if (V > MaxValue)
+      return argError("--sweep-alpha and --sweep-beta take values up to "
+                      "2^40, not " +
+                      Twine(V));
+  if (Expected<std::vector<SweepSetting>> S = sweepSettings(Sweep, T); !S)
+    return argError("--sweep-scales: " + toString(S.takeError()));
+  if (Sweep.Scales.empty() || Sweep.Alphas.empty() || Sweep.Betas.empty())
+    return argError("--sweep-scales, --sweep-alpha and --sweep-beta need at "
+                    "least one value");
+  return Error::success();
+}
+
+Error checkOneTarget(ArrayRef<const Graph *> Graphs,
+                     ArrayRef<std::string> Names) {
+  for (size_t I = 1; I < Graphs.size(); ++I) {
+    if (Graphs[I]->Target == Graphs[0]->Target)
+      continue;
+    std::string First, Other;
+    raw_string_ostream FirstOS(First), OtherOS(Other);
+    Graphs[0]->Target.printHeader(FirstOS);
+    Graphs[I]->Target.printHeader(OtherOS);
+    return argError("'" + Names[I] + "' (graph " + Graphs[I]->Name +
+                    ") is for '" + Other + "', but '" + Names[0] + "' (graph " +
+                    Graphs[0]->Name + ") is for '" + First +
+                    "': dan-bench compares methods under one target; give "
+                    "the files the same target header, or the --capacity and "
+                    "--spill-cost options that make them agree");
+  }
+  return Error::success();
+}
+
 } // namespace dan::bench

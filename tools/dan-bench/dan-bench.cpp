@@ -125,56 +125,7 @@ static Expected<std::unique_ptr<Graph>> readGraph(SourceMgr &SM,
   return G;
 }
 
-/// --methods, --sweep and its values into \p Opts.
-static Error parseBenchOptions(BenchOptions &Opts, const TargetDesc &Target) {
-  for (const std::string &Name : MethodNames) {
-    if (Name.empty())
-      return usageError("--methods needs method names: dan, base, hmcos, "
-                        "cosma, magis, eda");
-    std::optional<Method> M = lookupMethod(Name);
-    if (!M) {
-      std::vector<StringRef> Names;
-      for (Method K : allMethods())
-        Names.push_back(methodName(K));
-      return usageError("--methods: " +
-                        unknownNameMessage("method", Name, Names));
-    }
-    Opts.Methods.push_back(*M);
-  }
-  if (Opts.Methods.empty())
-    Opts.Methods.assign(allMethods().begin(), allMethods().end());
-  for (const std::string &S : Sweep) {
-    if (S.empty())
-      return usageError("--sweep needs capacity, cost or grid");
-    std::optional<SweepKind> K = lookupEnum(sweepKinds(), S);
-    if (!K)
-      return usageError("--sweep: " + unknownNameMessage(
-                                          "sweep", S, enumNames(sweepKinds())));
-    enableSweep(Opts.Sweep, *K);
-  }
-  if (SweepScales.getNumOccurrences())
-    Opts.Sweep.Scales.assign(SweepScales.begin(), SweepScales.end());
-  if (SweepAlpha.getNumOccurrences())
-    Opts.Sweep.Alphas.assign(SweepAlpha.begin(), SweepAlpha.end());
-  if (SweepBeta.getNumOccurrences())
-    Opts.Sweep.Betas.assign(SweepBeta.begin(), SweepBeta.end());
-  for (uint64_t V : concat<uint64_t>(Opts.Sweep.Alphas, Opts.Sweep.Betas))
-    if (V > MaxValue)
-      return usageError("--sweep-alpha and --sweep-beta take values up to "
-                        "2^40, not " +
-                        Twine(V));
-  if (Expected<std::vector<SweepSetting>> S = sweepSettings(Opts.Sweep, Target);
-      !S)
-    return usageError("--sweep-scales: " + toString(S.takeError()));
-  if (Opts.Sweep.Scales.empty() || Opts.Sweep.Alphas.empty() ||
-      Opts.Sweep.Betas.empty())
-    return usageError("--sweep-scales, --sweep-alpha and --sweep-beta need at "
-                      "least one value");
-  return Error::success();
-}
-
-/// Reads every input: each graph once, all under one target (the graphs'
-/// own, which must agree once the options are applied).
+/// Reads every input, each graph once.
 static Error readGraphs(SourceMgr &SM,
                         std::vector<std::unique_ptr<Graph>> &Graphs) {
   StringMap<std::string> Seen;
@@ -189,21 +140,6 @@ static Error readGraphs(SourceMgr &SM,
                         (*G)->Name + ": give each graph once");
     Graphs.push_back(std::move(*G));
   }
-  for (size_t I = 1; I < Graphs.size(); ++I)
-    if (Graphs[I]->Target != Graphs[0]->Target) {
-      std::string First, Other;
-      raw_string_ostream FirstOS(First), OtherOS(Other);
-      Graphs[0]->Target.printHeader(FirstOS);
-      Graphs[I]->Target.printHeader(OtherOS);
-      return createStringError(
-          inconvertibleErrorCode(),
-          "'" + displayName(Inputs[I]) + "' (graph " + Graphs[I]->Name +
-              ") is for '" + Other + "', but '" + displayName(Inputs[0]) +
-              "' (graph " + Graphs[0]->Name + ") is for '" + First +
-              "': dan-bench compares methods under one target; give "
-              "the files the same target header, or the --capacity and "
-              "--spill-cost options that make them agree");
-    }
   return Error::success();
 }
 
@@ -258,8 +194,20 @@ static Error runBenchTool(SourceMgr &SM) {
   if (!Target)
     return Target.takeError();
   BenchOptions Opts;
-  if (Error E = parseBenchOptions(Opts, *Target))
-    return E;
+  // The values of a list option, when it is given.
+  auto Given = [](auto &List) {
+    using Values = std::vector<std::decay_t<decltype(*List.begin())>>;
+    return List.getNumOccurrences()
+               ? std::optional<Values>(Values(List.begin(), List.end()))
+               : std::nullopt;
+  };
+  BenchArgs Args{{MethodNames.begin(), MethodNames.end()},
+                 {Sweep.begin(), Sweep.end()},
+                 Given(SweepScales),
+                 Given(SweepAlpha),
+                 Given(SweepBeta)};
+  if (Error E = parseBenchArgs(Args, *Target, Opts))
+    return usageError(toString(std::move(E)));
   for (auto [Name, Opt] :
        {std::pair{"--save", &SaveDir}, std::pair{"--charts", &ChartsDir}})
     if (Opt->getNumOccurrences() && Opt->empty())
@@ -272,6 +220,14 @@ static Error runBenchTool(SourceMgr &SM) {
   std::vector<std::unique_ptr<Graph>> Graphs;
   if (Error E = readGraphs(SM, Graphs))
     return E;
+  std::vector<const Graph *> Ptrs;
+  std::vector<std::string> Names;
+  for (size_t I = 0; I != Graphs.size(); ++I) {
+    Ptrs.push_back(Graphs[I].get());
+    Names.push_back(displayName(Inputs[I]).str());
+  }
+  if (Error E = checkOneTarget(Ptrs, Names))
+    return E;
   if (!Graphs.empty())
     *Target = Graphs[0]->Target;
   if (Error E = makeDirs(Opts.Methods))
@@ -281,9 +237,6 @@ static Error runBenchTool(SourceMgr &SM) {
   Opts.KeepPlans = !SaveDir.empty() || !ChartsDir.empty();
   if (!Quiet)
     Opts.OnProgress = [](const Progress &P) { printProgress(P, errs()); };
-  std::vector<const Graph *> Ptrs;
-  for (const auto &G : Graphs)
-    Ptrs.push_back(G.get());
   BenchReport R = runBench(Ptrs, *Target, Opts);
   if (Error E = writeResults(R))
     return E;

@@ -267,6 +267,26 @@ struct BenchReport {
   }
 };
 
+/// dan-bench's command line as given: the values of --methods and --sweep,
+/// and those of --sweep-scales, --sweep-alpha and --sweep-beta when given.
+struct BenchArgs {
+  std::vector<std::string> Methods, Sweeps;
+  std::optional<std::vector<std::string>> Scales;
+  std::optional<std::vector<uint64_t>> Alphas, Betas;
+};
+
+/// The methods and the sweep of \p Args (all six methods when none is
+/// given), checked under \p T; the error's message names the option that is
+/// wrong ("--methods: unknown method ...").
+llvm::Error parseBenchArgs(const BenchArgs &Args, const TargetDesc &T,
+                           BenchOptions &Opts);
+
+/// Checks that \p Graphs, read from the files named \p Names, are for one
+/// target: every method runs on every graph under it. The error names the
+/// first graph whose target differs from the first one's.
+llvm::Error checkOneTarget(llvm::ArrayRef<const Graph *> Graphs,
+                           llvm::ArrayRef<std::string> Names);
+
 /// The methods in table order (allMethods()), Base added, duplicates once.
 std::vector<Method> tableMethods(llvm::ArrayRef<Method> Requested);
 
