@@ -4,7 +4,8 @@
 // (lib/Bench), and prints the comparison; optionally saves every plan as a
 // submission triple and draws the charts. The figures are computed in
 // lib/Bench/Bench.cpp, printed by lib/Bench/Report.cpp and drawn by
-// lib/Bench/Charts.cpp; this file parses options, reads and writes.
+// lib/Bench/Charts.cpp, both through lib/Report; this file declares the
+// options, reads and writes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,8 +15,6 @@
 #include "dan/Bench/Charts.h"
 #include "dan/Bench/Report.h"
 #include "dan/Formats/Formats.h"
-#include "dan/Formats/Submission.h"
-#include "dan/Parse/Parser.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
