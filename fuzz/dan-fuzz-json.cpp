@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuzzSupport.h"
-#include "dan/Parse/Import.h"
+#include "dan/Formats/JSON.h"
 
 using namespace llvm;
 using namespace dan;

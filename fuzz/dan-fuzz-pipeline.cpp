@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuzzSupport.h"
-#include "dan/Parse/Import.h"
+#include "dan/Formats/Formats.h"
 
 using namespace llvm;
 using namespace dan;

@@ -358,14 +358,13 @@ void checkBench(const Graph &In, const TargetDesc &T,
       failOn(In, T,
              "dan-bench's cell " + methodName(C.M) + ": " + C.Result.Error);
     size_t K = find(allMethods(), C.M) - allMethods().begin();
-    if (C.Result.Values != bench::metricsOf(replay(*Plans[K], T)))
+    if (C.Result.Values != metricsOf(replay(*Plans[K], T)))
       failOn(In, T,
              "dan-bench's figures of " + methodName(C.M) +
                  " differ from the method's own plan");
   }
-  for (bench::ReportFormat F :
-       {bench::ReportFormat::Text, bench::ReportFormat::JSON,
-        bench::ReportFormat::Markdown})
+  for (ReportFormat F :
+       {ReportFormat::Text, ReportFormat::JSON, ReportFormat::Markdown})
     bench::printReport(Report, {F, false}, nulls());
   bench::drawCharts(Report);
 }

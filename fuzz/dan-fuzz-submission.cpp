@@ -10,7 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuzzSupport.h"
-#include "dan/Parse/Import.h"
+#include "dan/Formats/Formats.h"
+#include "dan/Formats/Submission.h"
 
 using namespace llvm;
 using namespace dan;

@@ -1,8 +1,8 @@
 //===- ImportJSONTest.cpp - The chunked JSON path equals the whole-file one
 //===//
 
+#include "dan/Formats/JSON.h"
 #include "dan/IR/Printer.h"
-#include "dan/Parse/Import.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"

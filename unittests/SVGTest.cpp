@@ -1,5 +1,6 @@
-#include "dan/Formats/SVG.h"
 #include "TestUtil.h"
+#include "dan/Report/Charts.h"
+#include "dan/Report/PlanViews.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <functional>
 #include <gtest/gtest.h>

@@ -6,12 +6,14 @@
 
 #include "dan/Bench/Bench.h"
 #include "dan/Analysis/Verifier.h"
+#include "dan/Formats/Submission.h"
 #include "dan/IR/MemoryPlan.h"
 #include "dan/Search/Search.h"
 #include "dan/Transforms/CPE.h"
 #include "dan/Transforms/DLR.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -21,56 +23,9 @@ using namespace llvm;
 
 namespace dan::bench {
 
-static const Metric Metrics_[] = {Metric::Peak, Metric::Traffic, Metric::Spills,
-                                  Metric::Makespan};
-
-ArrayRef<Metric> allMetrics() { return Metrics_; }
-
-StringRef metricKey(Metric M) {
-  switch (M) {
-  case Metric::Peak:
-    return "peak_l1ub";
-  case Metric::Traffic:
-    return "extra_ddr_traffic";
-  case Metric::Spills:
-    return "spill_count";
-  case Metric::Makespan:
-    return "makespan";
-  }
-  return "";
-}
-
-StringRef metricTitle(Metric M) {
-  switch (M) {
-  case Metric::Peak:
-    return "peak L1+UB";
-  case Metric::Traffic:
-    return "extra DDR traffic";
-  case Metric::Spills:
-    return "spill count";
-  case Metric::Makespan:
-    return "makespan";
-  }
-  return "";
-}
-
-Metrics metricsOf(const ReplayResult &R) {
-  return {R.PeakL1UB, R.ExtraTraffic, R.SpillCount, R.Makespan};
-}
-
 bool isExternal(Method M) {
   return M == Method::HMCOS || M == Method::COSMA || M == Method::MAGIS ||
          M == Method::EDA;
-}
-
-double normalized(uint64_t Value, uint64_t Base) {
-  if (Base == 0)
-    return Value == 0 ? 1.0 : std::numeric_limits<double>::infinity();
-  return double(Value) / double(Base);
-}
-
-double reduction(uint64_t Value, uint64_t Reference) {
-  return 1.0 - normalized(Value, Reference);
 }
 
 std::optional<double> kendallTauB(ArrayRef<unsigned> A, ArrayRef<unsigned> B) {
@@ -163,6 +118,30 @@ std::vector<Method> tableMethods(ArrayRef<Method> Requested) {
 //===----------------------------------------------------------------------===//
 // Sweep settings
 //===----------------------------------------------------------------------===//
+
+static const EnumEntry<SweepKind> SweepKinds[] = {
+    {SweepKind::Capacity, "capacity",
+     "the capacity scales, at the default cost"},
+    {SweepKind::Cost, "cost",
+     "the alpha x beta grid, at the default capacities"},
+    {SweepKind::Grid, "grid", "every scale with every alpha and beta"},
+};
+
+ArrayRef<EnumEntry<SweepKind>> sweepKinds() { return SweepKinds; }
+
+void enableSweep(SweepSpec &S, SweepKind K) {
+  switch (K) {
+  case SweepKind::Capacity:
+    S.Capacity = true;
+    return;
+  case SweepKind::Cost:
+    S.Cost = true;
+    return;
+  case SweepKind::Grid:
+    S.Grid = true;
+    return;
+  }
+}
 
 Expected<std::pair<uint64_t, uint64_t>> parseScale(StringRef S) {
   auto Bad = [&](const Twine &Why) {
@@ -657,6 +636,87 @@ BenchReport runBench(ArrayRef<const Graph *> Graphs, const TargetDesc &T,
     Rep.Sweep = std::move(S);
   }
   return Rep;
+}
+
+void planFiles(const BenchReport &R, StringRef Dir,
+               std::vector<std::pair<std::string, std::string>> &Files,
+               std::vector<std::string> &Stale) {
+  for (const Workload &W : R.Workloads)
+    for (const Cell &C : W.Cells) {
+      SmallString<128> MethodDir(Dir);
+      sys::path::append(MethodDir, methodName(C.M));
+      std::vector<std::string> Paths = submissionPaths(MethodDir, W.Name);
+      Expected<Submission> S =
+          C.Plan ? exportSubmission(*C.Plan)
+                 : Expected<Submission>(
+                       createStringError(inconvertibleErrorCode(), "no plan"));
+      if (!S) {
+        consumeError(S.takeError());
+        Stale.insert(Stale.end(), Paths.begin(), Paths.end());
+        continue;
+      }
+      const std::string *Texts[] = {&S->Schedule, &S->Memory, &S->Spill};
+      for (size_t K = 0; K != Paths.size(); ++K)
+        Files.emplace_back(Paths[K], *Texts[K]);
+    }
+}
+
+static Error argError(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
+
+/// --methods into Opts.Methods.
+static Error parseMethods(ArrayRef<std::string> Names, BenchOptions &Opts) {
+  for (const std::string &Name : Names) {
+    if (Name.empty())
+      return argError("--methods needs method names: dan, base, hmcos, "
+                      "cosma, magis, eda");
+    std::optional<Method> M = lookupMethod(Name);
+    if (!M) {
+      std::vector<StringRef> Known;
+      for (Method K : allMethods())
+        Known.push_back(methodName(K));
+      return argError("--methods: " +
+                      unknownNameMessage("method", Name, Known));
+    }
+    Opts.Methods.push_back(*M);
+  }
+  if (Opts.Methods.empty())
+    Opts.Methods.assign(allMethods().begin(), allMethods().end());
+  return Error::success();
+}
+
+Error parseBenchArgs(const BenchArgs &Args, const TargetDesc &T,
+                     BenchOptions &Opts) {
+  if (Error E = parseMethods(Args.Methods, Opts))
+    return E;
+  SweepSpec &Sweep = Opts.Sweep;
+  for (const std::string &S : Args.Sweeps) {
+    if (S.empty())
+      return argError("--sweep needs capacity, cost or grid");
+    std::optional<SweepKind> K = lookupEnum(sweepKinds(), S);
+    if (!K)
+      return argError("--sweep: " +
+                      unknownNameMessage("sweep", S, enumNames(sweepKinds())));
+    enableSweep(Sweep, *K);
+  }
+  if (Args.Scales)
+    Sweep.Scales = *Args.Scales;
+  if (Args.Alphas)
+    Sweep.Alphas = *Args.Alphas;
+  if (Args.Betas)
+    Sweep.Betas = *Args.Betas;
+  for (uint64_t V : concat<uint64_t>(Sweep.Alphas, Sweep.Betas))
+    if (V > MaxValue)
+      return argError("--sweep-alpha and --sweep-beta take values up to "
+                      "2^40, not " +
+                      Twine(V));
+  if (Expected<std::vector<SweepSetting>> S = sweepSettings(Sweep, T); !S)
+    return argError("--sweep-scales: " + toString(S.takeError()));
+  if (Sweep.Scales.empty() || Sweep.Alphas.empty() || Sweep.Betas.empty())
+    return argError("--sweep-scales, --sweep-alpha and --sweep-beta need at "
+                    "least one value");
+  return Error::success();
 }
 
 } // namespace dan::bench

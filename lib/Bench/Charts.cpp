@@ -1,7 +1,8 @@
 //===- Charts.cpp - dan-bench's charts as SVG -----------------------------===//
 
 #include "dan/Bench/Charts.h"
-#include "dan/Formats/SVG.h"
+#include "dan/Report/Charts.h"
+#include "dan/Report/PlanViews.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>

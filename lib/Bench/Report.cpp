@@ -17,20 +17,30 @@ using namespace llvm;
 
 namespace dan::bench {
 
-std::string formatRatio(double X) {
-  if (std::isinf(X))
-    return X > 0 ? "inf" : "-inf";
-  return formatv("{0:F3}", X).str();
+void printProgress(const Progress &P, raw_ostream &OS) {
+  if (!P.Done) {
+    OS << "dan-bench: [" << P.Index << '/' << P.Total << "] " << P.Graph << ' '
+       << P.What << " ...";
+    return;
+  }
+  if (P.Error.empty())
+    OS << format(" %.2f s\n", P.Seconds);
+  else
+    OS << " error: " << P.Error << '\n';
 }
 
-std::string formatPercent(double X) {
-  if (std::isinf(X))
-    return X > 0 ? "inf%" : "-inf%";
-  // -0.04% rounds to "-0.0%": print the sign only when it shows.
-  std::string S = formatv("{0:F1}", X * 100).str();
-  if (S == "-0.0")
-    S = "0.0";
-  return S + "%";
+std::string failureSummary(const BenchReport &R) {
+  std::string Why;
+  auto Add = [&](unsigned N, StringRef One, StringRef Many) {
+    if (N)
+      Why += (Why.empty() ? "" : ", ") + std::to_string(N) + " " +
+             (N == 1 ? One : Many).str();
+  };
+  Add(R.Failures, "cell failed", "cells failed");
+  Add(R.AblationFailures, "ablation failed", "ablations failed");
+  Add(R.Sweep ? R.Sweep->NotVerified : 0, "plan of the sweep does not verify",
+      "plans of the sweep do not verify");
+  return Why;
 }
 
 std::string formatRanking(ArrayRef<Method> Methods,
@@ -66,95 +76,6 @@ static std::string seconds(double S) { return formatv("{0:F2}", S).str(); }
 // The document
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// Rows of cells; the first Left columns are left-aligned, the rest
-/// right-aligned.
-struct Table {
-  unsigned Left = 1;
-  std::vector<std::string> Head;
-  std::vector<std::vector<std::string>> Rows;
-};
-
-struct Block {
-  enum Kind { Heading, Para, Tab } K;
-  std::string Text;
-  Table T;
-};
-
-class Document {
-public:
-  void heading(std::string S) { Blocks.push_back({Block::Heading, S, {}}); }
-  void para(std::string S) { Blocks.push_back({Block::Para, S, {}}); }
-  void table(Table T) { Blocks.push_back({Block::Tab, "", std::move(T)}); }
-
-  void print(raw_ostream &OS, bool Markdown) const {
-    bool First = true;
-    for (const Block &B : Blocks) {
-      if (!First)
-        OS << '\n';
-      First = false;
-      switch (B.K) {
-      case Block::Heading:
-        OS << (Markdown ? "### " : "== ") << B.Text << '\n';
-        break;
-      case Block::Para:
-        OS << B.Text << '\n';
-        break;
-      case Block::Tab:
-        Markdown ? printMarkdown(OS, B.T) : printText(OS, B.T);
-        break;
-      }
-    }
-  }
-
-private:
-  static void printText(raw_ostream &OS, const Table &T) {
-    std::vector<size_t> W(T.Head.size(), 0);
-    auto Widen = [&](const std::vector<std::string> &Row) {
-      for (size_t C = 0; C != Row.size() && C != W.size(); ++C)
-        W[C] = std::max(W[C], Row[C].size());
-    };
-    Widen(T.Head);
-    for (const auto &Row : T.Rows)
-      Widen(Row);
-    auto Print = [&](const std::vector<std::string> &Row) {
-      std::string Line;
-      for (size_t C = 0; C != Row.size(); ++C) {
-        if (C)
-          Line += "  ";
-        size_t Pad = W[C] > Row[C].size() ? W[C] - Row[C].size() : 0;
-        if (C < T.Left)
-          Line += Row[C] + std::string(Pad, ' ');
-        else
-          Line += std::string(Pad, ' ') + Row[C];
-      }
-      OS << StringRef(Line).rtrim() << '\n';
-    };
-    Print(T.Head);
-    for (const auto &Row : T.Rows)
-      Print(Row);
-  }
-
-  static void printMarkdown(raw_ostream &OS, const Table &T) {
-    auto Print = [&](const std::vector<std::string> &Row) {
-      OS << '|';
-      for (const std::string &C : Row)
-        OS << ' ' << C << " |";
-      OS << '\n';
-    };
-    Print(T.Head);
-    OS << '|';
-    for (size_t C = 0; C != T.Head.size(); ++C)
-      OS << (C < T.Left ? " --- |" : " ---: |");
-    OS << '\n';
-    for (const auto &Row : T.Rows)
-      Print(Row);
-  }
-
-  std::vector<Block> Blocks;
-};
-} // namespace
-
 static std::vector<std::string> metricHeads(StringRef First) {
   std::vector<std::string> H = {First.str()};
   for (Metric M : allMetrics())
@@ -179,7 +100,19 @@ static std::string methodList(ArrayRef<Method> Ms) {
   return S;
 }
 
-static void mainTables(Document &D, const BenchReport &R, bool Timings) {
+/// "TITLE:" and one "- " line per error, when there are errors.
+static void errorList(Document &D, StringRef Title,
+                      ArrayRef<std::string> Errors) {
+  if (Errors.empty())
+    return;
+  std::string S = Title.str();
+  for (const std::string &E : Errors)
+    S += "\n- " + E;
+  D.para(S);
+}
+
+/// Table 2, and the cells that failed.
+static void table2(Document &D, const BenchReport &R) {
   D.heading("Table 2: each metric normalized to base (smaller is better)");
   D.para("Best external: the method among hmcos, cosma, magis and eda with "
          "the smallest value (the first on a tie). DAN margin: 1 - dan / "
@@ -213,13 +146,11 @@ static void mainTables(Document &D, const BenchReport &R, bool Timings) {
     T2.Rows.push_back(std::move(Margin));
   }
   D.table(std::move(T2));
-  if (!Errors.empty()) {
-    std::string S = "Failed cells:";
-    for (const std::string &E : Errors)
-      S += "\n- " + E;
-    D.para(S);
-  }
+  errorList(D, "Failed cells:", Errors);
+}
 
+/// Each cell's figures as the replay measures them.
+static void valuesTable(Document &D, const BenchReport &R, bool Timings) {
   D.heading("Values");
   D.para("The four metrics as the replay measures them, the makespan's "
          "lower bounds (critical path, busiest pipe) and the makespan over "
@@ -255,7 +186,11 @@ static void mainTables(Document &D, const BenchReport &R, bool Timings) {
       V.Rows.push_back(std::move(Row));
     }
   D.table(std::move(V));
+}
 
+/// DAN's mean reduction against base and margin over the best external
+/// method.
+static void averageTable(Document &D, const BenchReport &R) {
   D.heading("DAN on average");
   D.para("The mean over the graphs of DAN's reduction against base (1 - dan "
          "/ base) and of its margin over the best external method; a graph "
@@ -281,15 +216,27 @@ static void mainTables(Document &D, const BenchReport &R, bool Timings) {
              .str());
 }
 
+static void mainTables(Document &D, const BenchReport &R, bool Timings) {
+  table2(D, R);
+  valuesTable(D, R, Timings);
+  averageTable(D, R);
+}
+
 static std::string optNum(bool OK, uint64_t X) { return OK ? num(X) : "error"; }
 
-static void ablationTables(Document &D, const BenchReport &R) {
+namespace {
+/// The errors of the ablations, listed under their tables.
+struct AblationErrors {
   std::vector<std::string> Errors;
-  auto Note = [&](StringRef Graph, StringRef What, StringRef Err) {
+  void note(StringRef Graph, StringRef What, StringRef Err) {
     if (!Err.empty())
       Errors.push_back((Graph + " " + What + ": " + Err).str());
-  };
+  }
+};
+} // namespace
 
+/// Table 3: stage 1 against the input order.
+static void table3(Document &D, const BenchReport &R, AblationErrors &E) {
   D.heading("Table 3: peak L1+UB of the input order and after stage 1 "
             "(MPAS)");
   Table T3;
@@ -298,7 +245,7 @@ static void ablationTables(Document &D, const BenchReport &R) {
   unsigned N = 0;
   for (const Ablation &A : R.Ablations) {
     bool OK = A.Stage1Error.empty();
-    Note(A.Name, "stage 1", A.Stage1Error);
+    E.note(A.Name, "stage 1", A.Stage1Error);
     std::optional<double> Red;
     if (OK) {
       Red = reduction(A.MPASPeak, A.InputPeak);
@@ -313,7 +260,10 @@ static void ablationTables(Document &D, const BenchReport &R) {
   T3.Rows.push_back(
       {"average", "", "", N ? formatPercent(Sum / N) : std::string("n/a")});
   D.table(std::move(T3));
+}
 
+/// Figure 7: stage 1 under each priority weighting.
+static void figure7(Document &D, const BenchReport &R, AblationErrors &E) {
   D.heading("Figure 7: peak L1+UB after stage 1 per priority weighting");
   D.para("Each variant alone (dan-mpas --weights=...). auto keeps: the "
          "weights of the order DAN's default kept (on a free order it runs "
@@ -327,13 +277,16 @@ static void ablationTables(Document &D, const BenchReport &R) {
     std::vector<std::string> Row = {A.Name};
     for (const Ablation::Weighting &W : A.Weightings) {
       Row.push_back(optNum(W.Error.empty(), W.Peak));
-      Note(A.Name, ("--weights=" + weightsName(W.W)).str(), W.Error);
+      E.note(A.Name, ("--weights=" + weightsName(W.W)).str(), W.Error);
     }
     Row.push_back(A.AutoChosen ? weightsName(*A.AutoChosen).str() : "n/a");
     F7.Rows.push_back(std::move(Row));
   }
   D.table(std::move(F7));
+}
 
+/// Table 4: stage 2's cost-aware victims against LRU.
+static void table4(Document &D, const BenchReport &R, AblationErrors &E) {
   D.heading("Table 4: stage 2 with cost-aware victims against LRU victims");
   D.para("Both on DAN's stage-1 order, measured after stage 2 (no CPE). "
          "Change: cost-aware / LRU - 1, negative when cost-aware is lower.");
@@ -345,8 +298,8 @@ static void ablationTables(Document &D, const BenchReport &R) {
     T4.Head.push_back("change");
   }
   for (const Ablation &A : R.Ablations) {
-    Note(A.Name, "DLR (cost-aware)", A.CostAware.Error);
-    Note(A.Name, "DLR --evict=lru", A.LRU.Error);
+    E.note(A.Name, "DLR (cost-aware)", A.CostAware.Error);
+    E.note(A.Name, "DLR --evict=lru", A.LRU.Error);
     std::vector<std::string> Row = {A.Name};
     bool OK = A.CostAware.ok() && A.LRU.ok();
     for (Metric M : {Metric::Traffic, Metric::Spills, Metric::Makespan}) {
@@ -359,22 +312,28 @@ static void ablationTables(Document &D, const BenchReport &R) {
     T4.Rows.push_back(std::move(Row));
   }
   D.table(std::move(T4));
+}
 
+/// Table 5: the makespan without and with stage 3.
+static void table5(Document &D, const BenchReport &R, AblationErrors &E) {
   D.heading("Table 5: makespan without and with stage 3 (CPE)");
   Table T5;
   T5.Head = {"graph", "DAN w/o CPE", "DAN (full)", "reduction"};
   for (const Ablation &A : R.Ablations) {
     bool OK = A.Stage3Error.empty();
-    Note(A.Name, "stage 3", A.Stage3Error);
-    Note(A.Name, "CPE output", A.CPEVerify);
-    Note(A.Name, "Ignore output", A.IgnoreVerify);
+    E.note(A.Name, "stage 3", A.Stage3Error);
+    E.note(A.Name, "CPE output", A.CPEVerify);
+    E.note(A.Name, "Ignore output", A.IgnoreVerify);
     T5.Rows.push_back(
         {A.Name, optNum(OK, A.FreezeMakespan), optNum(OK, A.CPEMakespan),
          OK ? formatPercent(reduction(A.CPEMakespan, A.FreezeMakespan))
             : "n/a"});
   }
   D.table(std::move(T5));
+}
 
+/// The review's Ignore / Freeze / CPE diagnostic.
+static void ignoreFreezeTable(Document &D, const BenchReport &R) {
   D.heading("Ignore / Freeze / CPE on DAN's stage-2 plan");
   D.para("Ignore: stage 3's search timed without the plan's reuse edges; it "
          "claims the first makespan, its order really takes the second, and "
@@ -395,12 +354,16 @@ static void ablationTables(Document &D, const BenchReport &R) {
          optNum(OK, A.FreezeMakespan), optNum(OK, A.CPEMakespan)});
   }
   D.table(std::move(IF));
-  if (!Errors.empty()) {
-    std::string S = "Failed ablations:";
-    for (const std::string &E : Errors)
-      S += "\n- " + E;
-    D.para(S);
-  }
+}
+
+static void ablationTables(Document &D, const BenchReport &R) {
+  AblationErrors E;
+  table3(D, R, E);
+  figure7(D, R, E);
+  table4(D, R, E);
+  table5(D, R, E);
+  ignoreFreezeTable(D, R);
+  errorList(D, "Failed ablations:", E.Errors);
 }
 
 static void sweepTables(Document &D, const BenchReport &R) {
@@ -497,200 +460,206 @@ static void printDocument(const BenchReport &R, const ReportOptions &Opts,
 // JSON
 //===----------------------------------------------------------------------===//
 
-/// A ratio or fraction as JSON: a number, or null when absent or infinite.
-static json::Value jnum(const std::optional<double> &X) {
-  if (!X || std::isinf(*X))
-    return nullptr;
-  return *X;
-}
-
 static void jsonMeasurement(json::OStream &J, const Measurement &M) {
   J.attribute("ok", M.ok());
   if (!M.ok()) {
     J.attribute("error", M.Error);
     return;
   }
-  for (Metric K : allMetrics())
-    J.attribute(metricKey(K), get(M.Values, K));
+  writeMetricsJSON(J, M.Values);
+}
+
+static void jsonTarget(json::OStream &J, const TargetDesc &T) {
+  J.attributeObject("target", [&] {
+    J.attributeObject("capacity", [&] {
+      for (unsigned I = 0; I != NumTiers; ++I)
+        J.attribute(tierName(Tier(I)), T.capacity(Tier(I)));
+    });
+    J.attributeObject("spill_cost", [&] {
+      J.attribute("alpha", T.spillAlpha());
+      J.attribute("beta", T.spillBeta());
+    });
+  });
+}
+
+/// One graph of table 2: each method's figures, the best external method,
+/// DAN's margin and its reduction against base.
+static void jsonWorkload(json::OStream &J, const Workload &W, bool Timings) {
+  J.attribute("graph", W.Name);
+  J.attribute("nodes", uint64_t(W.Nodes));
+  J.attributeObject("results", [&] {
+    for (size_t I = 0; I != W.Cells.size(); ++I) {
+      const Cell &C = W.Cells[I];
+      J.attributeObject(methodName(C.M), [&] {
+        jsonMeasurement(J, C.Result);
+        if (C.Result.ok()) {
+          J.attribute("critical_path_lb", C.Result.CriticalPathLB);
+          J.attribute("pipe_lb", C.Result.PipeLB);
+          J.attribute("l0_single", C.Result.L0Single);
+          writePerMetricJSON(J, "normalized", [&](unsigned K) {
+            return jsonRatio(W.Table.Normalized[I][K]);
+          });
+        }
+        if (Timings)
+          J.attribute("seconds", C.Seconds);
+      });
+    }
+  });
+  writePerMetricJSON(J, "best_external", [&](unsigned K) -> json::Value {
+    if (const std::optional<Method> &B = W.Table.BestExternal[K])
+      return methodName(*B);
+    return nullptr;
+  });
+  writePerMetricJSON(J, "dan_margin",
+                     [&](unsigned K) { return jsonRatio(W.Table.Margin[K]); });
+  writePerMetricJSON(J, "dan_vs_base", [&](unsigned K) {
+    return jsonRatio(W.Table.VersusBase[K]);
+  });
+}
+
+static void jsonAverage(json::OStream &J, const BenchReport &R) {
+  J.attributeObject("average", [&] {
+    auto Mean = [&](StringRef Key, const auto &Values, const auto &Counts) {
+      J.attributeObject(Key, [&] {
+        for (Metric M : allMetrics())
+          J.attributeObject(metricKey(M), [&] {
+            J.attribute("mean", jsonRatio(Values[unsigned(M)]));
+            J.attribute("graphs", Counts[unsigned(M)]);
+          });
+      });
+    };
+    Mean("dan_vs_base", R.MeanVersusBase, R.VersusBaseCount);
+    Mean("dan_margin", R.MeanMargin, R.MarginCount);
+    J.attribute("dan_best_cells", R.DANBestCells);
+    J.attribute("compared_cells", R.ComparedCells);
+  });
+}
+
+/// The stage ablations of one graph (tables 3 to 5, figure 7).
+static void jsonAblation(json::OStream &J, const Ablation &A) {
+  J.attribute("graph", A.Name);
+  J.attributeObject("stage1", [&] {
+    J.attribute("ok", A.Stage1Error.empty());
+    if (!A.Stage1Error.empty())
+      return J.attribute("error", A.Stage1Error);
+    J.attribute("input_peak_l1ub", A.InputPeak);
+    J.attribute("mpas_peak_l1ub", A.MPASPeak);
+    J.attribute("auto_keeps", A.AutoChosen
+                                  ? json::Value(weightsName(*A.AutoChosen))
+                                  : json::Value(nullptr));
+  });
+  J.attributeObject("weights", [&] {
+    for (const Ablation::Weighting &W : A.Weightings)
+      J.attributeObject(weightsName(W.W), [&] {
+        J.attribute("ok", W.Error.empty());
+        if (!W.Error.empty())
+          J.attribute("error", W.Error);
+        else
+          J.attribute("peak_l1ub", W.Peak);
+      });
+  });
+  J.attributeObject("dlr_cost_aware", [&] { jsonMeasurement(J, A.CostAware); });
+  J.attributeObject("dlr_lru", [&] { jsonMeasurement(J, A.LRU); });
+  J.attributeObject("stage3", [&] {
+    J.attribute("ok", A.Stage3Error.empty());
+    if (!A.Stage3Error.empty())
+      return J.attribute("error", A.Stage3Error);
+    J.attribute("reuse_edges", A.ReuseEdges);
+    J.attribute("freeze_makespan", A.FreezeMakespan);
+    J.attribute("cpe_makespan", A.CPEMakespan);
+    J.attribute("ignore_claimed_makespan", A.IgnoreClaimed);
+    J.attribute("ignore_real_makespan", A.IgnoreReal);
+    J.attribute("ignore_violations", A.IgnoreViolations);
+    J.attribute("cpe_verifies", A.CPEVerify.empty());
+    J.attribute("ignore_verifies", A.IgnoreVerify.empty());
+  });
+}
+
+/// One graph under sweep setting \p Si: each method's figures and ranks,
+/// and tau against the default setting.
+static void jsonSweepWorkload(json::OStream &J, const BenchReport &R, size_t Si,
+                              size_t Wi) {
+  const SweepResult &S = *R.Sweep;
+  J.attribute("graph", R.Workloads[Wi].Name);
+  J.attributeObject("values", [&] {
+    for (size_t Mi = 0; Mi != R.Methods.size(); ++Mi) {
+      const std::optional<Metrics> &V = S.Values[Si][Wi][Mi];
+      if (!V) {
+        J.attribute(methodName(R.Methods[Mi]), nullptr);
+        continue;
+      }
+      J.attributeObject(methodName(R.Methods[Mi]),
+                        [&] { writeMetricsJSON(J, *V); });
+    }
+  });
+  J.attributeObject("ranks", [&] {
+    for (Metric M : allMetrics())
+      J.attributeObject(metricKey(M), [&] {
+        const auto &Rk = S.Ranks[Si][Wi][unsigned(M)];
+        for (size_t Mi = 0; Mi != R.Methods.size(); ++Mi)
+          J.attribute(methodName(R.Methods[Mi]),
+                      Rk[Mi] ? json::Value(*Rk[Mi]) : json::Value(nullptr));
+      });
+  });
+  writePerMetricJSON(J, "tau",
+                     [&](unsigned K) { return jsonRatio(S.Tau[Si][Wi][K]); });
+}
+
+/// Sweep setting \p Si: the target it sets, the summary of its rankings,
+/// and every graph.
+static void jsonSweepSetting(json::OStream &J, const BenchReport &R,
+                             size_t Si) {
+  const SweepResult &S = *R.Sweep;
+  const SweepSetting &Set = S.Settings[Si];
+  J.attribute("label", Set.Label);
+  J.attribute("default", Set.IsDefault);
+  J.attribute("capacity_scale", double(Set.ScaleNum) / double(Set.ScaleDen));
+  J.attribute("alpha", Set.Alpha);
+  J.attribute("beta", Set.Beta);
+  writePerMetricJSON(J, "mean_tau",
+                     [&](unsigned K) { return jsonRatio(S.MeanTau[Si][K]); });
+  writePerMetricJSON(J, "min_tau",
+                     [&](unsigned K) { return jsonRatio(S.MinTau[Si][K]); });
+  if (is_contained(R.Methods, Method::DAN))
+    writePerMetricJSON(J, "dan_first",
+                       [&](unsigned K) { return S.DANFirst[Si][K]; });
+  J.attributeArray("workloads", [&] {
+    for (size_t Wi = 0; Wi != R.Workloads.size(); ++Wi)
+      J.object([&] { jsonSweepWorkload(J, R, Si, Wi); });
+  });
 }
 
 static void printJSON(const BenchReport &R, const ReportOptions &Opts,
                       raw_ostream &OS) {
   json::OStream J(OS, 2);
-  auto PerMetric = [&](StringRef Key, auto Value) {
-    J.attributeObject(Key, [&] {
-      for (Metric M : allMetrics())
-        J.attribute(metricKey(M), Value(unsigned(M)));
-    });
-  };
   J.object([&] {
-    J.attributeObject("target", [&] {
-      J.attributeObject("capacity", [&] {
-        for (unsigned I = 0; I != NumTiers; ++I)
-          J.attribute(tierName(Tier(I)), R.Target.capacity(Tier(I)));
-      });
-      J.attributeObject("spill_cost", [&] {
-        J.attribute("alpha", R.Target.spillAlpha());
-        J.attribute("beta", R.Target.spillBeta());
-      });
-    });
+    jsonTarget(J, R.Target);
     J.attributeArray("methods", [&] {
       for (Method M : R.Methods)
         J.value(methodName(M));
     });
     J.attributeArray("workloads", [&] {
       for (const Workload &W : R.Workloads)
-        J.object([&] {
-          J.attribute("graph", W.Name);
-          J.attribute("nodes", uint64_t(W.Nodes));
-          J.attributeObject("results", [&] {
-            for (size_t I = 0; I != W.Cells.size(); ++I) {
-              const Cell &C = W.Cells[I];
-              J.attributeObject(methodName(C.M), [&] {
-                jsonMeasurement(J, C.Result);
-                if (C.Result.ok()) {
-                  J.attribute("critical_path_lb", C.Result.CriticalPathLB);
-                  J.attribute("pipe_lb", C.Result.PipeLB);
-                  J.attribute("l0_single", C.Result.L0Single);
-                  PerMetric("normalized", [&](unsigned K) {
-                    return jnum(W.Table.Normalized[I][K]);
-                  });
-                }
-                if (Opts.Timings)
-                  J.attribute("seconds", C.Seconds);
-              });
-            }
-          });
-          PerMetric("best_external", [&](unsigned K) -> json::Value {
-            if (const std::optional<Method> &B = W.Table.BestExternal[K])
-              return methodName(*B);
-            return nullptr;
-          });
-          PerMetric("dan_margin",
-                    [&](unsigned K) { return jnum(W.Table.Margin[K]); });
-          PerMetric("dan_vs_base",
-                    [&](unsigned K) { return jnum(W.Table.VersusBase[K]); });
-        });
+        J.object([&] { jsonWorkload(J, W, Opts.Timings); });
     });
-    J.attributeObject("average", [&] {
-      auto Mean = [&](StringRef Key, const auto &Values, const auto &Counts) {
-        J.attributeObject(Key, [&] {
-          for (Metric M : allMetrics())
-            J.attributeObject(metricKey(M), [&] {
-              J.attribute("mean", jnum(Values[unsigned(M)]));
-              J.attribute("graphs", Counts[unsigned(M)]);
-            });
-        });
-      };
-      Mean("dan_vs_base", R.MeanVersusBase, R.VersusBaseCount);
-      Mean("dan_margin", R.MeanMargin, R.MarginCount);
-      J.attribute("dan_best_cells", R.DANBestCells);
-      J.attribute("compared_cells", R.ComparedCells);
-    });
+    jsonAverage(J, R);
     J.attribute("failures", R.Failures);
     if (!R.Ablations.empty()) {
       J.attributeArray("ablations", [&] {
         for (const Ablation &A : R.Ablations)
-          J.object([&] {
-            J.attribute("graph", A.Name);
-            J.attributeObject("stage1", [&] {
-              J.attribute("ok", A.Stage1Error.empty());
-              if (!A.Stage1Error.empty())
-                return J.attribute("error", A.Stage1Error);
-              J.attribute("input_peak_l1ub", A.InputPeak);
-              J.attribute("mpas_peak_l1ub", A.MPASPeak);
-              J.attribute("auto_keeps",
-                          A.AutoChosen ? json::Value(weightsName(*A.AutoChosen))
-                                       : json::Value(nullptr));
-            });
-            J.attributeObject("weights", [&] {
-              for (const Ablation::Weighting &W : A.Weightings)
-                J.attributeObject(weightsName(W.W), [&] {
-                  J.attribute("ok", W.Error.empty());
-                  if (!W.Error.empty())
-                    J.attribute("error", W.Error);
-                  else
-                    J.attribute("peak_l1ub", W.Peak);
-                });
-            });
-            J.attributeObject("dlr_cost_aware",
-                              [&] { jsonMeasurement(J, A.CostAware); });
-            J.attributeObject("dlr_lru", [&] { jsonMeasurement(J, A.LRU); });
-            J.attributeObject("stage3", [&] {
-              J.attribute("ok", A.Stage3Error.empty());
-              if (!A.Stage3Error.empty())
-                return J.attribute("error", A.Stage3Error);
-              J.attribute("reuse_edges", A.ReuseEdges);
-              J.attribute("freeze_makespan", A.FreezeMakespan);
-              J.attribute("cpe_makespan", A.CPEMakespan);
-              J.attribute("ignore_claimed_makespan", A.IgnoreClaimed);
-              J.attribute("ignore_real_makespan", A.IgnoreReal);
-              J.attribute("ignore_violations", A.IgnoreViolations);
-              J.attribute("cpe_verifies", A.CPEVerify.empty());
-              J.attribute("ignore_verifies", A.IgnoreVerify.empty());
-            });
-          });
+          J.object([&] { jsonAblation(J, A); });
       });
       J.attribute("ablation_failures", R.AblationFailures);
     }
-    if (R.Sweep) {
-      const SweepResult &S = *R.Sweep;
+    if (R.Sweep)
       J.attributeObject("sweep", [&] {
         J.attributeArray("settings", [&] {
-          for (size_t Si = 0; Si != S.Settings.size(); ++Si)
-            J.object([&] {
-              const SweepSetting &Set = S.Settings[Si];
-              J.attribute("label", Set.Label);
-              J.attribute("default", Set.IsDefault);
-              J.attribute("capacity_scale",
-                          double(Set.ScaleNum) / double(Set.ScaleDen));
-              J.attribute("alpha", Set.Alpha);
-              J.attribute("beta", Set.Beta);
-              PerMetric("mean_tau",
-                        [&](unsigned K) { return jnum(S.MeanTau[Si][K]); });
-              PerMetric("min_tau",
-                        [&](unsigned K) { return jnum(S.MinTau[Si][K]); });
-              if (is_contained(R.Methods, Method::DAN))
-                PerMetric("dan_first",
-                          [&](unsigned K) { return S.DANFirst[Si][K]; });
-              J.attributeArray("workloads", [&] {
-                for (size_t Wi = 0; Wi != R.Workloads.size(); ++Wi)
-                  J.object([&] {
-                    J.attribute("graph", R.Workloads[Wi].Name);
-                    J.attributeObject("values", [&] {
-                      for (size_t Mi = 0; Mi != R.Methods.size(); ++Mi) {
-                        const std::optional<Metrics> &V = S.Values[Si][Wi][Mi];
-                        if (!V) {
-                          J.attribute(methodName(R.Methods[Mi]), nullptr);
-                          continue;
-                        }
-                        J.attributeObject(methodName(R.Methods[Mi]), [&] {
-                          for (Metric M : allMetrics())
-                            J.attribute(metricKey(M), get(*V, M));
-                        });
-                      }
-                    });
-                    J.attributeObject("ranks", [&] {
-                      for (Metric M : allMetrics())
-                        J.attributeObject(metricKey(M), [&] {
-                          const auto &Rk = S.Ranks[Si][Wi][unsigned(M)];
-                          for (size_t Mi = 0; Mi != R.Methods.size(); ++Mi)
-                            J.attribute(methodName(R.Methods[Mi]),
-                                        Rk[Mi] ? json::Value(*Rk[Mi])
-                                               : json::Value(nullptr));
-                        });
-                    });
-                    PerMetric("tau", [&](unsigned K) {
-                      return jnum(S.Tau[Si][Wi][K]);
-                    });
-                  });
-              });
-            });
+          for (size_t Si = 0; Si != R.Sweep->Settings.size(); ++Si)
+            J.object([&] { jsonSweepSetting(J, R, Si); });
         });
-        J.attribute("failures", S.Failures);
-        J.attribute("not_verified", S.NotVerified);
+        J.attribute("failures", R.Sweep->Failures);
+        J.attribute("not_verified", R.Sweep->NotVerified);
       });
-    }
   });
   OS << '\n';
 }

@@ -2,9 +2,9 @@
 
 #include "ToolSupport.h"
 #include "Progress.h"
+#include "dan/Formats/Formats.h"
 #include "dan/IR/Diagnostic.h"
 #include "dan/IR/Printer.h"
-#include "dan/Parse/Import.h"
 #include "dan/Parse/Parser.h"
 #include "dan/Support/Timing.h"
 #include "llvm/Support/ErrorHandling.h"

@@ -4,7 +4,8 @@
 // (lib/Bench), and prints the comparison; optionally saves every plan as a
 // submission triple and draws the charts. The figures are computed in
 // lib/Bench/Bench.cpp, printed by lib/Bench/Report.cpp and drawn by
-// lib/Bench/Charts.cpp; this file parses options, reads and writes.
+// lib/Bench/Charts.cpp, both through lib/Report; this file declares the
+// options, reads and writes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,12 +14,8 @@
 #include "dan/Bench/Bench.h"
 #include "dan/Bench/Charts.h"
 #include "dan/Bench/Report.h"
-#include "dan/Formats/Export.h"
-#include "dan/Parse/Import.h"
-#include "dan/Parse/Parser.h"
-#include "llvm/ADT/StringSet.h"
+#include "dan/Formats/Formats.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 
@@ -38,13 +35,9 @@ static cl::list<std::string> MethodNames(
              "is always run: every figure is normalized to it"),
     cl::cat(DANCategory));
 
-static cl::opt<ReportFormat> OutFormat(
-    "format", cl::init(ReportFormat::Text), cl::desc("Report format"),
-    cl::values(clEnumValN(ReportFormat::Text, "text",
-                          "readable tables (default)"),
-               clEnumValN(ReportFormat::JSON, "json", "one JSON object"),
-               clEnumValN(ReportFormat::Markdown, "md", "Markdown tables")),
-    cl::cat(DANCategory));
+static cl::opt<ReportFormat>
+    OutFormat("format", cl::init(ReportFormat::Text), cl::desc("Report format"),
+              enumValues<ReportFormat>(reportFormats()), cl::cat(DANCategory));
 
 static cl::opt<std::string>
     OutputPath("o", cl::init("-"), cl::value_desc("path"),
@@ -126,102 +119,89 @@ static Expected<std::unique_ptr<Graph>> readGraph(SourceMgr &SM,
   return G;
 }
 
+/// Reads every input, each graph once.
+static Error readGraphs(SourceMgr &SM,
+                        std::vector<std::unique_ptr<Graph>> &Graphs) {
+  StringMap<std::string> Seen;
+  for (const std::string &Path : Inputs) {
+    Expected<std::unique_ptr<Graph>> G = readGraph(SM, Path);
+    if (!G)
+      return G.takeError();
+    auto [It, New] = Seen.try_emplace((*G)->Name, Path);
+    if (!New)
+      return usageError("'" + displayName(Path) + "' and '" +
+                        displayName(It->second) + "' are both graph " +
+                        (*G)->Name + ": give each graph once");
+    Graphs.push_back(std::move(*G));
+  }
+  return Error::success();
+}
+
 static std::string joinPath(StringRef A, StringRef B) {
   SmallString<128> P(A);
   sys::path::append(P, B);
   return std::string(P);
 }
 
-/// --save: every verified plan, as one write (all or nothing). A cell that
-/// failed leaves no files behind from an earlier run.
-static Error savePlans(const BenchReport &R) {
-  std::vector<std::pair<std::string, std::string>> Files;
-  std::vector<std::string> Stale;
-  for (const Workload &W : R.Workloads)
-    for (const Cell &C : W.Cells) {
-      std::string Prefix =
-          joinPath(joinPath(SaveDir, methodName(C.M)), W.Name + "_");
-      Expected<Submission> S =
-          C.Plan ? exportSubmission(*C.Plan)
-                 : Expected<Submission>(
-                       createStringError(inconvertibleErrorCode(), "no plan"));
-      if (!S) {
-        consumeError(S.takeError());
-        for (StringRef Suffix : {"schedule.txt", "memory.txt", "spill.txt"})
-          Stale.push_back(Prefix + Suffix.str());
-        continue;
-      }
-      Files.emplace_back(Prefix + "schedule.txt", S->Schedule);
-      Files.emplace_back(Prefix + "memory.txt", S->Memory);
-      Files.emplace_back(Prefix + "spill.txt", S->Spill);
-    }
-  return writeOutputs(Files, Stale);
+/// The output directories exist before the run, so that a long run does
+/// not end in an I/O error.
+static Error makeDirs(ArrayRef<Method> Methods) {
+  std::vector<std::string> Dirs;
+  if (!SaveDir.empty())
+    for (Method M : tableMethods(Methods))
+      Dirs.push_back(joinPath(SaveDir, methodName(M)));
+  if (!ChartsDir.empty())
+    Dirs.push_back(ChartsDir);
+  for (const std::string &Dir : Dirs)
+    if (std::error_code EC = sys::fs::create_directories(
+            Dir, /*IgnoreExisting=*/true, sys::fs::all_all))
+      return usageError("cannot create directory '" + Dir +
+                        "': " + EC.message());
+  return Error::success();
 }
 
-static Error writeCharts(const BenchReport &R) {
+/// The report, --save (every verified plan, as one write) and --charts.
+static Error writeResults(const BenchReport &R) {
+  ReportOptions RO;
+  RO.Format = OutFormat;
+  RO.Timings = Timings;
+  if (Error E = writeOutput(OutputPath,
+                            [&](raw_ostream &OS) { printReport(R, RO, OS); }))
+    return E;
   std::vector<std::pair<std::string, std::string>> Files;
+  std::vector<std::string> Stale;
+  if (!SaveDir.empty()) {
+    planFiles(R, SaveDir, Files, Stale);
+    if (Error E = writeOutputs(Files, Stale))
+      return E;
+  }
+  if (ChartsDir.empty())
+    return Error::success();
+  Files.clear();
   for (ChartFile &F : drawCharts(R))
     Files.emplace_back(joinPath(ChartsDir, F.Name), std::move(F.SVG));
   return writeOutputs(Files, {});
 }
 
 static Error runBenchTool(SourceMgr &SM) {
-  Expected<TargetDesc> OptionTarget = targetFromOptions();
-  if (!OptionTarget)
-    return OptionTarget.takeError();
-  TargetDesc Target = *OptionTarget;
-
+  Expected<TargetDesc> Target = targetFromOptions();
+  if (!Target)
+    return Target.takeError();
   BenchOptions Opts;
-  for (const std::string &Name : MethodNames) {
-    if (Name.empty())
-      return usageError(
-          "--methods needs method names: dan, base, hmcos, cosma, "
-          "magis, eda");
-    std::optional<Method> M = lookupMethod(Name);
-    if (!M) {
-      std::vector<StringRef> Names;
-      for (Method K : allMethods())
-        Names.push_back(methodName(K));
-      return usageError("--methods: " +
-                        unknownNameMessage("method", Name, Names));
-    }
-    Opts.Methods.push_back(*M);
-  }
-  if (Opts.Methods.empty())
-    Opts.Methods.assign(allMethods().begin(), allMethods().end());
-  for (const std::string &S : Sweep) {
-    if (S.empty())
-      return usageError("--sweep needs capacity, cost or grid");
-    if (S == "capacity")
-      Opts.Sweep.Capacity = true;
-    else if (S == "cost")
-      Opts.Sweep.Cost = true;
-    else if (S == "grid")
-      Opts.Sweep.Grid = true;
-    else
-      return usageError(
-          "--sweep: " +
-          unknownNameMessage("sweep", S, {"capacity", "cost", "grid"}));
-  }
-  if (SweepScales.getNumOccurrences())
-    Opts.Sweep.Scales.assign(SweepScales.begin(), SweepScales.end());
-  if (SweepAlpha.getNumOccurrences())
-    Opts.Sweep.Alphas.assign(SweepAlpha.begin(), SweepAlpha.end());
-  if (SweepBeta.getNumOccurrences())
-    Opts.Sweep.Betas.assign(SweepBeta.begin(), SweepBeta.end());
-  for (uint64_t V : concat<uint64_t>(Opts.Sweep.Alphas, Opts.Sweep.Betas))
-    if (V > MaxValue)
-      return usageError(
-          "--sweep-alpha and --sweep-beta take values up to 2^40, "
-          "not " +
-          Twine(V));
-  if (Expected<std::vector<SweepSetting>> S = sweepSettings(Opts.Sweep, Target);
-      !S)
-    return usageError("--sweep-scales: " + toString(S.takeError()));
-  if (Opts.Sweep.Scales.empty() || Opts.Sweep.Alphas.empty() ||
-      Opts.Sweep.Betas.empty())
-    return usageError("--sweep-scales, --sweep-alpha and --sweep-beta need at "
-                      "least one value");
+  // The values of a list option, when it is given.
+  auto Given = [](auto &List) {
+    using Values = std::vector<std::decay_t<decltype(*List.begin())>>;
+    return List.getNumOccurrences()
+               ? std::optional<Values>(Values(List.begin(), List.end()))
+               : std::nullopt;
+  };
+  BenchArgs Args{{MethodNames.begin(), MethodNames.end()},
+                 {Sweep.begin(), Sweep.end()},
+                 Given(SweepScales),
+                 Given(SweepAlpha),
+                 Given(SweepBeta)};
+  if (Error E = parseBenchArgs(Args, *Target, Opts))
+    return usageError(toString(std::move(E)));
   for (auto [Name, Opt] :
        {std::pair{"--save", &SaveDir}, std::pair{"--charts", &ChartsDir}})
     if (Opt->getNumOccurrences() && Opt->empty())
@@ -232,87 +212,32 @@ static Error runBenchTool(SourceMgr &SM) {
     return E;
 
   std::vector<std::unique_ptr<Graph>> Graphs;
-  StringMap<std::string> Seen;
-  for (const std::string &Path : Inputs) {
-    Expected<std::unique_ptr<Graph>> Read = readGraph(SM, Path);
-    if (!Read)
-      return Read.takeError();
-    std::unique_ptr<Graph> G = std::move(*Read);
-    auto [It, New] = Seen.try_emplace(G->Name, Path);
-    if (!New)
-      return usageError("'" + displayName(Path) + "' and '" +
-                        displayName(It->second) + "' are both graph " +
-                        G->Name + ": give each graph once");
-    Graphs.push_back(std::move(G));
-  }
+  if (Error E = readGraphs(SM, Graphs))
+    return E;
   // Every method runs on every graph under one target: the graphs' own,
   // which must agree once the options are applied.
   if (Error E = checkOneTarget(Graphs, Inputs,
                                "dan-bench compares methods under one target"))
     return E;
   if (!Graphs.empty())
-    Target = Graphs[0]->Target;
-
-  // The output directories exist before the run, so that a long run does
-  // not end in an I/O error.
-  std::vector<std::string> Dirs;
-  if (!SaveDir.empty())
-    for (Method M : tableMethods(Opts.Methods))
-      Dirs.push_back(joinPath(SaveDir, methodName(M)));
-  if (!ChartsDir.empty())
-    Dirs.push_back(ChartsDir);
-  for (const std::string &Dir : Dirs)
-    if (std::error_code EC = sys::fs::create_directories(
-            Dir, /*IgnoreExisting=*/true, sys::fs::all_all))
-      return usageError("cannot create directory '" + Dir +
-                        "': " + EC.message());
+    *Target = Graphs[0]->Target;
+  if (Error E = makeDirs(Opts.Methods))
+    return E;
 
   Opts.Ablations = Ablations;
   Opts.KeepPlans = !SaveDir.empty() || !ChartsDir.empty();
   if (!Quiet)
-    Opts.OnProgress = [](const Progress &P) {
-      if (!P.Done) {
-        errs() << "dan-bench: [" << P.Index << '/' << P.Total << "] " << P.Graph
-               << ' ' << P.What << " ...";
-        return;
-      }
-      if (P.Error.empty())
-        errs() << format(" %.2f s\n", P.Seconds);
-      else
-        errs() << " error: " << P.Error << '\n';
-    };
+    Opts.OnProgress = [](const Progress &P) { printProgress(P, errs()); };
   std::vector<const Graph *> Ptrs;
   for (const auto &G : Graphs)
     Ptrs.push_back(G.get());
-  BenchReport R = runBench(Ptrs, Target, Opts);
-
-  ReportOptions RO;
-  RO.Format = OutFormat;
-  RO.Timings = Timings;
-  if (Error E = writeOutput(OutputPath,
-                            [&](raw_ostream &OS) { printReport(R, RO, OS); }))
+  BenchReport R = runBench(Ptrs, *Target, Opts);
+  if (Error E = writeResults(R))
     return E;
-  if (!SaveDir.empty())
-    if (Error E = savePlans(R))
-      return E;
-  if (!ChartsDir.empty())
-    if (Error E = writeCharts(R))
-      return E;
-  if (R.failed()) {
-    std::string Why;
-    auto Add = [&](unsigned N, StringRef One, StringRef Many) {
-      if (N)
-        Why += (Why.empty() ? "" : ", ") + std::to_string(N) + " " +
-               (N == 1 ? One : Many).str();
-    };
-    Add(R.Failures, "cell failed", "cells failed");
-    Add(R.AblationFailures, "ablation failed", "ablations failed");
-    Add(R.Sweep ? R.Sweep->NotVerified : 0, "plan of the sweep does not verify",
-        "plans of the sweep do not verify");
-    return createStringError(inconvertibleErrorCode(),
-                             Why + "; the report says why");
-  }
-  return Error::success();
+  if (!R.failed())
+    return Error::success();
+  return createStringError(inconvertibleErrorCode(),
+                           failureSummary(R) + "; the report says why");
 }
 
 int main(int Argc, char **Argv) {

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ToolSupport.h"
-#include "dan/Formats/Export.h"
+#include "dan/Formats/JSON.h"
 #include "dan/Gen/Generate.h"
 #include "dan/IR/Diagnostic.h"
 #include "dan/IR/Printer.h"

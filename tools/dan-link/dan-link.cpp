@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ToolSupport.h"
+#include "dan/Formats/Formats.h"
 #include "dan/IR/Link.h"
 #include "dan/IR/Printer.h"
 #include "llvm/Support/InitLLVM.h"

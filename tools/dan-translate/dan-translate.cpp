@@ -1,59 +1,36 @@
 //===- dan-translate.cpp - Convert between DAN IR and the contest formats -===//
+//
+// Chooses a reader and a writer of lib/Formats (dan/Formats/Formats.h lists
+// the formats) and drives them: which files are read, where the output goes.
+//
+//===----------------------------------------------------------------------===//
 
 #include "ToolSupport.h"
-#include "dan/Formats/Export.h"
+#include "dan/Formats/CSV.h"
+#include "dan/Formats/Formats.h"
+#include "dan/Formats/JSON.h"
+#include "dan/Formats/Submission.h"
 #include "dan/IR/Components.h"
 #include "dan/IR/MemoryPlan.h"
-#include "dan/IR/Printer.h"
-#include "dan/Parse/Import.h"
-#include "dan/Parse/Parser.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 using namespace llvm;
 using namespace dan;
 using namespace dan::tool;
 
-namespace {
-enum class ImportFormat { IR, JSON, CSV, Submission };
-enum class ExportFormat { IR, JSON, Submission, Dot };
-
-const EnumEntry<ImportFormat> ImportFormats[] = {
-    {ImportFormat::IR, "ir", "DAN IR (default)"},
-    {ImportFormat::JSON, "json",
-     "contest JSON: {\"Nodes\": [...], \"Edges\": [...]}"},
-    {ImportFormat::CSV, "csv",
-     "<name>_Nodes.csv and <name>_Edges.csv (give the nodes file, or both)"},
-    {ImportFormat::Submission, "submission",
-     "a graph (IR or JSON) and a directory or _schedule.txt path holding "
-     "<name>_schedule.txt, _memory.txt, _spill.txt"},
-};
-
-const EnumEntry<ExportFormat> ExportFormats[] = {
-    {ExportFormat::IR, "ir", "DAN IR (default)"},
-    {ExportFormat::JSON, "json",
-     "contest JSON, plus offsets, spill nodes and ReuseEdges when the graph "
-     "has a memory plan (ReuseEdges also when it has reuse edges)"},
-    {ExportFormat::Submission, "submission",
-     "<graph>_schedule.txt, _memory.txt, _spill.txt in the directory given "
-     "by -o"},
-    {ExportFormat::Dot, "dot", "Graphviz DOT"},
-};
-} // namespace
-
 static cl::list<std::string> Inputs(cl::Positional, cl::desc("<input files>"),
                                     cl::cat(DANCategory));
 
 static cl::opt<ImportFormat> Import("import", cl::init(ImportFormat::IR),
                                     cl::desc("Input format"),
-                                    enumValues<ImportFormat>(ImportFormats),
+                                    enumValues<ImportFormat>(importFormats()),
                                     cl::cat(DANCategory));
 
 static cl::opt<ExportFormat> Export("export", cl::init(ExportFormat::IR),
                                     cl::desc("Output format"),
-                                    enumValues<ExportFormat>(ExportFormats),
+                                    enumValues<ExportFormat>(exportFormats()),
                                     cl::cat(DANCategory));
 
 static cl::opt<std::string>
@@ -109,106 +86,89 @@ static Expected<std::unique_ptr<Graph>> focusedPart(const Graph &G) {
   return extractPart(G, neighbourhood(G, Center, Depth));
 }
 
+/// The one input of --import=ir and json: a file, or stdin.
+static StringRef soleInput() {
+  return Inputs.empty() ? "-" : StringRef(Inputs[0]);
+}
+
+/// \p G, or exit status 1 when the reader failed: the readers print their
+/// diagnostics as they find them.
+static Expected<std::unique_ptr<Graph>> parsed(std::unique_ptr<Graph> G) {
+  if (!G)
+    return reportedError(ExitInvalid);
+  return G;
+}
+
+/// --import=csv: the nodes file, and the edges file given or found beside it.
+static Expected<std::unique_ptr<Graph>> readCSV(SourceMgr &SM) {
+  std::string EdgesPath;
+  if (Inputs.size() == 2) {
+    EdgesPath = Inputs[1];
+  } else if (Expected<std::string> P = csvEdgesPath(Inputs[0])) {
+    EdgesPath = *P;
+  } else {
+    return usageError(toString(P.takeError()));
+  }
+  Expected<unsigned> Nodes = readInput(SM, Inputs[0]);
+  if (!Nodes)
+    return Nodes.takeError();
+  Expected<unsigned> Edges = readInput(SM, EdgesPath);
+  if (!Edges)
+    return Edges.takeError();
+  return parsed(importCSV(SM, *Nodes, *Edges, csvGraphName(Inputs[0])));
+}
+
+/// --import=submission: a graph, then the triple named after it.
+static Expected<std::unique_ptr<Graph>> readSubmission(SourceMgr &SM) {
+  StringRef GraphPath = Inputs[0];
+  Expected<unsigned> ID = readInput(SM, GraphPath);
+  if (!ID)
+    return ID.takeError();
+  Expected<std::unique_ptr<Graph>> G =
+      parsed(importGraph(SM, *ID, graphNameForFile(GraphPath)));
+  if (!G)
+    return G.takeError();
+  std::string Prefix = submissionPrefix(Inputs[1], (*G)->Name);
+  SubmissionBuffers Files;
+  Expected<unsigned> Sched = readInput(SM, Prefix + SubmissionSuffixes[0]);
+  if (!Sched)
+    return Sched.takeError();
+  Files.Schedule = *Sched;
+  for (auto [Suffix, Slot] : {std::pair{SubmissionSuffixes[1], &Files.Memory},
+                              {SubmissionSuffixes[2], &Files.Spill}})
+    if (sys::fs::exists(Prefix + Suffix)) {
+      Expected<unsigned> File = readInput(SM, Prefix + Suffix);
+      if (!File)
+        return File.takeError();
+      *Slot = *File;
+    }
+  if (!applySubmission(**G, SM, Files))
+    return reportedError(ExitInvalid);
+  return G;
+}
+
 /// Reads the graph named by the positional inputs in the --import format.
 static Expected<std::unique_ptr<Graph>> readGraph(SourceMgr &SM) {
-  auto Need = [&](size_t Min, size_t Max, StringRef What) -> Error {
-    if (Inputs.size() >= Min && Inputs.size() <= Max)
-      return Error::success();
+  InputCount N = inputCount(Import);
+  if (Inputs.size() < N.Min || Inputs.size() > N.Max)
     return usageError(
-        "--import=" + What + " takes " +
-        (Min == Max ? Twine(Min) : Twine(Min) + " or " + Twine(Max)) +
-        " input file" + (Max > 1 ? "s" : "") + ", not " + Twine(Inputs.size()));
-  };
-  // The importers print their diagnostics as they find them.
-  auto Parsed =
-      [&](std::unique_ptr<Graph> G) -> Expected<std::unique_ptr<Graph>> {
-    if (!G)
-      return reportedError(ExitInvalid);
-    return G;
-  };
-
+        "--import=" + enumName(importFormats(), Import.getValue()) + " takes " +
+        (N.Min == N.Max ? Twine(N.Min) : Twine(N.Min) + " or " + Twine(N.Max)) +
+        " input file" + (N.Max > 1 ? "s" : "") + ", not " +
+        Twine(Inputs.size()));
   switch (Import) {
-  case ImportFormat::IR: {
-    if (Error E = Need(0, 1, "ir"))
-      return E;
-    return readIR(SM, Inputs.empty() ? "-" : StringRef(Inputs[0]));
-  }
+  case ImportFormat::IR:
+    return readIR(SM, soleInput());
   case ImportFormat::JSON: {
-    if (Error E = Need(0, 1, "json"))
-      return E;
-    StringRef Path = Inputs.empty() ? "-" : StringRef(Inputs[0]);
-    Expected<unsigned> ID = readInput(SM, Path);
+    Expected<unsigned> ID = readInput(SM, soleInput());
     if (!ID)
       return ID.takeError();
-    return Parsed(importJSON(SM, *ID, graphNameForFile(Path)));
+    return parsed(importJSON(SM, *ID, graphNameForFile(soleInput())));
   }
-  case ImportFormat::CSV: {
-    if (Error E = Need(1, 2, "csv"))
-      return E;
-    std::string NodesPath = Inputs[0], EdgesPath;
-    StringRef Stem = sys::path::stem(NodesPath);
-    if (Inputs.size() == 2) {
-      EdgesPath = Inputs[1];
-    } else if (Stem.ends_with("_Nodes")) {
-      SmallString<128> P(sys::path::parent_path(NodesPath));
-      sys::path::append(P, Stem.drop_back(strlen("_Nodes")) + "_Edges.csv");
-      EdgesPath = std::string(P);
-    } else {
-      return usageError("cannot find the edges file for '" + NodesPath +
-                        "': name it <name>_Nodes.csv or give both files");
-    }
-    Expected<unsigned> NodesID = readInput(SM, NodesPath);
-    if (!NodesID)
-      return NodesID.takeError();
-    Expected<unsigned> EdgesID = readInput(SM, EdgesPath);
-    if (!EdgesID)
-      return EdgesID.takeError();
-    StringRef Base =
-        Stem.ends_with("_Nodes") ? Stem.drop_back(strlen("_Nodes")) : Stem;
-    // graphNameForFile drops an extension: give Base one, so that a dot in
-    // it ('conv.v2_Nodes.csv') is kept.
-    std::string Name = graphNameForFile((Base + ".csv").str());
-    return Parsed(importCSV(SM, *NodesID, *EdgesID, Name));
-  }
-  case ImportFormat::Submission: {
-    if (Error E = Need(2, 2, "submission"))
-      return E;
-    StringRef GraphPath = Inputs[0];
-    Expected<unsigned> ID = readInput(SM, GraphPath);
-    if (!ID)
-      return ID.takeError();
-    std::unique_ptr<Graph> G =
-        importGraph(SM, *ID, graphNameForFile(GraphPath));
-    if (!G)
-      return reportedError(ExitInvalid);
-    // The triple is named after the graph: DIR/<name>_schedule.txt, or the
-    // prefix of a given _schedule.txt path.
-    std::string Prefix;
-    StringRef Where = Inputs[1];
-    if (Where.ends_with("_schedule.txt"))
-      Prefix = Where.drop_back(strlen("schedule.txt")).str();
-    else {
-      SmallString<128> P(Where);
-      sys::path::append(P, G->Name + "_");
-      Prefix = std::string(P);
-    }
-    SubmissionBuffers Files;
-    Expected<unsigned> Sched = readInput(SM, Prefix + "schedule.txt");
-    if (!Sched)
-      return Sched.takeError();
-    Files.Schedule = *Sched;
-    for (auto [Suffix, Slot] :
-         {std::pair{"memory.txt", &Files.Memory}, {"spill.txt", &Files.Spill}})
-      if (sys::fs::exists(Prefix + Suffix)) {
-        Expected<unsigned> ID = readInput(SM, Prefix + Suffix);
-        if (!ID)
-          return ID.takeError();
-        *Slot = *ID;
-      }
-    if (!applySubmission(*G, SM, Files))
-      return reportedError(ExitInvalid);
-    return G;
-  }
+  case ImportFormat::CSV:
+    return readCSV(SM);
+  case ImportFormat::Submission:
+    return readSubmission(SM);
   }
   llvm_unreachable("an import format without a reader");
 }
@@ -230,22 +190,17 @@ static Error writeSubmission(const Graph &G) {
           OutputPath, /*IgnoreExisting=*/true, sys::fs::all_all))
     return usageError("cannot create directory '" + OutputPath +
                       "': " + EC.message());
-  auto PathOf = [&](StringRef Suffix) {
-    SmallString<128> Path(OutputPath.getValue());
-    sys::path::append(Path, G.Name + Suffix);
-    return std::string(Path);
-  };
+  std::vector<std::string> Paths = submissionPaths(OutputPath, G.Name);
   std::vector<std::pair<std::string, std::string>> Files = {
-      {PathOf("_schedule.txt"), S->Schedule}};
+      {Paths[0], S->Schedule}};
   std::vector<std::string> Stale;
   // Without a plan there is only a schedule; memory and spill files left by
   // an earlier export of this graph would no longer belong to it.
-  for (auto [Suffix, Text] : {std::pair{"_memory.txt", &S->Memory},
-                              std::pair{"_spill.txt", &S->Spill}}) {
-    if (G.hasMemoryPlan())
-      Files.emplace_back(PathOf(Suffix), *Text);
-    else
-      Stale.push_back(PathOf(Suffix));
+  if (G.hasMemoryPlan()) {
+    Files.emplace_back(Paths[1], S->Memory);
+    Files.emplace_back(Paths[2], S->Spill);
+  } else {
+    Stale.assign(Paths.begin() + 1, Paths.end());
   }
   Error E = writeOutputs(Files, Stale);
   if (E) {
@@ -290,27 +245,19 @@ static Error translate(SourceMgr &SM) {
   if (Renumber)
     G.renumberDensely();
 
-  switch (Export) {
-  case ExportFormat::IR:
-    return writeOutput(OutputPath, [&](raw_ostream &OS) { printGraph(G, OS); });
-  case ExportFormat::JSON:
-    return writeOutput(OutputPath,
-                       [&](raw_ostream &OS) { exportJSON(G, G.Target, OS); });
-  case ExportFormat::Dot: {
-    std::unique_ptr<Graph> Part;
-    if (Focus.getNumOccurrences()) {
-      Expected<std::unique_ptr<Graph>> P = focusedPart(G);
-      if (!P)
-        return P.takeError();
-      Part = std::move(*P);
-    }
-    return writeOutput(
-        OutputPath, [&](raw_ostream &OS) { exportDot(Part ? *Part : G, OS); });
-  }
-  case ExportFormat::Submission:
+  if (!isStreamFormat(Export))
     return writeSubmission(G);
+  // --focus: the neighbourhood of one node, for a picture of a large graph.
+  std::unique_ptr<Graph> Part;
+  if (Focus.getNumOccurrences()) {
+    Expected<std::unique_ptr<Graph>> P = focusedPart(G);
+    if (!P)
+      return P.takeError();
+    Part = std::move(*P);
   }
-  llvm_unreachable("an export format without a writer");
+  const Graph &Out = Part ? *Part : G;
+  return writeOutput(OutputPath,
+                     [&](raw_ostream &OS) { exportGraph(Export, Out, OS); });
 }
 
 int main(int Argc, char **Argv) {

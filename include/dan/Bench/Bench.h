@@ -20,7 +20,9 @@
 
 #include "dan/Analysis/Replay.h"
 #include "dan/IR/Graph.h"
+#include "dan/Report/Metrics.h"
 #include "dan/Search/Methods.h"
+#include "dan/Support/EnumTable.h"
 #include "dan/Target/Target.h"
 #include "dan/Transforms/MPAS.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -34,31 +36,8 @@
 
 namespace dan::bench {
 
-/// The four metrics of the contest, in the order tables list them.
-enum class Metric : unsigned { Peak, Traffic, Spills, Makespan };
-constexpr unsigned NumMetrics = 4;
-llvm::ArrayRef<Metric> allMetrics();
-/// The JSON key: "peak_l1ub", "extra_ddr_traffic", "spill_count", "makespan".
-llvm::StringRef metricKey(Metric M);
-/// The column title: "peak L1+UB", "extra DDR traffic", ...
-llvm::StringRef metricTitle(Metric M);
-
-/// One value per metric, indexed by Metric.
-using Metrics = std::array<uint64_t, NumMetrics>;
-Metrics metricsOf(const ReplayResult &R);
-inline uint64_t get(const Metrics &V, Metric M) {
-  return V[static_cast<unsigned>(M)];
-}
-
 /// hmcos, cosma, magis and eda: the methods "best external" is taken over.
 bool isExternal(Method M);
-
-/// Value / Base with 0 / 0 = 1 and X / 0 = +infinity for X > 0.
-double normalized(uint64_t Value, uint64_t Base);
-/// 1 - Value / Reference with 0 / 0 counted as 1 (a tie, 0) and X / 0 as
-/// +infinity (-infinity) for X > 0: the fraction by which Value is below
-/// Reference, negative when it is above.
-double reduction(uint64_t Value, uint64_t Reference);
 
 /// Kendall's tau-b of two rankings of the same items (rank 1 best; equal
 /// ranks are ties). 1 when both rank every item equal; std::nullopt when
@@ -197,6 +176,12 @@ struct SweepSpec {
   bool enabled() const { return Capacity || Cost || Grid; }
 };
 
+/// The sweeps dan-bench --sweep names.
+enum class SweepKind { Capacity, Cost, Grid };
+llvm::ArrayRef<EnumEntry<SweepKind>> sweepKinds();
+/// Turns the sweep \p K on in \p S.
+void enableSweep(SweepSpec &S, SweepKind K);
+
 /// Parses a scale written as a decimal ("0.75", "2", at most 6 digits after
 /// the point) into an exact fraction.
 llvm::Expected<std::pair<uint64_t, uint64_t>> parseScale(llvm::StringRef S);
@@ -282,6 +267,20 @@ struct BenchReport {
   }
 };
 
+/// dan-bench's command line as given: the values of --methods and --sweep,
+/// and those of --sweep-scales, --sweep-alpha and --sweep-beta when given.
+struct BenchArgs {
+  std::vector<std::string> Methods, Sweeps;
+  std::optional<std::vector<std::string>> Scales;
+  std::optional<std::vector<uint64_t>> Alphas, Betas;
+};
+
+/// The methods and the sweep of \p Args (all six methods when none is
+/// given), checked under \p T; the error's message names the option that is
+/// wrong ("--methods: unknown method ...").
+llvm::Error parseBenchArgs(const BenchArgs &Args, const TargetDesc &T,
+                           BenchOptions &Opts);
+
 /// The methods in table order (allMethods()), Base added, duplicates once.
 std::vector<Method> tableMethods(llvm::ArrayRef<Method> Requested);
 
@@ -290,6 +289,15 @@ std::vector<Method> tableMethods(llvm::ArrayRef<Method> Requested);
 /// fails or a plan that does not verify is an error in its cell.
 BenchReport runBench(llvm::ArrayRef<const Graph *> Graphs, const TargetDesc &T,
                      const BenchOptions &Opts);
+
+/// What dan-bench --save writes into \p Dir: each verified plan of \p R as a
+/// submission triple, DIR/<method>/<graph>_schedule.txt, _memory.txt,
+/// _spill.txt (appended to \p Files as path and text); the triple of a cell
+/// without one is appended to \p Stale, so that no file of an earlier run
+/// is left behind for it.
+void planFiles(const BenchReport &R, llvm::StringRef Dir,
+               std::vector<std::pair<std::string, std::string>> &Files,
+               std::vector<std::string> &Stale);
 
 /// The runs runBench makes, for progress totals.
 unsigned countRuns(size_t NumGraphs, const TargetDesc &T,

@@ -1,9 +1,9 @@
 //===- Report.h - dan-bench's report as text, JSON or Markdown ---*- C++
 //-*-===//
 //
-// Prints a BenchReport. The output depends only on the report (and
-// Timings), so two runs on the same inputs print the same bytes; wall times
-// appear only when Timings is set.
+// Prints a BenchReport through lib/Report (dan/Report/Document.h, Metrics.h).
+// The output depends only on the report (and Timings), so two runs on the same
+// inputs print the same bytes; wall times appear only when Timings is set.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,11 +11,10 @@
 #define DAN_BENCH_REPORT_H
 
 #include "dan/Bench/Bench.h"
+#include "dan/Report/Document.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace dan::bench {
-
-enum class ReportFormat { Text, JSON, Markdown };
 
 struct ReportOptions {
   ReportFormat Format = ReportFormat::Text;
@@ -26,10 +25,14 @@ struct ReportOptions {
 void printReport(const BenchReport &R, const ReportOptions &Opts,
                  llvm::raw_ostream &OS);
 
-/// "0.340", "inf": a ratio with three decimals.
-std::string formatRatio(double X);
-/// "53.7%", "-4.0%", "-inf%": a fraction as a percentage, one decimal.
-std::string formatPercent(double X);
+/// A progress line of a run: "dan-bench: [I/N] GRAPH WHAT ..." when it
+/// starts, " 1.23 s" or " error: WHY" and a newline when it ends.
+void printProgress(const Progress &P, llvm::raw_ostream &OS);
+
+/// Why \p R failed, for the tool's error line: "2 cells failed, 1 ablation
+/// failed"; empty when it did not (BenchReport::failed).
+std::string failureSummary(const BenchReport &R);
+
 /// "dan < magis = eda < base": methods by rank, ties joined by "=".
 std::string formatRanking(llvm::ArrayRef<Method> Methods,
                           llvm::ArrayRef<std::optional<unsigned>> Ranks);

@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/ErrorHandling.h"
 #include <optional>
+#include <vector>
 
 namespace dan {
 
@@ -44,6 +45,15 @@ std::optional<EnumT> lookupEnum(llvm::ArrayRef<EnumEntry<EnumT>> Table,
     if (E.Name == Name)
       return E.Value;
   return std::nullopt;
+}
+
+/// The spellings of \p Table, in its order (for "did you mean" messages).
+template <typename EnumT>
+std::vector<llvm::StringRef> enumNames(llvm::ArrayRef<EnumEntry<EnumT>> Table) {
+  std::vector<llvm::StringRef> Names;
+  for (const EnumEntry<EnumT> &E : Table)
+    Names.push_back(E.Name);
+  return Names;
 }
 
 } // namespace dan

@@ -1,13 +1,13 @@
 //===- GraphBuilder.h - Building a graph from an external format -*- C++
 //-*-===//
 //
-// Private to lib/Parse: the checks every importer shares (unique ids, known
+// Private to lib/Formats: the checks every importer shares (unique ids, known
 // edge ends, no duplicate edge), reported through a SourceMgr.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DAN_LIB_PARSE_GRAPHBUILDER_H
-#define DAN_LIB_PARSE_GRAPHBUILDER_H
+#ifndef DAN_LIB_FORMATS_GRAPHBUILDER_H
+#define DAN_LIB_FORMATS_GRAPHBUILDER_H
 
 #include "dan/IR/Diagnostic.h"
 #include "dan/IR/Graph.h"
@@ -55,4 +55,4 @@ bool checkOpName(GraphBuilder &B, llvm::StringRef Name, llvm::SMLoc Loc,
 
 } // namespace dan::detail
 
-#endif // DAN_LIB_PARSE_GRAPHBUILDER_H
+#endif // DAN_LIB_FORMATS_GRAPHBUILDER_H

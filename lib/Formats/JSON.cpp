@@ -1,4 +1,4 @@
-//===- ImportJSON.cpp - Reading contest JSON ------------------------------===//
+//===- JSON.cpp - Contest JSON: the reader and the writer -----------------===//
 //
 // llvm::json parses the text; this file turns the value into a graph. JSON
 // values carry no source positions, so on an error a small scanner finds the
@@ -15,9 +15,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dan/Formats/JSON.h"
 #include "GraphBuilder.h"
-#include "dan/Parse/Import.h"
-#include "dan/Parse/Parser.h"
+#include "dan/IR/NodeCosts.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -28,16 +28,6 @@
 using namespace llvm;
 
 namespace dan {
-
-std::string graphNameForFile(StringRef Path) {
-  std::string Name = sys::path::stem(Path).str();
-  for (char &C : Name)
-    if (!isAlnum(C) && C != '_' && C != '.' && C != '$' && C != '-')
-      C = '_';
-  if (Name.empty() || Name == "-")
-    Name = "graph";
-  return Name;
-}
 
 namespace {
 
@@ -162,6 +152,13 @@ size_t memberOffset(StringRef Text, size_t Start, StringRef Field) {
   return Start;
 }
 
+/// A top-level member of the file as the chunked path scans it.
+struct SkeletonMember {
+  size_t Begin = 0, End = 0; // the value's text
+  std::vector<std::pair<size_t, size_t>> Elements;
+  bool IsArray = false;
+};
+
 class JSONImporter {
 public:
   JSONImporter(SourceMgr &SM, unsigned BufferID, Graph &G)
@@ -198,6 +195,13 @@ private:
                   StringRef &Out);
   bool readEdges(const json::Object &Root, StringRef Key, bool Reuse);
   bool readEdge(const json::Value &V, StringRef Key, size_t I, bool Reuse);
+  /// The elements of one array, each parsed on its own and handed to
+  /// \p Read; an element that is not valid JSON means the file is not
+  /// (std::nullopt). (Parsed a chunk at a time, a third of the import went
+  /// into llvm::json's array regrowth, which copies every element's object.)
+  std::optional<bool>
+  readElements(const SkeletonMember &M,
+               function_ref<bool(const json::Value &, size_t)> Read);
 
   const MemoryBuffer &Buf;
   /// Element offsets of each top-level array, found on first use.
@@ -456,23 +460,65 @@ bool JSONImporter::run() {
   return true;
 }
 
-std::optional<bool> JSONImporter::runStreamed() {
-  if (!checkSyntax())
+/// Whether \p Key's array is read an element at a time.
+static bool isSplitKey(StringRef Key) {
+  return Key == "Nodes" || Key == "Edges" || Key == "ReuseEdges";
+}
+
+/// Scans the value that starts with token \p K at \p Pos into \p M: a
+/// string or scalar by its extent, an object or array to its end, an array
+/// of a split key into its elements' ranges. Returns false, reporting
+/// nothing, when the value is not in the expected shape.
+static bool scanValue(JSONScanner &S, StringRef Text, StringRef Key, char K,
+                      size_t Pos, StringRef Str, SkeletonMember &M) {
+  M.Begin = Pos;
+  M.IsArray = K == '[';
+  if (K == '"') {
+    M.End = Pos + Str.size() + 2;
+    return true;
+  }
+  if (K == 'v') {
+    M.End = Pos;
+    while (M.End < Text.size() && !JSONScanner::endsValue(Text[M.End]))
+      ++M.End;
+    return true;
+  }
+  if (K != '{' && K != '[')
     return false;
-  StringRef Text = Buf.getBuffer();
+  bool Split = M.IsArray && isSplitKey(Key);
+  int Depth = 1;
+  size_t ElemBegin = SIZE_MAX;
+  while (Depth > 0) {
+    if (!S.next(K, Pos, Str))
+      return false;
+    if (Split && Depth == 1 && ElemBegin == SIZE_MAX && K != ']' && K != ',')
+      ElemBegin = Pos;
+    if (K == '{' || K == '[')
+      ++Depth;
+    else if (K == '}' || K == ']')
+      --Depth;
+    if (Split && (K == ',' ? Depth == 1 : Depth == 0)) {
+      if (ElemBegin != SIZE_MAX)
+        M.Elements.push_back({ElemBegin, Pos});
+      else if (K == ',' || !M.Elements.empty())
+        return false; // an empty element: ",," or ",]"
+      ElemBegin = SIZE_MAX;
+    }
+  }
+  M.End = Pos + 1;
+  return true;
+}
+
+/// The skeleton: '{', then "key": value pairs separated by ',', then '}'
+/// and nothing after. The arrays of the three known keys are split into
+/// their elements' ranges; any other value is kept whole. std::nullopt when
+/// the text is not in that shape.
+static std::optional<StringMap<SkeletonMember>> scanSkeleton(StringRef Text) {
   JSONScanner S(Text);
   char K;
   size_t Pos;
   StringRef Str;
-  // The skeleton: '{', then "key": value pairs separated by ',', then '}'
-  // and nothing after. The arrays of the three known keys are split into
-  // their elements' ranges; any other value is kept whole.
-  struct Member {
-    size_t Begin = 0, End = 0; // the value's text
-    std::vector<std::pair<size_t, size_t>> Elements;
-    bool IsArray = false;
-  };
-  StringMap<Member> Members;
+  StringMap<SkeletonMember> Members;
   if (!S.next(K, Pos, Str) || K != '{')
     return std::nullopt;
   bool First = true;
@@ -486,45 +532,9 @@ std::optional<bool> JSONImporter::runStreamed() {
     if (K != '"' || Str.contains('\\'))
       return std::nullopt;
     auto [It, New] = Members.try_emplace(Str);
-    if (!New || !S.next(K, Pos, Str) || K != ':' || !S.next(K, Pos, Str))
+    if (!New || !S.next(K, Pos, Str) || K != ':' || !S.next(K, Pos, Str) ||
+        !scanValue(S, Text, It->first(), K, Pos, Str, It->second))
       return std::nullopt;
-    Member &M = It->second;
-    M.Begin = Pos;
-    M.IsArray = K == '[';
-    if (K == '"') {
-      M.End = Pos + Str.size() + 2;
-    } else if (K == 'v') {
-      M.End = Pos;
-      while (M.End < Text.size() && !JSONScanner::endsValue(Text[M.End]))
-        ++M.End;
-    } else if (K == '{' || K == '[') {
-      bool Split =
-          M.IsArray && (It->first() == "Nodes" || It->first() == "Edges" ||
-                        It->first() == "ReuseEdges");
-      int Depth = 1;
-      size_t ElemBegin = SIZE_MAX;
-      while (Depth > 0) {
-        if (!S.next(K, Pos, Str))
-          return std::nullopt;
-        if (Split && Depth == 1 && ElemBegin == SIZE_MAX && K != ']' &&
-            K != ',')
-          ElemBegin = Pos;
-        if (K == '{' || K == '[')
-          ++Depth;
-        else if (K == '}' || K == ']')
-          --Depth;
-        if (Split && (K == ',' ? Depth == 1 : Depth == 0)) {
-          if (ElemBegin != SIZE_MAX)
-            M.Elements.push_back({ElemBegin, Pos});
-          else if (K == ',' || !M.Elements.empty())
-            return std::nullopt; // an empty element: ",," or ",]"
-          ElemBegin = SIZE_MAX;
-        }
-      }
-      M.End = Pos + 1;
-    } else {
-      return std::nullopt;
-    }
     First = false;
     if (!S.next(K, Pos, Str))
       return std::nullopt;
@@ -535,13 +545,9 @@ std::optional<bool> JSONImporter::runStreamed() {
   }
   if (S.next(K, Pos, Str))
     return std::nullopt;
-  auto IsSplit = [](StringRef Key, const Member &M) {
-    return M.IsArray &&
-           (Key == "Nodes" || Key == "Edges" || Key == "ReuseEdges");
-  };
   // Every other value must be valid JSON on its own.
   for (const auto &Entry : Members) {
-    if (IsSplit(Entry.first(), Entry.second))
+    if (Entry.second.IsArray && isSplitKey(Entry.first()))
       continue;
     Expected<json::Value> V =
         json::parse(Text.slice(Entry.second.Begin, Entry.second.End));
@@ -550,37 +556,45 @@ std::optional<bool> JSONImporter::runStreamed() {
       return std::nullopt;
     }
   }
-  auto NodesIt = Members.find("Nodes"), EdgesIt = Members.find("Edges"),
-       ReuseIt = Members.find("ReuseEdges");
-  if (NodesIt == Members.end() || !NodesIt->second.IsArray ||
-      EdgesIt == Members.end() || !EdgesIt->second.IsArray ||
-      (ReuseIt != Members.end() && !ReuseIt->second.IsArray))
+  return Members;
+}
+
+std::optional<bool> JSONImporter::readElements(
+    const SkeletonMember &M,
+    function_ref<bool(const json::Value &, size_t)> Read) {
+  StringRef Text = Buf.getBuffer();
+  for (size_t I = 0, E = M.Elements.size(); I != E; ++I) {
+    Expected<json::Value> V =
+        json::parse(Text.slice(M.Elements[I].first, M.Elements[I].second));
+    if (!V) {
+      consumeError(V.takeError());
+      return std::nullopt;
+    }
+    if (!Read(*V, I))
+      return false;
+  }
+  return true;
+}
+
+std::optional<bool> JSONImporter::runStreamed() {
+  if (!checkSyntax())
+    return false;
+  std::optional<StringMap<SkeletonMember>> Members =
+      scanSkeleton(Buf.getBuffer());
+  if (!Members)
+    return std::nullopt;
+  auto NodesIt = Members->find("Nodes"), EdgesIt = Members->find("Edges"),
+       ReuseIt = Members->find("ReuseEdges");
+  if (NodesIt == Members->end() || !NodesIt->second.IsArray ||
+      EdgesIt == Members->end() || !EdgesIt->second.IsArray ||
+      (ReuseIt != Members->end() && !ReuseIt->second.IsArray))
     return std::nullopt;
 
-  // The elements of one array, each parsed on its own and handed to Read;
-  // an element that is not valid JSON means the file is not. (Parsed a
-  // chunk at a time, a third of the import went into llvm::json's array
-  // regrowth, which copies every element's object.)
-  auto Each = [&](const Member &M,
-                  function_ref<bool(const json::Value &, size_t)> Read)
-      -> std::optional<bool> {
-    for (size_t I = 0, E = M.Elements.size(); I != E; ++I) {
-      Expected<json::Value> V =
-          json::parse(Text.slice(M.Elements[I].first, M.Elements[I].second));
-      if (!V) {
-        consumeError(V.takeError());
-        return std::nullopt;
-      }
-      if (!Read(*V, I))
-        return false;
-    }
-    return true;
-  };
   // Where each element starts, for the diagnostics and node locations:
   // what elementStarts would find again with a scan of the whole file.
   for (StringRef Key : {"Nodes", "Edges", "ReuseEdges"}) {
-    auto It = Members.find(Key);
-    if (It == Members.end())
+    auto It = Members->find(Key);
+    if (It == Members->end())
       continue;
     std::vector<size_t> &S = Starts[Key];
     S.reserve(It->second.Elements.size());
@@ -589,14 +603,15 @@ std::optional<bool> JSONImporter::runStreamed() {
   }
   G.Nodes.reserve(NodesIt->second.Elements.size());
   std::optional<bool> R =
-      Each(NodesIt->second,
-           [&](const json::Value &V, size_t I) { return readNode(V, I); });
+      readElements(NodesIt->second, [&](const json::Value &V, size_t I) {
+        return readNode(V, I);
+      });
   if (R && *R)
-    R = Each(EdgesIt->second, [&](const json::Value &V, size_t I) {
+    R = readElements(EdgesIt->second, [&](const json::Value &V, size_t I) {
       return readEdge(V, "Edges", I, false);
     });
-  if (R && *R && ReuseIt != Members.end())
-    R = Each(ReuseIt->second, [&](const json::Value &V, size_t I) {
+  if (R && *R && ReuseIt != Members->end())
+    R = readElements(ReuseIt->second, [&](const json::Value &V, size_t I) {
       return readEdge(V, "ReuseEdges", I, true);
     });
   if (R && *R)
@@ -622,11 +637,72 @@ std::unique_ptr<Graph> importJSON(SourceMgr &SM, unsigned BufferID,
   return G;
 }
 
-std::unique_ptr<Graph> importGraph(SourceMgr &SM, unsigned BufferID,
-                                   StringRef JSONName) {
-  if (SM.getMemoryBuffer(BufferID)->getBuffer().ltrim().starts_with("{"))
-    return importJSON(SM, BufferID, JSONName);
-  return parseGraph(SM, BufferID);
+void exportJSON(const Graph &G, const TargetDesc &T, raw_ostream &OS) {
+  // Spill nodes get the pipe and cycles the replay gives them.
+  BufferCosts Costs = bufferCosts(G);
+
+  json::OStream J(OS, 2);
+  J.objectBegin();
+  J.attributeArray("Nodes", [&] {
+    for (NodeIdx I : G.Order) {
+      const Node &N = G[I];
+      J.object([&] {
+        J.attribute("Id", int64_t(N.Id));
+        switch (N.Kind) {
+        case NodeKind::Alloc:
+        case NodeKind::Free:
+          J.attribute("Op", N.Kind == NodeKind::Alloc ? "ALLOC" : "FREE");
+          J.attribute("BufId", int64_t(N.Buf));
+          J.attribute("Size", int64_t(N.Size));
+          J.attribute("Type", tierName(N.BufTier));
+          break;
+        case NodeKind::SpillOut:
+        case NodeKind::SpillIn: {
+          J.attribute("Op",
+                      N.Kind == NodeKind::SpillOut ? "SPILL_OUT" : "SPILL_IN");
+          J.attribute("BufId", int64_t(N.Buf));
+          J.attribute("Pipe", pipeName(*nodePipe(N, T)));
+          J.attribute("Cycles", int64_t(nodeCycles(G, I, T, Costs)));
+          J.attributeArray("Bufs", [&] { J.value(int64_t(N.Buf)); });
+          break;
+        }
+        case NodeKind::Op:
+          J.attribute("Op", G.opName(N));
+          J.attribute("Pipe", pipeName(N.OpPipe));
+          J.attribute("Cycles", int64_t(N.Cycles));
+          J.attributeArray("Bufs", [&] {
+            for (uint64_t B : N.Bufs)
+              J.value(int64_t(B));
+          });
+          break;
+        }
+        if (N.HasOffset)
+          J.attribute("Offset", int64_t(N.Offset));
+      });
+    }
+  });
+  // Edges sorted by (source id, destination id), as the contest lists them.
+  auto EmitEdges = [&](StringRef Key, bool Reuse) {
+    std::vector<std::pair<uint64_t, uint64_t>> Edges;
+    for (const Node &N : G.Nodes)
+      for (NodeIdx P : Reuse ? N.ReusePreds : N.Preds)
+        Edges.emplace_back(G[P].Id, N.Id);
+    llvm::sort(Edges);
+    J.attributeArray(Key, [&] {
+      for (auto [From, To] : Edges) {
+        J.arrayBegin();
+        J.value(int64_t(From));
+        J.value(int64_t(To));
+        J.arrayEnd();
+      }
+    });
+  };
+  EmitEdges("Edges", false);
+  if (G.hasMemoryPlan() ||
+      any_of(G.Nodes, [](const Node &N) { return !N.ReusePreds.empty(); }))
+    EmitEdges("ReuseEdges", true);
+  J.objectEnd();
+  OS << '\n';
 }
 
 } // namespace dan

@@ -1,0 +1,57 @@
+//===- Formats.h - The interchange formats, chosen by name -------*- C++
+//-*-===//
+//
+// The formats a graph is read from and written to, each described once by a
+// table (dan/Support/EnumTable.h) that gives dan-translate its --import and
+// --export values, and the entry points that do not depend on one format:
+// the graph name of a file, and reading IR or contest JSON told apart by
+// content. Each format's reader and writer live side by side in a header of
+// their own: JSON.h, CSV.h, Submission.h, Dot.h; the text IR is lib/Parse's.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DAN_FORMATS_FORMATS_H
+#define DAN_FORMATS_FORMATS_H
+
+#include "dan/IR/Graph.h"
+#include "dan/Support/EnumTable.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+#include <memory>
+
+namespace dan {
+
+/// The formats a graph is read from.
+enum class ImportFormat { IR, JSON, CSV, Submission };
+/// The formats a graph is written to.
+enum class ExportFormat { IR, JSON, Submission, Dot };
+
+llvm::ArrayRef<EnumEntry<ImportFormat>> importFormats();
+llvm::ArrayRef<EnumEntry<ExportFormat>> exportFormats();
+
+/// How many input files a format reads: at least Min, at most Max (0 or 1:
+/// a file, or stdin when none is given).
+struct InputCount {
+  unsigned Min, Max;
+};
+InputCount inputCount(ImportFormat F);
+
+/// Whether \p F is written to one stream (every format but Submission,
+/// which is three files).
+bool isStreamFormat(ExportFormat F);
+
+/// Writes \p G in the stream format \p F under its own target.
+void exportGraph(ExportFormat F, const Graph &G, llvm::raw_ostream &OS);
+
+/// The graph name for a file: its stem, with characters that an IR graph
+/// name cannot hold replaced by '_'.
+std::string graphNameForFile(llvm::StringRef Path);
+
+/// Reads a graph in either form, told apart by content: contest JSON (named
+/// \p JSONName) when the text starts with '{', DAN IR otherwise.
+std::unique_ptr<Graph> importGraph(llvm::SourceMgr &SM, unsigned BufferID,
+                                   llvm::StringRef JSONName);
+
+} // namespace dan
+
+#endif // DAN_FORMATS_FORMATS_H
