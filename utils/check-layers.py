@@ -12,8 +12,9 @@ in backquotes; the directories are backquoted paths of the sources and
 headers that belong to it; "may depend on" lists backquoted targets (or says
 LLVM Support). The check fails (exit status 1, one line per problem) when
 
-  - a target_link_libraries() of a CMakeLists.txt names a target of the
-    table that is not on a lower level (a link upwards or sideways);
+  - a target_link_libraries() of a CMakeLists.txt (or the LINK list of a
+    dan_add_tool()) names a target of the table that is not on a lower
+    level (a link upwards or sideways);
   - a target links a target of the table that its row does not list, or its
     row lists one it does not link (the table would be untrue);
   - a source or header in a target's directories includes a "dan/..." header
@@ -66,6 +67,8 @@ def read_table(root):
 
 
 LINK_RE = re.compile(r"target_link_libraries\(\s*([\w-]+)([^)]*)\)", re.S)
+# dan_add_tool(NAME SOURCES... LINK LIBS...) (cmake/DANAddLibrary.cmake).
+TOOL_RE = re.compile(r"dan_add_tool\(\s*([\w-]+)[^)]*?\bLINK\b([^)]*)\)", re.S)
 
 
 def read_links(root, rows):
@@ -76,7 +79,7 @@ def read_links(root, rows):
                 continue
             text = open(os.path.join(dirpath, "CMakeLists.txt"),
                         encoding="utf-8").read()
-            for m in LINK_RE.finditer(text):
+            for m in list(LINK_RE.finditer(text)) + list(TOOL_RE.finditer(text)):
                 words = m.group(2).split()
                 links.setdefault(m.group(1), set()).update(
                     w for w in words if w in rows)

@@ -94,6 +94,9 @@ private:
   void checkL0Single();
   void checkPlan();
   void checkSpillIds();
+  /// The spill stream of the \p Pairs well-formed spills: numbered 0 to
+  /// K-1 without a gap, in schedule order (checkSpillIds' second half).
+  void checkSpillStream(uint64_t N0, const IdIndex &SpillIds, uint64_t Pairs);
   void checkResidency();
   void checkSpillEdges();
   void checkReuseEdges();
@@ -442,6 +445,11 @@ void Verifier::checkSpillIds() {
       }
     }
   }
+  checkSpillStream(N0, SpillIds, Pairs);
+}
+
+void Verifier::checkSpillStream(uint64_t N0, const IdIndex &SpillIds,
+                                uint64_t Pairs) {
   // Spills are numbered 0..K-1 without gaps; the error goes to the first
   // spill_out numbered past the gap.
   for (uint64_t K = 0; K != Pairs; ++K) {

@@ -106,13 +106,14 @@ std::vector<uint32_t> blockedOrder(const std::vector<uint32_t> &TaskAt,
   return Order;
 }
 
-/// The grid's blocked order, or nothing if the tasks do not form a grid.
+/// The task at each (row, column) of the grid the tasks form, row-major,
+/// with Grid.Rows and Grid.Cols set; nothing if they form no grid: every
+/// task reads exactly two lines (buffers with the same readers), the lines
+/// two-colour into rows and columns, and each pair is one task.
 std::optional<std::vector<uint32_t>>
-gridOrder(const Graph &G, const TargetDesc &T, Workload &W,
-          const std::vector<std::vector<uint32_t>> &Readers,
-          const std::vector<uint32_t> &TaskOf, TaskOrder &Grid,
-          ForEachIndex ForEach) {
-  size_t V = G.size();
+placeOnGrid(const Workload &W,
+            const std::vector<std::vector<uint32_t>> &Readers,
+            TaskOrder &Grid) {
   size_t NumTasks = W.TaskReads.size();
   if (NumTasks < 4)
     return std::nullopt;
@@ -181,10 +182,15 @@ gridOrder(const Graph &G, const TargetDesc &T, Workload &W,
       return std::nullopt;
     Slot = Task;
   }
-  // What the tasks keep of each tier for themselves is not available to the
-  // shared buffers.
-  std::vector<std::array<uint64_t, NumTiers>> Private(NumTasks);
-  for (NodeIdx I = 0; I != V; ++I)
+  return TaskAt;
+}
+
+/// What the tasks keep of each tier for themselves is not available to the
+/// shared buffers: W.Capacity is each tier less the most one task keeps.
+void reserveTaskTiers(const Graph &G, const TargetDesc &T,
+                      const std::vector<uint32_t> &TaskOf, Workload &W) {
+  std::vector<std::array<uint64_t, NumTiers>> Private(W.TaskReads.size());
+  for (NodeIdx I = 0, V = G.size(); I != V; ++I)
     if (TaskOf[I] != None && G[I].Kind == NodeKind::Alloc)
       Private[TaskOf[I]][static_cast<unsigned>(G[I].BufTier)] += G[I].Size;
   for (unsigned TI = 0; TI != NumTiers; ++TI) {
@@ -194,6 +200,19 @@ gridOrder(const Graph &G, const TargetDesc &T, Workload &W,
     uint64_t Cap = T.capacity(static_cast<Tier>(TI));
     W.Capacity[TI] = Cap > Most ? Cap - Most : 0;
   }
+}
+
+/// The grid's blocked order, or nothing if the tasks do not form a grid.
+std::optional<std::vector<uint32_t>>
+gridOrder(const Graph &G, const TargetDesc &T, Workload &W,
+          const std::vector<std::vector<uint32_t>> &Readers,
+          const std::vector<uint32_t> &TaskOf, TaskOrder &Grid,
+          ForEachIndex ForEach) {
+  std::optional<std::vector<uint32_t>> Placed = placeOnGrid(W, Readers, Grid);
+  if (!Placed)
+    return std::nullopt;
+  const std::vector<uint32_t> &TaskAt = *Placed;
+  reserveTaskTiers(G, T, TaskOf, W);
   // Candidates: both orientations, every strip width; the fewest reload
   // bytes wins, ties to strips of columns, then to the narrower strip. The
   // simulations are independent: ForEach may run them at once.
