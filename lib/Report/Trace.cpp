@@ -1,12 +1,85 @@
 //===- Trace.cpp - A replay's timeline as a Chrome trace ------------------===//
 
+#include "Residency.h"
 #include "dan/IR/NodeCosts.h"
 #include "dan/Report/ReplayReport.h"
 #include "llvm/Support/JSON.h"
+#include <map>
 
 using namespace llvm;
 
 namespace dan {
+
+namespace {
+/// Bytes resident in each tier over time: (time, tier) -> bytes after every
+/// change at that time, from the residency intervals (a placement's start to
+/// its release's finish).
+std::map<std::pair<uint64_t, unsigned>, uint64_t>
+tierCounters(const Graph &G, const ReplayResult &R) {
+  std::map<std::pair<uint64_t, unsigned>, int64_t> Delta;
+  for (const Interval &V : residencyIntervals(G, R)) {
+    unsigned T = static_cast<unsigned>(V.BufTier);
+    Delta[{V.T0, T}] += int64_t(V.Size);
+    Delta[{V.T1, T}] -= int64_t(V.Size);
+  }
+  std::map<std::pair<uint64_t, unsigned>, uint64_t> Out;
+  int64_t Held[NumTiers] = {};
+  for (const auto &[Key, D] : Delta) {
+    Held[Key.second] += D;
+    Out[Key] = uint64_t(Held[Key.second]);
+  }
+  return Out;
+}
+
+/// The critical path as arrows between nodes on pipes: walking back from
+/// the node that finishes last, at each node the predecessor whose finish
+/// is its start (the first by id), else the node before it on its pipe that
+/// finishes at its start (a pipe wait). Nodes on no pipe (ALLOC, FREE) are
+/// passed through; an arrow joins two pipe nodes that a chain of edges with
+/// no pipe wait links. Pairs (from, to), from the end back.
+std::vector<std::pair<NodeIdx, NodeIdx>>
+criticalArrows(const Graph &G, const ReplayResult &R, const TargetDesc &T) {
+  std::vector<std::pair<NodeIdx, NodeIdx>> Arrows;
+  std::vector<NodeIdx> Order = scheduled(G);
+  if (Order.empty() || R.Finish.size() != G.size())
+    return Arrows;
+  std::vector<uint32_t> Pos(G.size(), 0);
+  for (size_t K = 0; K != Order.size(); ++K)
+    Pos[Order[K]] = K;
+  NodeIdx N = Order.front();
+  for (NodeIdx I : Order)
+    if (R.Finish[I] > R.Finish[N])
+      N = I;
+  // The pipe node the chain of edges walked back from (None: none).
+  constexpr NodeIdx None = UINT32_MAX;
+  NodeIdx To = nodePipe(G[N], T) ? N : None;
+  while (R.Start[N] > 0) {
+    std::optional<NodeIdx> Next;
+    bool ByEdge = false;
+    for (const EdgeList *L : {&G[N].Preds, &G[N].ReusePreds})
+      for (NodeIdx P : *L)
+        if (!Next && R.Finish[P] == R.Start[N]) {
+          Next = P;
+          ByEdge = true;
+        }
+    std::optional<Pipe> Own = nodePipe(G[N], T);
+    for (size_t K = Pos[N]; !Next && Own && K-- > 0;)
+      if (nodePipe(G[Order[K]], T) == Own && R.Finish[Order[K]] == R.Start[N])
+        Next = Order[K];
+    if (!Next)
+      break;
+    if (!ByEdge)
+      To = None;
+    N = *Next;
+    if (nodePipe(G[N], T)) {
+      if (To != None)
+        Arrows.emplace_back(N, To);
+      To = N;
+    }
+  }
+  return Arrows;
+}
+} // namespace
 
 void writeChromeTrace(const Graph &G, const ReplayResult &R,
                       const TargetDesc &Target, raw_ostream &OS) {
@@ -70,6 +143,35 @@ void writeChromeTrace(const Graph &G, const ReplayResult &R,
         });
       });
     });
+  }
+  // One counter track per tier: the bytes resident.
+  for (const auto &[Key, Bytes] : tierCounters(G, R))
+    Event([&](json::OStream &J) {
+      J.attribute("name",
+                  (tierName(static_cast<Tier>(Key.second)) + " bytes").str());
+      J.attribute("ph", "C");
+      J.attribute("pid", 1);
+      J.attribute("ts", Key.first);
+      J.attributeObject("args", [&] { J.attribute("bytes", Bytes); });
+    });
+  // A flow arrow along the critical path, from the start of one pipe node's
+  // slice to the start of the next one's.
+  uint64_t FlowId = 0;
+  for (auto [P, N] : criticalArrows(G, R, Target)) {
+    Pipe From = *nodePipe(G[P], Target), To = *nodePipe(G[N], Target);
+    ++FlowId;
+    for (bool Start : {true, false})
+      Event([&](json::OStream &J) {
+        J.attribute("name", "critical path");
+        J.attribute("cat", "critical");
+        J.attribute("ph", Start ? "s" : "f");
+        if (!Start)
+          J.attribute("bp", "e");
+        J.attribute("id", FlowId);
+        J.attribute("pid", 1);
+        J.attribute("tid", static_cast<unsigned>(Start ? From : To));
+        J.attribute("ts", Start ? R.Start[P] : R.Start[N]);
+      });
   }
   OS << "\n],\n\"otherData\":";
   json::OStream J(OS);
