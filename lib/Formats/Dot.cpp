@@ -39,6 +39,11 @@ void exportDot(const Graph &G, raw_ostream &OS) {
     case NodeKind::Op:
       Label += G.opName(N).str() + " " + pipeName(N.OpPipe).str() + " " +
                std::to_string(N.Cycles);
+      // Its buffers, as the IR lists them: what the operation touches.
+      Label += " (";
+      for (size_t K = 0; K != N.Bufs.size(); ++K)
+        Label += (K ? ", b" : "b") + std::to_string(N.Bufs[K]);
+      Label += ")";
       break;
     }
     if (N.HasOffset)

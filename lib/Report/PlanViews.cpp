@@ -669,4 +669,19 @@ void writePipeTimeline(const Graph &G, const ReplayResult &R,
   PipeTimeline(G, R, T).write(OS);
 }
 
+std::vector<std::pair<std::string, std::string>>
+drawPlanViews(const Graph &G, const ReplayResult &R, const TargetDesc &T) {
+  std::vector<std::pair<std::string, std::string>> Files;
+  auto Draw = [&](StringRef Suffix, auto Writer) {
+    std::string SVG;
+    raw_string_ostream OS(SVG);
+    Writer(G, R, T, OS);
+    Files.emplace_back(G.Name + Suffix.str(), std::move(SVG));
+  };
+  if (G.hasMemoryPlan())
+    Draw("-occupancy.svg", writeOccupancy);
+  Draw("-pipes.svg", writePipeTimeline);
+  return Files;
+}
+
 } // namespace dan::svg

@@ -10,8 +10,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "ToolSupport.h"
+#include "dan/Report/PlanViews.h"
 #include "dan/Report/ReplayReport.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace llvm;
@@ -42,6 +45,12 @@ static cl::opt<std::string> TracePath(
     "trace", cl::value_desc("FILE"),
     cl::desc("Write the timeline as a Chrome trace (Perfetto, "
              "chrome://tracing): one slice per pipe node, 1 cycle = 1 us"),
+    cl::cat(DANCategory));
+
+static cl::opt<std::string> ChartsDir(
+    "charts", cl::value_desc("DIR"),
+    cl::desc("Also draw the plan into DIR as SVG: <graph>-occupancy.svg (with "
+             "a memory plan) and <graph>-pipes.svg"),
     cl::cat(DANCategory));
 
 static cl::opt<bool>
@@ -92,6 +101,8 @@ static Error checkOptions() {
                            std::pair{"--trace", &TracePath}})
     if (Opt->getNumOccurrences() && Opt->empty())
       return usageError(Twine(Name) + " needs a file name");
+  if (ChartsDir.getNumOccurrences() && ChartsDir.empty())
+    return usageError("--charts needs a directory");
   // The report and the trace are not IR: neither may replace an input.
   std::vector<std::string> InputPaths = {InputPath};
   if (!BaselinePath.empty())
@@ -109,6 +120,21 @@ static Error checkOptions() {
         "--trace and -o cannot both write '" +
         (OutputPath == "-" ? std::string("<stdout>") : OutputPath) + "'");
   return Error::success();
+}
+
+/// --charts: the plan views of lib/Report, written as one.
+static Error writeCharts(const MeasuredPlan &M) {
+  if (std::error_code EC = sys::fs::create_directories(
+          ChartsDir, /*IgnoreExisting=*/true, sys::fs::all_all))
+    return usageError("cannot create directory '" + ChartsDir +
+                      "': " + EC.message());
+  std::vector<std::pair<std::string, std::string>> Files;
+  for (auto &[Name, SVG] : svg::drawPlanViews(*M.G, M.R, M.G->Target)) {
+    SmallString<128> Path(ChartsDir.getValue());
+    sys::path::append(Path, Name);
+    Files.emplace_back(std::string(Path), std::move(SVG));
+  }
+  return writeOutputs(Files, {});
 }
 
 static Error replayInput(SourceMgr &SM) {
@@ -133,6 +159,9 @@ static Error replayInput(SourceMgr &SM) {
     if (Error E = writeOutput(TracePath, [&](raw_ostream &OS) {
           writeChromeTrace(*M->G, M->R, M->G->Target, OS);
         }))
+      return E;
+  if (!ChartsDir.empty())
+    if (Error E = writeCharts(*M))
       return E;
   return writeOutput(OutputPath, [&](raw_ostream &OS) {
     printReplayReport(OutFormat, *M, Base ? &*Base : nullptr,

@@ -17,6 +17,9 @@
 #include "dan/Target/Target.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace dan::svg {
 
@@ -36,6 +39,12 @@ void writeOccupancy(const Graph &G, const ReplayResult &R, const TargetDesc &T,
 /// (docs/Charts.md).
 void writePipeTimeline(const Graph &G, const ReplayResult &R,
                        const TargetDesc &T, llvm::raw_ostream &OS);
+
+/// The views of one replayed graph as named SVG documents, the names from
+/// the graph's: "<graph>-pipes.svg" (writePipeTimeline) and, when the graph
+/// has a memory plan, "<graph>-occupancy.svg" (writeOccupancy).
+std::vector<std::pair<std::string, std::string>>
+drawPlanViews(const Graph &G, const ReplayResult &R, const TargetDesc &T);
 
 /// The number of intervals or nodes up to which writeOccupancy and
 /// writePipeTimeline draw every one exactly, with a tooltip each.
