@@ -123,8 +123,9 @@ int runTool(int Argc, char **Argv, StringRef Overview, const ToolBody &Body) {
 }
 
 void removeLLVMStatsOption() {
-  if (cl::Option *LLVMStats = cl::getRegisteredOptions().lookup("stats"))
-    LLVMStats->removeArgument();
+  for (StringRef Name : {"stats", "stats-json"})
+    if (cl::Option *LLVMStats = cl::getRegisteredOptions().lookup(Name))
+      LLVMStats->removeArgument();
 }
 
 void reportError(const Twine &Msg) {
@@ -435,6 +436,10 @@ Expected<std::unique_ptr<Graph>> readIR(SourceMgr &SM, StringRef Path) {
 
 namespace dan::tool {
 
+static bool StatsJSONFlag = false;
+
+bool statsAsJSON() { return StatsJSONFlag; }
+
 int runStageTool(int Argc, char **Argv, StringRef Overview,
                  const StagePass &Pass, const OptionCheck &Check) {
   removeLLVMStatsOption();
@@ -447,6 +452,11 @@ int runStageTool(int Argc, char **Argv, StringRef Overview,
                               cl::cat(DANCategory));
   cl::opt<bool> Stats("stats", cl::desc("Print what the stage did to stderr"),
                       cl::cat(DANCategory));
+  cl::opt<bool, /*ExternalStorage=*/true> StatsJSON(
+      "stats-json", cl::location(StatsJSONFlag),
+      cl::desc("Print what the stage did to stderr as one JSON object "
+               "(instead of --stats' lines)"),
+      cl::cat(DANCategory));
   cl::opt<bool, /*ExternalStorage=*/true> TimePasses(
       "time-passes", cl::location(TimePhases),
       cl::desc("Time each phase of the run and print the times to stderr "
@@ -477,7 +487,7 @@ int runStageTool(int Argc, char **Argv, StringRef Overview,
                          countOf((*G)->size(), "node") + ")")
                             .str(),
                         Progress);
-      if (Error E = Pass(**G, Target, Stats ? &errs() : nullptr))
+      if (Error E = Pass(**G, Target, Stats || StatsJSON ? &errs() : nullptr))
         return E;
     }
     (*G)->Target = Target;

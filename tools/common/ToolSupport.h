@@ -103,8 +103,9 @@ targetFromOptions(const TargetDesc &Base = TargetDesc::davinci());
 /// output records.
 llvm::Error applyTargetOptions(Graph &G);
 
-/// Removes LLVM's own -stats (for Statistic counters, empty in a release
-/// build), so that a tool can declare its --stats, which means its own report.
+/// Removes LLVM's own -stats and -stats-json (for Statistic counters, empty
+/// in a release build), so that a tool can declare its --stats and
+/// --stats-json, which mean its own report.
 void removeLLVMStatsOption();
 
 /// Prints "<tool>: error: <Msg>" to stderr.
@@ -158,6 +159,10 @@ using StagePass = std::function<llvm::Error(Graph &G, const TargetDesc &T,
 /// Checks option combinations once the command line is parsed: return a
 /// usageError (exit status 2) for a bad one.
 using OptionCheck = std::function<llvm::Error()>;
+
+/// Whether --stats-json asked for the statistics as one JSON object (the
+/// pass is then given the stream as with --stats).
+bool statsAsJSON();
 
 /// The whole of a stage tool: options, reading the IR (a file or stdin),
 /// running \p Pass, and writing the IR (stdout or -o) only on success.

@@ -4,6 +4,7 @@
 #include "dan/Search/Search.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include <cmath>
 #include <string>
 
@@ -127,6 +128,38 @@ static void printStats(raw_ostream &OS, const Graph &G, const CPEStats &S) {
      << (S.HitTimeBudget ? ", --time-budget reached" : "") << '\n';
 }
 
+/// --stats-json: the same figures as one JSON object.
+static void printStatsJSON(raw_ostream &OS, const Graph &G, const CPEStats &S) {
+  json::OStream J(OS, 2);
+  J.object([&] {
+    J.attribute("tool", "dan-cpe");
+    J.attribute("graph", G.Name);
+    J.attribute("mode", enumName(cpeModeTable(), Mode.getValue()));
+    J.attribute("makespan_before", S.MakespanBefore);
+    J.attribute("makespan_after", S.MakespanAfter);
+    if (Mode == CPEMode::Ignore) {
+      J.attribute("ignore_makespan_before", S.IgnoreMakespanBefore);
+      J.attribute("ignore_makespan_after", S.IgnoreMakespanAfter);
+      J.attribute("reuse_edges", S.ReuseEdges);
+      J.attribute("ownership_violations", S.Violations);
+      J.attribute("ownership_violations_before", S.ViolationsBefore);
+      J.attribute("order_violations", S.OrderViolations);
+    }
+    J.attribute("passes", S.Passes);
+    J.attribute("moves", S.Moves);
+    J.attribute("candidates_timed", S.Candidates);
+    J.attribute("candidates_illegal", S.Illegal);
+    J.attribute("candidate_limit_reached", S.HitCandidateLimit);
+    J.attribute("buffer_moves", S.BufferMoves);
+    J.attribute("buffer_nodes_moved", S.BufferNodesMoved);
+    J.attribute("nodes_retimed", S.Retimed);
+    J.attribute("effort_limit_reached", S.HitEffortLimit);
+    J.attribute("time_budget_reached", S.HitTimeBudget);
+    J.attribute("parts", uint64_t(S.Parts));
+  });
+  OS << "\n";
+}
+
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
   return runStageTool(
@@ -155,7 +188,7 @@ int main(int Argc, char **Argv) {
         if (!S)
           return S.takeError();
         if (Stats)
-          printStats(*Stats, G, *S);
+          (statsAsJSON() ? printStatsJSON : printStats)(*Stats, G, *S);
         return Error::success();
       });
 }

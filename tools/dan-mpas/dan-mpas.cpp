@@ -3,6 +3,7 @@
 #include "ToolSupport.h"
 #include "dan/Search/Search.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 
 using namespace llvm;
 using namespace dan;
@@ -65,6 +66,106 @@ static cl::opt<unsigned> Threads(
              "hardware thread (default 0); the output is the same for any N"),
     cl::cat(DANCategory));
 
+/// Whether \p Trial is the candidate kept.
+static bool isKept(const MPASStats &S, const MPASStats::L0Trial &Trial) {
+  return Trial.Mode == S.L0Chosen && Trial.Order == S.OrderChosen &&
+         (Trial.Order != Traversal::Groups || Trial.Group == S.GroupChosen);
+}
+
+/// --stats: what the stage did, in lines.
+static void printStats(raw_ostream &OS, const Graph &G, const MPASStats &S,
+                       bool KeptInput) {
+  OS << "dan-mpas: @" << G.Name << ": peak L1+UB " << S.PeakL1UB
+     << ", L0 fallbacks " << S.Fallbacks << ", weights "
+     << (S.Chosen ? weightsName(*S.Chosen) : "none");
+  // The input order kept: no L0 rule and no traversal made it.
+  if (KeptInput)
+    OS << ", l0 none, order input\n";
+  else
+    OS << ", l0 " << l0ModeName(S.L0Chosen) << ", order "
+       << orderName(S.OrderChosen, S.GroupChosen) << '\n';
+  if (S.Tasks && S.Tasks->IsGrid)
+    OS << "dan-mpas:   tasks: " << S.Tasks->Tasks << ", a reuse grid "
+       << S.Tasks->Rows << " x " << S.Tasks->Cols << ": strips of "
+       << (S.Tasks->StripsOfColumns ? "columns" : "rows") << ", "
+       << S.Tasks->StripWidth << " wide, simulated reloads "
+       << S.Tasks->SimulatedReloadBytes
+       << " bytes (row by row: " << S.Tasks->RowWalkReloadBytes << ")\n";
+  else if (S.Tasks)
+    OS << "dan-mpas:   tasks: " << S.Tasks->Tasks
+       << ", no reuse grid: in input order\n";
+  for (const MPASStats::L0Trial &Trial : S.L0Tried) {
+    OS << "dan-mpas:   tried l0 " << l0ModeName(Trial.Mode) << ", order "
+       << orderName(Trial.Order, Trial.Group) << ": peak L1+UB "
+       << Trial.PeakL1UB;
+    if (Trial.Planned)
+      OS << ", stage-2 traffic " << Trial.Traffic << ", makespan "
+         << Trial.Makespan;
+    else
+      OS << ", dan-dlr cannot plan it";
+    OS << (isKept(S, Trial) ? " (kept)" : "") << '\n';
+  }
+  for (auto [W, Peak] : S.Tried)
+    OS << "dan-mpas:   tried " << weightsName(W) << ": peak L1+UB " << Peak
+       << (W == S.Chosen ? " (kept)" : "") << '\n';
+}
+
+/// --stats-json: the same as one JSON object.
+static void printStatsJSON(raw_ostream &OS, const Graph &G, const MPASStats &S,
+                           bool KeptInput) {
+  json::OStream J(OS, 2);
+  J.object([&] {
+    J.attribute("tool", "dan-mpas");
+    J.attribute("graph", G.Name);
+    J.attribute("peak_l1ub", S.PeakL1UB);
+    J.attribute("l0_fallbacks", S.Fallbacks);
+    J.attribute("weights",
+                S.Chosen ? json::Value(weightsName(*S.Chosen)) : nullptr);
+    J.attribute("l0", KeptInput ? json::Value(nullptr)
+                                : json::Value(l0ModeName(S.L0Chosen)));
+    J.attribute("order", KeptInput ? std::string("input")
+                                   : orderName(S.OrderChosen, S.GroupChosen));
+    J.attribute("parts", uint64_t(S.Parts));
+    if (S.Tasks)
+      J.attributeObject("tasks", [&] {
+        J.attribute("tasks", S.Tasks->Tasks);
+        J.attribute("grid", S.Tasks->IsGrid);
+        if (S.Tasks->IsGrid) {
+          J.attribute("rows", S.Tasks->Rows);
+          J.attribute("cols", S.Tasks->Cols);
+          J.attribute("strips_of",
+                      S.Tasks->StripsOfColumns ? "columns" : "rows");
+          J.attribute("strip_width", S.Tasks->StripWidth);
+          J.attribute("simulated_reload_bytes", S.Tasks->SimulatedReloadBytes);
+          J.attribute("row_walk_reload_bytes", S.Tasks->RowWalkReloadBytes);
+        }
+      });
+    J.attributeArray("candidates", [&] {
+      for (const MPASStats::L0Trial &Trial : S.L0Tried)
+        J.object([&] {
+          J.attribute("l0", l0ModeName(Trial.Mode));
+          J.attribute("order", orderName(Trial.Order, Trial.Group));
+          J.attribute("peak_l1ub", Trial.PeakL1UB);
+          J.attribute("planned", Trial.Planned);
+          if (Trial.Planned) {
+            J.attribute("stage2_traffic", Trial.Traffic);
+            J.attribute("makespan", Trial.Makespan);
+          }
+          J.attribute("kept", isKept(S, Trial));
+        });
+    });
+    J.attributeArray("weights_tried", [&] {
+      for (auto [W, Peak] : S.Tried)
+        J.object([&] {
+          J.attribute("weights", weightsName(W));
+          J.attribute("peak_l1ub", Peak);
+          J.attribute("kept", W == S.Chosen);
+        });
+    });
+  });
+  OS << "\n";
+}
+
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
   return runStageTool(
@@ -86,47 +187,10 @@ int main(int Argc, char **Argv) {
         Expected<MPASStats> S = searchMPAS(G, T, Opts, Search);
         if (!S)
           return S.takeError();
-        if (Stats) {
-          *Stats << "dan-mpas: @" << G.Name << ": peak L1+UB " << S->PeakL1UB
-                 << ", L0 fallbacks " << S->Fallbacks << ", weights "
-                 << (S->Chosen ? weightsName(*S->Chosen) : "none");
-          // The input order kept: no L0 rule and no traversal made it.
-          if (Opts.KeepInputOrder)
-            *Stats << ", l0 none, order input\n";
-          else
-            *Stats << ", l0 " << l0ModeName(S->L0Chosen) << ", order "
-                   << orderName(S->OrderChosen, S->GroupChosen) << '\n';
-          if (S->Tasks && S->Tasks->IsGrid)
-            *Stats << "dan-mpas:   tasks: " << S->Tasks->Tasks
-                   << ", a reuse grid " << S->Tasks->Rows << " x "
-                   << S->Tasks->Cols << ": strips of "
-                   << (S->Tasks->StripsOfColumns ? "columns" : "rows") << ", "
-                   << S->Tasks->StripWidth << " wide, simulated reloads "
-                   << S->Tasks->SimulatedReloadBytes
-                   << " bytes (row by row: " << S->Tasks->RowWalkReloadBytes
-                   << ")\n";
-          else if (S->Tasks)
-            *Stats << "dan-mpas:   tasks: " << S->Tasks->Tasks
-                   << ", no reuse grid: in input order\n";
-          for (const MPASStats::L0Trial &Trial : S->L0Tried) {
-            *Stats << "dan-mpas:   tried l0 " << l0ModeName(Trial.Mode)
-                   << ", order " << orderName(Trial.Order, Trial.Group)
-                   << ": peak L1+UB " << Trial.PeakL1UB;
-            if (Trial.Planned)
-              *Stats << ", stage-2 traffic " << Trial.Traffic << ", makespan "
-                     << Trial.Makespan;
-            else
-              *Stats << ", dan-dlr cannot plan it";
-            bool Kept = Trial.Mode == S->L0Chosen &&
-                        Trial.Order == S->OrderChosen &&
-                        (Trial.Order != Traversal::Groups ||
-                         Trial.Group == S->GroupChosen);
-            *Stats << (Kept ? " (kept)" : "") << '\n';
-          }
-          for (auto [W, Peak] : S->Tried)
-            *Stats << "dan-mpas:   tried " << weightsName(W) << ": peak L1+UB "
-                   << Peak << (W == S->Chosen ? " (kept)" : "") << '\n';
-        }
+        if (Stats && statsAsJSON())
+          printStatsJSON(*Stats, G, *S, Opts.KeepInputOrder);
+        else if (Stats)
+          printStats(*Stats, G, *S, Opts.KeepInputOrder);
         return Error::success();
       },
       []() -> Error {
