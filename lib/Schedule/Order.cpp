@@ -89,7 +89,13 @@ Error checkOrderInput(const Graph &G, const TargetDesc &T) {
   }
   if (!Bad)
     return Error::success();
-  // The planner's checks say where (and leave the graph unchanged).
+  // The verifier says where, naming what needs the legal order.
+  if (!G.hasMemoryPlan())
+    if (Error E = verifyPassInput(G, T,
+                                  "an order of whole operations (dan-mpas "
+                                  "--order=window or groups, the baselines)"))
+      return E;
+  // The planner's other checks (a plan, sizes) say where too.
   if (Error E = checkPlannableInput(G, T))
     return E;
   return createStringError(inconvertibleErrorCode(),

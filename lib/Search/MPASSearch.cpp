@@ -198,6 +198,26 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
                            const SearchOptions &Search, JobRunner &Runner) {
   SmallVector<OrderCandidate, 9> Cands = orderCandidates(Opts, Tasks);
   std::vector<Ordered> Runs = orderAll(G, T, Opts, Cands, Tasks, Runner);
+  // A candidate that cannot order the graph drops out (the orders of whole
+  // operations need a legal input order, the list scheduler does not); only
+  // when none can does the first one's error stand.
+  bool AnyOrdered = false;
+  for (Ordered &R : Runs)
+    AnyOrdered |= bool(R.Stats);
+  if (AnyOrdered) {
+    SmallVector<OrderCandidate, 9> KeptCands;
+    std::vector<Ordered> Kept;
+    for (size_t C = 0; C != Runs.size(); ++C) {
+      if (!Runs[C].Stats) {
+        consumeError(Runs[C].Stats.takeError());
+        continue;
+      }
+      KeptCands.push_back(Cands[C]);
+      Kept.push_back(std::move(Runs[C]));
+    }
+    Cands = std::move(KeptCands);
+    Runs = std::move(Kept);
+  }
   for (size_t C = 0; C != Runs.size(); ++C)
     if (!Runs[C].Stats) {
       for (size_t D = C + 1; D != Runs.size(); ++D)
