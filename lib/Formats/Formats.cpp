@@ -1,12 +1,15 @@
 //===- Formats.cpp - The interchange formats, chosen by name --------------===//
 
 #include "dan/Formats/Formats.h"
+#include "dan/Formats/CSV.h"
 #include "dan/Formats/Dot.h"
 #include "dan/Formats/JSON.h"
+#include "dan/Formats/Submission.h"
 #include "dan/IR/Printer.h"
 #include "dan/Parse/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 using namespace llvm;
@@ -82,6 +85,64 @@ std::unique_ptr<Graph> importGraph(SourceMgr &SM, unsigned BufferID,
   if (SM.getMemoryBuffer(BufferID)->getBuffer().ltrim().starts_with("{"))
     return importJSON(SM, BufferID, JSONName);
   return parseGraph(SM, BufferID);
+}
+
+/// A graph and its submission triple, named after the graph.
+static Expected<std::unique_ptr<Graph>>
+importSubmissionFiles(SourceMgr &SM, StringRef GraphPath, StringRef Where,
+                      ReadFile Read) {
+  Expected<unsigned> ID = Read(GraphPath);
+  if (!ID)
+    return ID.takeError();
+  std::unique_ptr<Graph> G = importGraph(SM, *ID, graphNameForFile(GraphPath));
+  if (!G)
+    return nullptr;
+  std::string Prefix = submissionPrefix(Where, G->Name);
+  SubmissionBuffers Files;
+  Expected<unsigned> Sched = Read(Prefix + SubmissionSuffixes[0]);
+  if (!Sched)
+    return Sched.takeError();
+  Files.Schedule = *Sched;
+  for (auto [Suffix, Slot] : {std::pair{SubmissionSuffixes[1], &Files.Memory},
+                              {SubmissionSuffixes[2], &Files.Spill}})
+    if (sys::fs::exists(Prefix + Suffix)) {
+      Expected<unsigned> File = Read(Prefix + Suffix);
+      if (!File)
+        return File.takeError();
+      *Slot = *File;
+    }
+  if (!applySubmission(*G, SM, Files))
+    return nullptr;
+  return G;
+}
+
+Expected<std::unique_ptr<Graph>> importFiles(ImportFormat F, SourceMgr &SM,
+                                             ArrayRef<std::string> Paths,
+                                             ReadFile Read) {
+  StringRef First = Paths.empty() ? StringRef("-") : StringRef(Paths[0]);
+  switch (F) {
+  case ImportFormat::IR:
+  case ImportFormat::JSON: {
+    Expected<unsigned> ID = Read(First);
+    if (!ID)
+      return ID.takeError();
+    if (F == ImportFormat::IR)
+      return parseGraph(SM, *ID);
+    return importJSON(SM, *ID, graphNameForFile(First));
+  }
+  case ImportFormat::CSV: {
+    Expected<unsigned> Nodes = Read(Paths[0]);
+    if (!Nodes)
+      return Nodes.takeError();
+    Expected<unsigned> Edges = Read(Paths[1]);
+    if (!Edges)
+      return Edges.takeError();
+    return importCSV(SM, *Nodes, *Edges, csvGraphName(Paths[0]));
+  }
+  case ImportFormat::Submission:
+    return importSubmissionFiles(SM, Paths[0], Paths[1], Read);
+  }
+  llvm_unreachable("an import format without a reader");
 }
 
 } // namespace dan

@@ -376,6 +376,22 @@ Error writeOutputs(ArrayRef<std::pair<std::string, std::string>> Files,
   return Error::success();
 }
 
+Error makeFolder(StringRef Dir, std::vector<std::string> *Made) {
+  if (Made)
+    for (SmallString<128> D(Dir); !D.empty() && !sys::fs::exists(D);
+         sys::path::remove_filename(D))
+      Made->push_back(std::string(D));
+  if (std::error_code EC = sys::fs::create_directories(
+          Dir, /*IgnoreExisting=*/true, sys::fs::all_all))
+    return usageError("cannot create directory '" + Dir + "': " + EC.message());
+  return Error::success();
+}
+
+void removeFolders(ArrayRef<std::string> Dirs) {
+  for (const std::string &Dir : Dirs)
+    (void)sys::fs::remove(Dir);
+}
+
 Error finishStdout() {
   outs().flush();
   if (std::error_code EC = outs().error()) {

@@ -141,6 +141,17 @@ llvm::Error writeOutput(llvm::StringRef Path,
 /// full disk, a closed stdout) is a usage error.
 llvm::Error finishStdout();
 
+/// Makes the folder \p Dir and its missing parents (mode 0777 less the
+/// umask); a usage error when it cannot. \p Made, when given, gets the
+/// folders it made, deepest first, so that a failed write can take them
+/// away again (removeFolders).
+llvm::Error makeFolder(llvm::StringRef Dir,
+                       std::vector<std::string> *Made = nullptr);
+
+/// Removes the empty folders of \p Dirs, in that order; a folder that is
+/// not empty (another process wrote there meanwhile) stays.
+void removeFolders(llvm::ArrayRef<std::string> Dirs);
+
 /// Writes several files as one: each goes to a temporary file first, and
 /// only when all are written are they renamed into place and the \p Stale
 /// paths removed. A failure is a usage error.

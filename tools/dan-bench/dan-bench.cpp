@@ -153,10 +153,8 @@ static Error makeDirs(ArrayRef<Method> Methods) {
   if (!ChartsDir.empty())
     Dirs.push_back(ChartsDir);
   for (const std::string &Dir : Dirs)
-    if (std::error_code EC = sys::fs::create_directories(
-            Dir, /*IgnoreExisting=*/true, sys::fs::all_all))
-      return usageError("cannot create directory '" + Dir +
-                        "': " + EC.message());
+    if (Error E = makeFolder(Dir))
+      return E;
   return Error::success();
 }
 

@@ -124,10 +124,8 @@ static Error checkOptions() {
 
 /// --charts: the plan views of lib/Report, written as one.
 static Error writeCharts(const MeasuredPlan &M) {
-  if (std::error_code EC = sys::fs::create_directories(
-          ChartsDir, /*IgnoreExisting=*/true, sys::fs::all_all))
-    return usageError("cannot create directory '" + ChartsDir +
-                      "': " + EC.message());
+  if (Error E = makeFolder(ChartsDir))
+    return E;
   std::vector<std::pair<std::string, std::string>> Files;
   for (auto &[Name, SVG] : svg::drawPlanViews(*M.G, M.R, M.G->Target)) {
     SmallString<128> Path(ChartsDir.getValue());

@@ -86,67 +86,6 @@ static Expected<std::unique_ptr<Graph>> focusedPart(const Graph &G) {
   return extractPart(G, neighbourhood(G, Center, Depth));
 }
 
-/// The one input of --import=ir and json: a file, or stdin.
-static StringRef soleInput() {
-  return Inputs.empty() ? "-" : StringRef(Inputs[0]);
-}
-
-/// \p G, or exit status 1 when the reader failed: the readers print their
-/// diagnostics as they find them.
-static Expected<std::unique_ptr<Graph>> parsed(std::unique_ptr<Graph> G) {
-  if (!G)
-    return reportedError(ExitInvalid);
-  return G;
-}
-
-/// --import=csv: the nodes file, and the edges file given or found beside it.
-static Expected<std::unique_ptr<Graph>> readCSV(SourceMgr &SM) {
-  std::string EdgesPath;
-  if (Inputs.size() == 2) {
-    EdgesPath = Inputs[1];
-  } else if (Expected<std::string> P = csvEdgesPath(Inputs[0])) {
-    EdgesPath = *P;
-  } else {
-    return usageError(toString(P.takeError()));
-  }
-  Expected<unsigned> Nodes = readInput(SM, Inputs[0]);
-  if (!Nodes)
-    return Nodes.takeError();
-  Expected<unsigned> Edges = readInput(SM, EdgesPath);
-  if (!Edges)
-    return Edges.takeError();
-  return parsed(importCSV(SM, *Nodes, *Edges, csvGraphName(Inputs[0])));
-}
-
-/// --import=submission: a graph, then the triple named after it.
-static Expected<std::unique_ptr<Graph>> readSubmission(SourceMgr &SM) {
-  StringRef GraphPath = Inputs[0];
-  Expected<unsigned> ID = readInput(SM, GraphPath);
-  if (!ID)
-    return ID.takeError();
-  Expected<std::unique_ptr<Graph>> G =
-      parsed(importGraph(SM, *ID, graphNameForFile(GraphPath)));
-  if (!G)
-    return G.takeError();
-  std::string Prefix = submissionPrefix(Inputs[1], (*G)->Name);
-  SubmissionBuffers Files;
-  Expected<unsigned> Sched = readInput(SM, Prefix + SubmissionSuffixes[0]);
-  if (!Sched)
-    return Sched.takeError();
-  Files.Schedule = *Sched;
-  for (auto [Suffix, Slot] : {std::pair{SubmissionSuffixes[1], &Files.Memory},
-                              {SubmissionSuffixes[2], &Files.Spill}})
-    if (sys::fs::exists(Prefix + Suffix)) {
-      Expected<unsigned> File = readInput(SM, Prefix + Suffix);
-      if (!File)
-        return File.takeError();
-      *Slot = *File;
-    }
-  if (!applySubmission(**G, SM, Files))
-    return reportedError(ExitInvalid);
-  return G;
-}
-
 /// Reads the graph named by the positional inputs in the --import format.
 static Expected<std::unique_ptr<Graph>> readGraph(SourceMgr &SM) {
   InputCount N = inputCount(Import);
@@ -156,21 +95,20 @@ static Expected<std::unique_ptr<Graph>> readGraph(SourceMgr &SM) {
         (N.Min == N.Max ? Twine(N.Min) : Twine(N.Min) + " or " + Twine(N.Max)) +
         " input file" + (N.Max > 1 ? "s" : "") + ", not " +
         Twine(Inputs.size()));
-  switch (Import) {
-  case ImportFormat::IR:
-    return readIR(SM, soleInput());
-  case ImportFormat::JSON: {
-    Expected<unsigned> ID = readInput(SM, soleInput());
-    if (!ID)
-      return ID.takeError();
-    return parsed(importJSON(SM, *ID, graphNameForFile(soleInput())));
+  std::vector<std::string> Paths(Inputs.begin(), Inputs.end());
+  // A CSV nodes file alone: its edges file beside it.
+  if (Import == ImportFormat::CSV && Paths.size() == 1) {
+    Expected<std::string> Edges = csvEdgesPath(Paths[0]);
+    if (!Edges)
+      return usageError(toString(Edges.takeError()));
+    Paths.push_back(*Edges);
   }
-  case ImportFormat::CSV:
-    return readCSV(SM);
-  case ImportFormat::Submission:
-    return readSubmission(SM);
-  }
-  llvm_unreachable("an import format without a reader");
+  Expected<std::unique_ptr<Graph>> G = importFiles(
+      Import, SM, Paths, [&](StringRef Path) { return readInput(SM, Path); });
+  // A reader prints its diagnostics as it finds them.
+  if (G && !*G)
+    return reportedError(ExitInvalid);
+  return G;
 }
 
 static Error writeSubmission(const Graph &G) {
@@ -180,16 +118,10 @@ static Error writeSubmission(const Graph &G) {
   Expected<Submission> S = exportSubmission(G);
   if (!S)
     return S.takeError();
-  // The folders this export makes, deepest first: a failed export takes
-  // them away again instead of leaving an empty folder behind.
+  // A failed export takes the folders it made away again.
   std::vector<std::string> Made;
-  for (SmallString<128> Dir(OutputPath.getValue());
-       !Dir.empty() && !sys::fs::exists(Dir); sys::path::remove_filename(Dir))
-    Made.push_back(std::string(Dir));
-  if (std::error_code EC = sys::fs::create_directories(
-          OutputPath, /*IgnoreExisting=*/true, sys::fs::all_all))
-    return usageError("cannot create directory '" + OutputPath +
-                      "': " + EC.message());
+  if (Error E = makeFolder(OutputPath, &Made))
+    return E;
   std::vector<std::string> Paths = submissionPaths(OutputPath, G.Name);
   std::vector<std::pair<std::string, std::string>> Files = {
       {Paths[0], S->Schedule}};
@@ -203,12 +135,8 @@ static Error writeSubmission(const Graph &G) {
     Stale.assign(Paths.begin() + 1, Paths.end());
   }
   Error E = writeOutputs(Files, Stale);
-  if (E) {
-    // writeOutputs left no file behind; a folder that is not empty (another
-    // process wrote there meanwhile) stays.
-    for (const std::string &Dir : Made)
-      (void)sys::fs::remove(Dir);
-  }
+  if (E) // writeOutputs left no file behind
+    removeFolders(Made);
   return E;
 }
 

@@ -15,6 +15,8 @@
 
 #include "dan/IR/Graph.h"
 #include "dan/Support/EnumTable.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include <memory>
@@ -51,6 +53,22 @@ std::string graphNameForFile(llvm::StringRef Path);
 /// \p JSONName) when the text starts with '{', DAN IR otherwise.
 std::unique_ptr<Graph> importGraph(llvm::SourceMgr &SM, unsigned BufferID,
                                    llvm::StringRef JSONName);
+
+/// Reads the file \p Path into the caller's SourceMgr and returns its buffer
+/// id: the tool's rules for input (stdin for "-", a size limit) and its
+/// errors.
+using ReadFile = llvm::function_ref<llvm::Expected<unsigned>(llvm::StringRef)>;
+
+/// Reads the graph that \p Paths name in format \p F, each file through
+/// \p Read: IR or JSON (one path, "-" for stdin), the CSV pair (the nodes
+/// file and the edges file), or a graph and where its submission triple is
+/// (the schedule file, and the memory and spill files when they exist).
+/// The caller checks the number of paths (inputCount) and finds the CSV
+/// edges file (csvEdgesPath). Null when a reader found an error in the
+/// text, which it printed through \p SM; an error of \p Read is passed on.
+llvm::Expected<std::unique_ptr<Graph>>
+importFiles(ImportFormat F, llvm::SourceMgr &SM,
+            llvm::ArrayRef<std::string> Paths, ReadFile Read);
 
 } // namespace dan
 
