@@ -661,6 +661,20 @@ void planFiles(const BenchReport &R, StringRef Dir,
     }
 }
 
+std::vector<std::string> outputFolders(ArrayRef<Method> Methods,
+                                       StringRef SaveDir, StringRef ChartsDir) {
+  std::vector<std::string> Dirs;
+  if (!SaveDir.empty())
+    for (Method M : tableMethods(Methods)) {
+      SmallString<128> Dir(SaveDir);
+      sys::path::append(Dir, methodName(M));
+      Dirs.push_back(std::string(Dir));
+    }
+  if (!ChartsDir.empty())
+    Dirs.push_back(ChartsDir.str());
+  return Dirs;
+}
+
 static Error argError(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);
 }

@@ -5,6 +5,7 @@
 #include "dan/Report/PlanViews.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 #include <cmath>
 
 using namespace llvm;
@@ -203,6 +204,17 @@ std::vector<ChartFile> drawCharts(const BenchReport &R) {
     sweepCharts(R, Out);
   planCharts(R, Out);
   return Out;
+}
+
+std::vector<std::pair<std::string, std::string>>
+chartFiles(const BenchReport &R, StringRef Dir) {
+  std::vector<std::pair<std::string, std::string>> Files;
+  for (ChartFile &F : drawCharts(R)) {
+    SmallString<128> Path(Dir);
+    sys::path::append(Path, F.Name);
+    Files.emplace_back(std::string(Path), std::move(F.SVG));
+  }
+  return Files;
 }
 
 } // namespace dan::bench

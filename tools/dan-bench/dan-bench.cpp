@@ -14,10 +14,7 @@
 #include "dan/Bench/Bench.h"
 #include "dan/Bench/Charts.h"
 #include "dan/Bench/Report.h"
-#include "dan/Formats/Formats.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/Path.h"
 
 using namespace llvm;
 using namespace dan;
@@ -98,35 +95,24 @@ static cl::opt<bool>
 static cl::opt<bool> Quiet("quiet", cl::desc("No progress lines on stderr"),
                            cl::cat(DANCategory));
 
-/// Reads one graph: contest JSON when the text starts with '{' (named
-/// after the file), DAN IR otherwise, its target (the IR's header, or the
-/// defaults) with the options on top. Checks that it verifies under that
-/// target and has no memory plan.
-static Expected<std::unique_ptr<Graph>> readGraph(SourceMgr &SM,
-                                                  StringRef Path) {
-  Expected<std::unique_ptr<Graph>> Read = readAnyGraph(SM, Path);
-  if (!Read)
-    return Read.takeError();
-  std::unique_ptr<Graph> G = std::move(*Read);
-  if (G->hasMemoryPlan())
-    return createStringError(
-        inconvertibleErrorCode(),
-        "'" + displayName(Path) + "' (graph " + G->Name +
-            ") already has a memory plan; every method plans the graph "
-            "itself: give the graph without one");
-  if (Error E = verifyAndReport(*G, G->Target, VerifyOptions(), SM, Path))
-    return E;
-  return G;
-}
-
-/// Reads every input, each graph once.
+/// Reads every input, each graph once: IR or contest JSON (told apart by
+/// content), its target with the options on top, without a memory plan,
+/// verified under that target.
 static Error readGraphs(SourceMgr &SM,
                         std::vector<std::unique_ptr<Graph>> &Graphs) {
   StringMap<std::string> Seen;
   for (const std::string &Path : Inputs) {
-    Expected<std::unique_ptr<Graph>> G = readGraph(SM, Path);
+    Expected<std::unique_ptr<Graph>> G = readAnyGraph(SM, Path);
     if (!G)
       return G.takeError();
+    if ((*G)->hasMemoryPlan())
+      return createStringError(
+          inconvertibleErrorCode(),
+          "'" + displayName(Path) + "' (graph " + (*G)->Name +
+              ") already has a memory plan; every method plans the graph "
+              "itself: give the graph without one");
+    if (Error E = verifyAndReport(**G, (*G)->Target, VerifyOptions(), SM, Path))
+      return E;
     auto [It, New] = Seen.try_emplace((*G)->Name, Path);
     if (!New)
       return usageError("'" + displayName(Path) + "' and '" +
@@ -134,27 +120,6 @@ static Error readGraphs(SourceMgr &SM,
                         (*G)->Name + ": give each graph once");
     Graphs.push_back(std::move(*G));
   }
-  return Error::success();
-}
-
-static std::string joinPath(StringRef A, StringRef B) {
-  SmallString<128> P(A);
-  sys::path::append(P, B);
-  return std::string(P);
-}
-
-/// The output directories exist before the run, so that a long run does
-/// not end in an I/O error.
-static Error makeDirs(ArrayRef<Method> Methods) {
-  std::vector<std::string> Dirs;
-  if (!SaveDir.empty())
-    for (Method M : tableMethods(Methods))
-      Dirs.push_back(joinPath(SaveDir, methodName(M)));
-  if (!ChartsDir.empty())
-    Dirs.push_back(ChartsDir);
-  for (const std::string &Dir : Dirs)
-    if (Error E = makeFolder(Dir))
-      return E;
   return Error::success();
 }
 
@@ -166,19 +131,16 @@ static Error writeResults(const BenchReport &R) {
   if (Error E = writeOutput(OutputPath,
                             [&](raw_ostream &OS) { printReport(R, RO, OS); }))
     return E;
-  std::vector<std::pair<std::string, std::string>> Files;
-  std::vector<std::string> Stale;
   if (!SaveDir.empty()) {
+    std::vector<std::pair<std::string, std::string>> Files;
+    std::vector<std::string> Stale;
     planFiles(R, SaveDir, Files, Stale);
     if (Error E = writeOutputs(Files, Stale))
       return E;
   }
   if (ChartsDir.empty())
     return Error::success();
-  Files.clear();
-  for (ChartFile &F : drawCharts(R))
-    Files.emplace_back(joinPath(ChartsDir, F.Name), std::move(F.SVG));
-  return writeOutputs(Files, {});
+  return writeOutputs(chartFiles(R, ChartsDir), {});
 }
 
 static Error runBenchTool(SourceMgr &SM) {
@@ -219,8 +181,11 @@ static Error runBenchTool(SourceMgr &SM) {
     return E;
   if (!Graphs.empty())
     *Target = Graphs[0]->Target;
-  if (Error E = makeDirs(Opts.Methods))
-    return E;
+  // The folders exist before the run: a long run does not end in an I/O
+  // error.
+  for (const std::string &Dir : outputFolders(Opts.Methods, SaveDir, ChartsDir))
+    if (Error E = makeFolder(Dir))
+      return E;
 
   Opts.Ablations = Ablations;
   Opts.KeepPlans = !SaveDir.empty() || !ChartsDir.empty();

@@ -299,6 +299,13 @@ void planFiles(const BenchReport &R, llvm::StringRef Dir,
                std::vector<std::pair<std::string, std::string>> &Files,
                std::vector<std::string> &Stale);
 
+/// The folders dan-bench writes into, to make before the run: one per
+/// method of the table under \p SaveDir, and \p ChartsDir (an empty
+/// directory is left out).
+std::vector<std::string> outputFolders(llvm::ArrayRef<Method> Methods,
+                                       llvm::StringRef SaveDir,
+                                       llvm::StringRef ChartsDir);
+
 /// The runs runBench makes, for progress totals.
 unsigned countRuns(size_t NumGraphs, const TargetDesc &T,
                    const BenchOptions &Opts);

@@ -28,6 +28,11 @@ struct ChartFile {
 /// need the plans (BenchOptions::KeepPlans).
 std::vector<ChartFile> drawCharts(const BenchReport &R);
 
+/// drawCharts as the files dan-bench --charts writes: each path under
+/// \p Dir with its SVG text.
+std::vector<std::pair<std::string, std::string>>
+chartFiles(const BenchReport &R, llvm::StringRef Dir);
+
 } // namespace dan::bench
 
 #endif // DAN_BENCH_CHARTS_H
