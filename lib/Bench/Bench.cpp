@@ -14,10 +14,14 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <numeric>
+#include <tuple>
 
 using namespace llvm;
 
@@ -279,6 +283,59 @@ public:
     if (Opts.OnProgress)
       Opts.OnProgress(P);
     return P.Seconds;
+  }
+
+  /// Runs Body(0) ... Body(N - 1), the next N steps, on Opts.Threads
+  /// threads; Label(K) names step K (graph, what). With one thread they run
+  /// as step does; with more, each step's progress (its start and its end)
+  /// is reported once it and every step before it are done, so the lines
+  /// come in step order whatever finishes first.
+  void
+  steps(size_t N,
+        const std::function<std::pair<StringRef, StringRef>(size_t)> &Label,
+        const std::function<std::string(size_t)> &Body) {
+    if (Opts.Threads == 1 || N < 2) {
+      for (size_t K = 0; K != N; ++K) {
+        auto [Graph, What] = Label(K);
+        step(Graph, What, [&] { return Body(K); });
+      }
+      return;
+    }
+    unsigned First = Index;
+    Index += N;
+    std::vector<Progress> Done(N);
+    std::vector<std::string> Errors(N);
+    std::vector<bool> Finished(N, false);
+    size_t Reported = 0;
+    std::mutex Lock;
+    DefaultThreadPool Pool(hardware_concurrency(Opts.Threads));
+    for (size_t K = 0; K != N; ++K)
+      Pool.async([&, K] {
+        auto Start = std::chrono::steady_clock::now();
+        std::string Error = Body(K);
+        double Seconds = std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - Start)
+                             .count();
+        std::lock_guard<std::mutex> Guard(Lock);
+        Errors[K] = std::move(Error);
+        Progress &P = Done[K];
+        P.Index = First + K + 1;
+        P.Total = Total;
+        std::tie(P.Graph, P.What) = Label(K);
+        P.Seconds = Seconds;
+        P.Error = Errors[K];
+        Finished[K] = true;
+        for (; Reported != N && Finished[Reported]; ++Reported) {
+          if (!Opts.OnProgress)
+            continue;
+          Progress Begin = Done[Reported];
+          Begin.Done = false;
+          Opts.OnProgress(Begin);
+          Done[Reported].Done = true;
+          Opts.OnProgress(Done[Reported]);
+        }
+      });
+    Pool.wait();
   }
 
 private:
@@ -563,16 +620,27 @@ BenchReport runBench(ArrayRef<const Graph *> Graphs, const TargetDesc &T,
   Rep.Methods = tableMethods(Opts.Methods);
   Reporter Progress(Opts, countRuns(Graphs.size(), T, Opts));
 
-  for (const Graph *G : Graphs) {
-    Workload W;
-    W.Name = G->Name;
-    W.Nodes = G->size();
-    for (Method M : Rep.Methods) {
-      Cell C;
-      Progress.step(G->Name, methodName(M), [&] {
-        C = runCell(*G, T, M, Opts.KeepPlans);
-        return C.Result.Error;
+  // Every cell into its own slot, the cells at once (Opts.Threads).
+  size_t NumMethods = Rep.Methods.size();
+  std::vector<Cell> Cells(Graphs.size() * NumMethods);
+  Progress.steps(
+      Cells.size(),
+      [&](size_t K) {
+        return std::pair<StringRef, StringRef>(
+            Graphs[K / NumMethods]->Name,
+            methodName(Rep.Methods[K % NumMethods]));
+      },
+      [&](size_t K) {
+        Cells[K] = runCell(*Graphs[K / NumMethods], T,
+                           Rep.Methods[K % NumMethods], Opts.KeepPlans);
+        return Cells[K].Result.Error;
       });
+  for (size_t Gi = 0; Gi != Graphs.size(); ++Gi) {
+    Workload W;
+    W.Name = Graphs[Gi]->Name;
+    W.Nodes = Graphs[Gi]->size();
+    for (size_t Mi = 0; Mi != NumMethods; ++Mi) {
+      Cell &C = Cells[Gi * NumMethods + Mi];
       Rep.Failures += !C.Result.ok();
       W.Cells.push_back(std::move(C));
     }

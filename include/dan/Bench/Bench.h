@@ -239,6 +239,11 @@ struct BenchOptions {
   bool Ablations = false;
   SweepSpec Sweep;
   std::function<void(const Progress &)> OnProgress;
+  /// Cells of the main comparison (each method on each graph) run at once
+  /// on this many threads, 0 for one per hardware thread; the report is the
+  /// same for any number. Each cell's progress is reported, start and end
+  /// together, once it and every cell before it are done.
+  unsigned Threads = 1;
 };
 
 struct BenchReport {
