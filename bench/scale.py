@@ -2,7 +2,7 @@
 """How each tool's time and memory grow with the graph: wall time and peak RSS.
 
 Usage: bench/scale.py [--build DIR] [--workloads DIR] [--sizes N,N,...]
-                      [--family matmul|attention] [--runs R] [--big-runs R]
+                      [--family matmul|attention|conv] [--runs R] [--big-runs R]
                       [--timeout S] [--mpas-default-limit N]
                       [--alternate R] [--md]
 
@@ -92,6 +92,11 @@ def shape(family, nodes):
         while 7 * t**3 + 9 * t**2 < nodes * 0.9:
             t += 1
         return [f"--m-tiles={t}", f"--n-tiles={t}", f"--k-tiles={t}"]
+    if family == "conv":
+        # Eight layers of 3x3 kernels: about 19 nodes per feature-map tile
+        # and layer (dan-gen --family=conv --layers=8 --fmap-tiles=32: 4864).
+        return ["--family=conv", "--layers=8",
+                f"--fmap-tiles={max(1, round(nodes / (19 * 8)))}"]
     b = max(1, round(math.sqrt(nodes / 110)))
     return ["--family=attention", f"--q-blocks={b}", f"--kv-blocks={b}"]
 
@@ -184,7 +189,8 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--workloads", default=os.path.join(ROOT, "data", "contest"))
     ap.add_argument("--sizes", default="10000,100000,1000000")
-    ap.add_argument("--family", default="matmul", choices=("matmul", "attention"))
+    ap.add_argument("--family", default="matmul",
+                    choices=("matmul", "attention", "conv"))
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--big-runs", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=600)
