@@ -24,41 +24,29 @@ static Expected<CPEStats>
 refinePartByPart(Graph &G, const TargetDesc &T, const CPEOptions &Opts,
                  const SearchOptions &Search,
                  ArrayRef<std::vector<NodeIdx>> Parts) {
-  std::vector<std::unique_ptr<Graph>> Refined(Parts.size());
-  std::vector<std::optional<Expected<CPEStats>>> Stats(Parts.size());
-  runConcurrently(Search.Threads, Parts.size(), [&](size_t K) {
-    Refined[K] = extractPart(G, Parts[K]);
-    // A kernel alone numbers its spills after its own nodes.
-    renumberSpills(*Refined[K]);
-    Stats[K].emplace(runCPE(*Refined[K], T, Opts));
-  });
+  Expected<std::vector<PartResult<CPEStats>>> Refined =
+      runOnParts<CPEStats>(G, Parts, Search.Threads, [&](Graph &Part) {
+        // A kernel alone numbers its spills after its own nodes.
+        renumberSpills(Part);
+        return runCPE(Part, T, Opts);
+      });
+  if (!Refined)
+    return Refined.takeError();
   CPEStats All;
-  std::optional<Error> First;
-  for (auto &S : Stats) {
-    if (!*S) {
-      if (!First)
-        First = S->takeError();
-      else
-        consumeError(S->takeError());
-      continue;
-    }
-    All.Passes += (*S)->Passes;
-    All.Moves += (*S)->Moves;
-    All.Candidates += (*S)->Candidates;
-    All.Illegal += (*S)->Illegal;
-    All.BufferMoves += (*S)->BufferMoves;
-    All.BufferNodesMoved += (*S)->BufferNodesMoved;
-    All.Retimed += (*S)->Retimed;
-    All.HitCandidateLimit |= (*S)->HitCandidateLimit;
-    All.HitEffortLimit |= (*S)->HitEffortLimit;
-    All.HitTimeBudget |= (*S)->HitTimeBudget;
+  for (const PartResult<CPEStats> &R : *Refined) {
+    const CPEStats &S = R.Stats;
+    All.Passes += S.Passes;
+    All.Moves += S.Moves;
+    All.Candidates += S.Candidates;
+    All.Illegal += S.Illegal;
+    All.BufferMoves += S.BufferMoves;
+    All.BufferNodesMoved += S.BufferNodesMoved;
+    All.Retimed += S.Retimed;
+    All.HitCandidateLimit |= S.HitCandidateLimit;
+    All.HitEffortLimit |= S.HitEffortLimit;
+    All.HitTimeBudget |= S.HitTimeBudget;
   }
-  if (First)
-    return std::move(*First);
-  std::vector<const Graph *> Ptrs;
-  for (const auto &P : Refined)
-    Ptrs.push_back(P.get());
-  G = std::move(*joinParts(Ptrs, G));
+  joinPartResults<CPEStats>(G, *Refined);
   All.Parts = Parts.size();
   return All;
 }

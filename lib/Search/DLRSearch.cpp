@@ -101,10 +101,11 @@ static Expected<DLRStats> searchWhole(Graph &G, const TargetDesc &T,
 }
 
 /// The sum of the parts' figures; the fit and horizon of the first part.
-static DLRStats addPartStats(ArrayRef<DLRStats> Parts) {
-  DLRStats All = Parts.front();
+static DLRStats addPartStats(ArrayRef<PartResult<DLRStats>> Parts) {
+  DLRStats All = Parts.front().Stats;
   All.HorizonTried.clear();
-  for (const DLRStats &S : Parts.drop_front()) {
+  for (const PartResult<DLRStats> &P : Parts.drop_front()) {
+    const DLRStats &S = P.Stats;
     All.Spills += S.Spills;
     All.ExtraTraffic += S.ExtraTraffic;
     All.SpillCycles += S.SpillCycles;
@@ -123,31 +124,16 @@ static Expected<DLRStats> planPartByPart(Graph &G, const TargetDesc &T,
                                          const DLROptions &Opts,
                                          const SearchOptions &Search,
                                          ArrayRef<std::vector<NodeIdx>> Parts) {
-  std::vector<std::unique_ptr<Graph>> Planned(Parts.size());
-  std::vector<std::optional<Expected<DLRStats>>> Stats(Parts.size());
   SearchOptions Inner = Search;
   Inner.Threads = 1;
-  runConcurrently(Search.Threads, Parts.size(), [&](size_t K) {
-    Planned[K] = extractPart(G, Parts[K]);
-    Stats[K].emplace(searchWhole(*Planned[K], T, Opts, Inner));
-  });
-  std::vector<DLRStats> Figures;
-  std::optional<Error> First;
-  for (auto &S : Stats) {
-    if (*S)
-      Figures.push_back(std::move(**S));
-    else if (!First)
-      First = S->takeError();
-    else
-      consumeError(S->takeError());
-  }
-  if (First)
-    return std::move(*First);
-  std::vector<const Graph *> Ptrs;
-  for (const auto &P : Planned)
-    Ptrs.push_back(P.get());
-  G = std::move(*joinParts(Ptrs, G));
-  return addPartStats(Figures);
+  Expected<std::vector<PartResult<DLRStats>>> Planned =
+      runOnParts<DLRStats>(G, Parts, Search.Threads, [&](Graph &Part) {
+        return searchWhole(Part, T, Opts, Inner);
+      });
+  if (!Planned)
+    return Planned.takeError();
+  joinPartResults<DLRStats>(G, *Planned);
+  return addPartStats(*Planned);
 }
 
 Expected<DLRStats> searchDLR(Graph &G, const TargetDesc &T,

@@ -272,34 +272,27 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
 
 /// The stage-1 result of a graph ordered part by part: the parts' orders
 /// one after another; the figures of the part with the highest peak (the
-/// first such), the peak and the fallbacks of all. The first failing
-/// part's error, when one fails.
-Expected<MPASStats>
-joinPartStats(Graph &G, std::vector<std::optional<Expected<MPASStats>>> &Stats,
-              std::vector<std::vector<NodeIdx>> &Orders) {
-  for (size_t K = 0; K != Stats.size(); ++K)
-    if (!*Stats[K]) {
-      for (size_t L = K + 1; L != Stats.size(); ++L)
-        if (!*Stats[L])
-          consumeError(Stats[L]->takeError());
-      return Stats[K]->takeError();
-    }
+/// first such), the peak and the fallbacks of all.
+MPASStats joinPartStats(Graph &G, ArrayRef<std::vector<NodeIdx>> Parts,
+                        std::vector<PartResult<MPASStats>> &Results) {
   size_t Binding = 0;
   uint64_t Fallbacks = 0;
-  for (size_t K = 0; K != Stats.size(); ++K) {
-    Fallbacks += (*Stats[K])->Fallbacks;
-    if ((*Stats[K])->PeakL1UB > (*Stats[Binding])->PeakL1UB)
+  for (size_t K = 0; K != Results.size(); ++K) {
+    Fallbacks += Results[K].Stats.Fallbacks;
+    if (Results[K].Stats.PeakL1UB > Results[Binding].Stats.PeakL1UB)
       Binding = K;
   }
-  MPASStats All = std::move(**Stats[Binding]);
+  MPASStats All = std::move(Results[Binding].Stats);
   All.Fallbacks = Fallbacks;
-  All.Parts = Stats.size();
+  All.Parts = Results.size();
   All.Tried.clear();
   All.L0Tried.clear();
   All.Tasks.reset();
+  // Each part's order, in the indices of the whole.
   G.Order.clear();
-  for (const std::vector<NodeIdx> &O : Orders)
-    G.Order.insert(G.Order.end(), O.begin(), O.end());
+  for (size_t K = 0; K != Results.size(); ++K)
+    for (NodeIdx I : Results[K].Part->Order)
+      G.Order.push_back(Parts[K][I]);
   return All;
 }
 
@@ -346,17 +339,15 @@ Expected<MPASStats> searchMPAS(Graph &G, const TargetDesc &T,
   // Several kernels: each is ordered as it would be alone, the parts at
   // once, and the orders follow one another, so the peak is the largest
   // part's (docs/MPAS.md, "Several kernels").
-  std::vector<std::optional<Expected<MPASStats>>> Stats(Parts.size());
-  std::vector<std::vector<NodeIdx>> Orders(Parts.size());
   SearchOptions Inner = Search;
   Inner.Threads = 1;
-  runConcurrently(Search.Threads, Parts.size(), [&](size_t K) {
-    std::unique_ptr<Graph> Part = extractPart(G, Parts[K]);
-    Stats[K].emplace(searchWhole(*Part, T, Opts, Inner));
-    for (NodeIdx I : Part->Order)
-      Orders[K].push_back(Parts[K][I]);
-  });
-  return joinPartStats(G, Stats, Orders);
+  Expected<std::vector<PartResult<MPASStats>>> Ordered =
+      runOnParts<MPASStats>(G, Parts, Search.Threads, [&](Graph &Part) {
+        return searchWhole(Part, T, Opts, Inner);
+      });
+  if (!Ordered)
+    return Ordered.takeError();
+  return joinPartStats(G, Parts, *Ordered);
 }
 
 } // namespace dan

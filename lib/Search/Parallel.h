@@ -7,10 +7,14 @@
 #ifndef DAN_LIB_SEARCH_PARALLEL_H
 #define DAN_LIB_SEARCH_PARALLEL_H
 
+#include "dan/IR/Components.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/ThreadPool.h"
 #include <cstddef>
 #include <memory>
+#include <optional>
+#include <vector>
 
 namespace dan {
 
@@ -39,6 +43,54 @@ private:
 /// JobRunner(Threads).run(N, Job).
 void runConcurrently(unsigned Threads, size_t N,
                      llvm::function_ref<void(size_t)> Job);
+
+/// One part of a graph after a pass ran on it alone: the part's graph (the
+/// pass's result) and the pass's figures.
+template <typename StatsT> struct PartResult {
+  std::unique_ptr<Graph> Part;
+  StatsT Stats;
+};
+
+/// Cuts each of \p Parts out of \p G (extractPart) and runs \p Pass on it,
+/// the parts at once on \p Threads threads. The results in part order, or
+/// the first failing part's error (the others' consumed).
+template <typename StatsT>
+llvm::Expected<std::vector<PartResult<StatsT>>>
+runOnParts(const Graph &G, llvm::ArrayRef<std::vector<NodeIdx>> Parts,
+           unsigned Threads,
+           llvm::function_ref<llvm::Expected<StatsT>(Graph &Part)> Pass) {
+  std::vector<std::unique_ptr<Graph>> Graphs(Parts.size());
+  std::vector<std::optional<llvm::Expected<StatsT>>> Stats(Parts.size());
+  runConcurrently(Threads, Parts.size(), [&](size_t K) {
+    Graphs[K] = extractPart(G, Parts[K]);
+    Stats[K].emplace(Pass(*Graphs[K]));
+  });
+  std::vector<PartResult<StatsT>> Out;
+  std::optional<llvm::Error> First;
+  for (size_t K = 0; K != Parts.size(); ++K) {
+    llvm::Expected<StatsT> &S = *Stats[K];
+    if (!S) {
+      if (!First)
+        First = S.takeError();
+      else
+        llvm::consumeError(S.takeError());
+    } else if (!First) {
+      Out.push_back({std::move(Graphs[K]), std::move(*S)});
+    }
+  }
+  if (First)
+    return std::move(*First);
+  return Out;
+}
+
+/// Replaces \p G with the parts of \p Results joined (joinParts).
+template <typename StatsT>
+void joinPartResults(Graph &G, llvm::ArrayRef<PartResult<StatsT>> Results) {
+  std::vector<const Graph *> Parts;
+  for (const PartResult<StatsT> &R : Results)
+    Parts.push_back(R.Part.get());
+  G = std::move(*joinParts(Parts, G));
+}
 
 } // namespace dan
 

@@ -97,12 +97,14 @@ static Error reduce(SourceMgr &SM) {
   bool KeepValid = !NoVerify && verifyGraph(*G, Target, VerifyOptions(),
                                             [](SMLoc, SourceMgr::DiagKind,
                                                const Twine &) {}) == 0;
-  if (Verbose)
+  if (Verbose) {
+    Graph::Counts C = G->counts();
     errs() << "dan-reduce: input: " << G->size() << " nodes, "
-           << G->counts().Edges + G->counts().ReuseEdges << " edges; "
+           << C.Edges + C.ReuseEdges << " edges; "
            << (KeepValid ? "it verifies, so every candidate must verify"
                          : "candidates need not verify")
            << "\n";
+  }
 
   std::string Why;
   Expected<int> First = Runner->run(*G, &Why);
