@@ -69,20 +69,28 @@ bool L0Gate::knownRefused(const MemState &S, ArrayRef<uint8_t> Done,
   return false;
 }
 
-bool L0Gate::admit(const MemState &S, ArrayRef<uint8_t> Done, uint32_t O) {
-  if (knownRefused(S, Done, O))
-    return false;
-  SmallVector<uint32_t, 2> ToOpen;
-  TierBytes Need{};
+L0Gate::Verdict L0Gate::admitOrWhy(const MemState &S, ArrayRef<uint8_t> Done,
+                                   uint32_t O) {
+  Verdict V0;
+  // The groups O would have to open, and whether one of them is blocked.
   for (uint32_t B : V.OpBufs[O]) {
-    if (!starts(S, B))
+    if (!starts(S, B) || Groups[GroupOf[B]].Open ||
+        is_contained(V0.Groups, GroupOf[B]))
       continue;
-    uint32_t Gi = GroupOf[B];
-    if (Groups[Gi].Open || is_contained(ToOpen, Gi))
-      continue;
-    if (!openable(Groups[Gi], Done))
-      return false;
-    ToOpen.push_back(Gi);
+    V0.Groups.push_back(GroupOf[B]);
+  }
+  for (uint32_t Gi : V0.Groups)
+    if (blocked(Groups[Gi], Done)) {
+      if (Groups[Gi].WaitOn != None && !Done[Groups[Gi].WaitOn])
+        V0.WaitGroup = Gi;
+      return V0;
+    }
+  TierBytes Need{};
+  for (uint32_t Gi : V0.Groups) {
+    if (!openable(Groups[Gi], Done)) {
+      V0.WaitGroup = Gi;
+      return V0;
+    }
     for (uint32_t X : Groups[Gi].Bufs)
       if (starts(S, X))
         Need[V.Bufs[X].TI] += V.Bufs[X].Size;
@@ -92,16 +100,17 @@ bool L0Gate::admit(const MemState &S, ArrayRef<uint8_t> Done, uint32_t O) {
     if (Need[TI] && Held && Held + Need[TI] > V.Cap[TI]) {
       // Live and reserved bytes only grow until some run releases L0
       // bytes: until then this group cannot open alone either.
-      if (ToOpen.size() == 1)
-        Groups[ToOpen[0]].NoRoomAt = Released + 1;
-      return false;
+      if (V0.Groups.size() == 1)
+        Groups[V0.Groups[0]].NoRoomAt = Released + 1;
+      return V0;
     }
   }
-  for (uint32_t Gi : ToOpen)
+  for (uint32_t Gi : V0.Groups)
     Groups[Gi].Open = true;
   for (unsigned TI = 0; TI != NumTiers; ++TI)
     Reserved[TI] += Need[TI];
-  return true;
+  V0.Admitted = true;
+  return V0;
 }
 
 void L0Gate::willRun(const MemState &S, uint32_t O) {
@@ -122,27 +131,80 @@ std::vector<uint32_t> legalizeL0(const View &V, std::vector<uint32_t> Pref) {
   for (uint32_t I = 0; I != Pref.size(); ++I)
     Pos[Pref[I]] = I;
   std::vector<uint32_t> Left(N), Order;
+  Order.reserve(N);
   std::vector<uint8_t> Done(N, 0);
-  std::set<std::pair<uint32_t, uint32_t>> Ready;
+  // Each step runs the first ready operation, by position, that the gate
+  // admits (else the first one). An operation the gate refuses is parked
+  // out of Active until something it was refused for changes (the
+  // Verdict's events), so that each step looks at few refused operations;
+  // the result is the same as asking the gate about every ready one.
+  using Entry = std::pair<uint32_t, uint32_t>;
+  std::set<Entry> Ready, Active;
+  std::vector<uint32_t> Parked(N, 0); // the parking's number, 0: active
+  uint32_t Parkings = 0;
+  L0Gate Gate(V);
+  std::vector<std::vector<Entry>> ParkedOnGroup(Gate.numGroups());
+  std::vector<SmallVector<uint32_t, 1>> GroupsWaitingFor(N);
+  std::vector<Entry> ParkedForRoom;
+  auto Wake = [&](std::vector<Entry> &List) {
+    for (auto [O, Parking] : List)
+      if (Parked[O] == Parking) {
+        Parked[O] = 0;
+        Active.insert({Pos[O], O});
+      }
+    List.clear();
+  };
+  auto MakeReady = [&](uint32_t O) {
+    Ready.insert({Pos[O], O});
+    Active.insert({Pos[O], O});
+  };
   for (uint32_t O = 0; O != N; ++O)
     if (!(Left[O] = V.OpPreds[O].size()))
-      Ready.insert({Pos[O], O});
+      MakeReady(O);
   MemState S = V.initial();
-  L0Gate Gate(V);
   while (!Ready.empty()) {
-    auto It = llvm::find_if(
-        Ready, [&](const auto &R) { return Gate.admit(S, Done, R.second); });
-    if (It == Ready.end())
-      It = Ready.begin();
-    uint32_t O = It->second;
-    Ready.erase(It);
-    Order.push_back(O);
-    Done[O] = 1;
-    Gate.willRun(S, O);
-    V.apply(S, O);
-    for (uint32_t Su : V.OpSuccs[O])
+    uint32_t Pick = None;
+    for (auto It = Active.begin(); It != Active.end();) {
+      uint32_t O = It->second;
+      L0Gate::Verdict Why = Gate.admitOrWhy(S, Done, O);
+      if (Why.Admitted) {
+        Pick = O;
+        break;
+      }
+      It = Active.erase(It);
+      Parked[O] = ++Parkings;
+      for (uint32_t Gi : Why.Groups)
+        ParkedOnGroup[Gi].push_back({O, Parkings});
+      if (Why.WaitGroup == None) {
+        ParkedForRoom.push_back({O, Parkings});
+        continue;
+      }
+      SmallVector<uint32_t, 1> &Waiting =
+          GroupsWaitingFor[Gate.waitOn(Why.WaitGroup)];
+      if (!is_contained(Waiting, Why.WaitGroup))
+        Waiting.push_back(Why.WaitGroup);
+    }
+    if (Pick == None)
+      Pick = Ready.begin()->second;
+    Ready.erase({Pos[Pick], Pick});
+    Active.erase({Pos[Pick], Pick});
+    Parked[Pick] = 0;
+    Order.push_back(Pick);
+    Done[Pick] = 1;
+    uint64_t Releases = Gate.releases();
+    Gate.willRun(S, Pick);
+    V.apply(S, Pick);
+    for (uint32_t Gi : GroupsWaitingFor[Pick])
+      Wake(ParkedOnGroup[Gi]);
+    GroupsWaitingFor[Pick].clear();
+    for (uint32_t B : V.OpBufs[Pick])
+      if (Gate.groupOf(B) != None)
+        Wake(ParkedOnGroup[Gate.groupOf(B)]);
+    if (Gate.releases() != Releases)
+      Wake(ParkedForRoom);
+    for (uint32_t Su : V.OpSuccs[Pick])
       if (--Left[Su] == 0)
-        Ready.insert({Pos[Su], Su});
+        MakeReady(Su);
   }
   return Order;
 }

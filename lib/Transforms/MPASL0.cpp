@@ -53,8 +53,16 @@ void Scheduler::buildGroups() {
   }
   // A consumer waits for its predecessors and those of its group's writers
   // (users of a group buffer that come before it), except the group itself.
+  std::map<
+      std::pair<std::array<uint64_t, NumTiers>, std::array<uint32_t, NumTiers>>,
+      uint32_t>
+      Shapes;
   for (uint32_t CI = 0; CI != Consumers.size(); ++CI) {
     Consumer &C = Consumers[CI];
+    C.Shape =
+        Shapes.try_emplace({C.Bytes, C.Count}, Shapes.size()).first->second;
+    if (C.Shape == Openable.size())
+      Openable.emplace_back();
     SmallVector<NodeIdx, 8> Inside(C.Allocs.begin(), C.Allocs.end());
     Inside.push_back(C.Op);
     SmallVector<NodeIdx, 8> Writers;
@@ -120,6 +128,14 @@ void Scheduler::open(uint32_t CI) {
   }
 }
 
+uint32_t Scheduler::firstOpenable() const {
+  const std::pair<Key, uint32_t> *Best = nullptr;
+  for (const auto &Shape : Openable)
+    if (!Shape.empty() && (!Best || *Shape.begin() < *Best))
+      Best = &*Shape.begin();
+  return Best ? Best->second : None;
+}
+
 void Scheduler::tryOpen() {
   // In priority order, every consumer whose group fits now; one that does
   // not fit waits without blocking those behind it.
@@ -130,7 +146,7 @@ void Scheduler::tryOpen() {
     });
     for (uint32_t CI : NewlyOpenable)
       if (!Consumers[CI].Opened && fits(CI)) {
-        Openable.erase({key(Consumers[CI].Op), CI});
+        Openable[Consumers[CI].Shape].erase({key(Consumers[CI].Op), CI});
         open(CI);
       }
     NewlyOpenable.clear();
@@ -138,14 +154,24 @@ void Scheduler::tryOpen() {
   }
   ScanAllOpenable = false;
   NewlyOpenable.clear();
-  for (auto It = Openable.begin(); It != Openable.end();) {
-    if (!fits(It->second)) {
-      ++It;
-      continue;
-    }
-    uint32_t CI = It->second;
-    It = Openable.erase(It);
+  // Opening only adds reservations, so a consumer that does not fit stays
+  // so for the rest of the scan, and so do the others of its shape: the
+  // scan takes the best first consumer among the shapes that fit until
+  // none does, which opens what a walk over every consumer would.
+  SmallVector<uint32_t, 8> Fitting;
+  for (uint32_t Shape = 0; Shape != Openable.size(); ++Shape)
+    if (!Openable[Shape].empty() && fits(Openable[Shape].begin()->second))
+      Fitting.push_back(Shape);
+  while (!Fitting.empty()) {
+    auto Best = llvm::min_element(Fitting, [&](uint32_t A, uint32_t B) {
+      return *Openable[A].begin() < *Openable[B].begin();
+    });
+    uint32_t CI = Openable[*Best].begin()->second;
+    Openable[*Best].erase(Openable[*Best].begin());
     open(CI);
+    llvm::erase_if(Fitting, [&](uint32_t Shape) {
+      return Openable[Shape].empty() || !fits(Openable[Shape].begin()->second);
+    });
   }
 }
 
@@ -153,9 +179,8 @@ bool Scheduler::fallback() {
   // Nothing may run under the L0 rule: open the best consumer that waits
   // only for room, else admit the best held-back ALLOC on its own.
   ++Stats.Fallbacks;
-  if (!Openable.empty()) {
-    uint32_t CI = Openable.begin()->second;
-    Openable.erase(Openable.begin());
+  if (uint32_t CI = firstOpenable(); CI != None) {
+    Openable[Consumers[CI].Shape].erase({key(Consumers[CI].Op), CI});
     open(CI);
     return true;
   }

@@ -110,17 +110,24 @@ private:
     std::array<uint32_t, NumTiers> Count{};
     uint32_t External = 0; // predecessors outside the group not yet done
     bool Opened = false;
+    uint32_t Shape = 0; // index of its Bytes and Count in Openable
   };
   std::vector<Consumer> Consumers;
   std::vector<SmallVector<uint32_t, 1>> WaitersOf; // node -> consumers
-  std::set<std::pair<Key, uint32_t>> Openable;
+  /// The consumers that wait only for room, by shape: the consumers of one
+  /// shape (the same Bytes and Count) fit or do not fit together, so that
+  /// tryOpen's scan in priority order looks at the first of each shape
+  /// instead of at every waiting consumer.
+  std::vector<std::set<std::pair<Key, uint32_t>>> Openable;
+  /// The best consumer that waits only for room (None: there is none).
+  uint32_t firstOpenable() const;
   /// Consumers that joined Openable since tryOpen last looked. The others
   /// did not fit then, and L0 room only grows at an L0 FREE, which sets
   /// ScanAllOpenable; until then tryOpen checks the newcomers alone.
   std::vector<uint32_t> NewlyOpenable;
   bool ScanAllOpenable = true;
   void addOpenable(uint32_t CI) {
-    Openable.insert({key(Consumers[CI].Op), CI});
+    Openable[Consumers[CI].Shape].insert({key(Consumers[CI].Op), CI});
     NewlyOpenable.push_back(CI);
   }
   std::array<uint64_t, NumTiers> LiveBytes{}, ReservedBytes{};

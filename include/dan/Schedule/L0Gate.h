@@ -35,7 +35,27 @@ public:
   explicit L0Gate(const View &V);
   /// Whether op \p O may run in \p S; opens the groups it needs if they
   /// can open.
-  bool admit(const MemState &S, ArrayRef<uint8_t> Done, uint32_t O);
+  bool admit(const MemState &S, ArrayRef<uint8_t> Done, uint32_t O) {
+    return admitOrWhy(S, Done, O).Admitted;
+  }
+  /// Why admit() refused an operation. Until one of these changes, it
+  /// refuses it again: with \p WaitGroup set, that group waits on
+  /// waitOn(WaitGroup), which has not run; else there was no room, which
+  /// only comes with a run that releases L0 bytes (releases() grows). In
+  /// both cases an operation on a buffer of one of \p Groups (the groups
+  /// the refused operation would have to open) changes what it needs.
+  struct Verdict {
+    bool Admitted = false;
+    uint32_t WaitGroup = None;
+    SmallVector<uint32_t, 2> Groups;
+  };
+  Verdict admitOrWhy(const MemState &S, ArrayRef<uint8_t> Done, uint32_t O);
+  uint32_t waitOn(uint32_t Group) const { return Groups[Group].WaitOn; }
+  /// The group of an L0 buffer (None for other buffers).
+  uint32_t groupOf(uint32_t B) const { return GroupOf[B]; }
+  size_t numGroups() const { return Groups.size(); }
+  /// How many runs released L0 bytes so far.
+  uint64_t releases() const { return Released; }
   /// Whether admit() is known to refuse \p O (a cheap test: a group it
   /// needs still waits on the operation that blocked it last time, or did
   /// not fit and no L0 bytes were released since).
