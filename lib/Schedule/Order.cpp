@@ -104,9 +104,11 @@ Error checkOrderInput(const Graph &G, const TargetDesc &T) {
 
 Expected<std::vector<NodeIdx>> orderOperations(
     const Graph &G, const TargetDesc &T,
-    function_ref<std::vector<uint32_t>(const sched::View &)> OrderOps) {
-  if (Error E = checkOrderInput(G, T))
-    return E;
+    function_ref<std::vector<uint32_t>(const sched::View &)> OrderOps,
+    bool InputChecked) {
+  if (!InputChecked)
+    if (Error E = checkOrderInput(G, T))
+      return E;
   sched::View V(G, T);
   // With no operation there is one order of them, the empty one; the
   // orderings assume at least one step.
@@ -118,27 +120,30 @@ Expected<std::vector<NodeIdx>> orderOperations(
 
 Expected<std::vector<NodeIdx>>
 orderOperationsByKey(const Graph &G, const TargetDesc &T,
-                     ArrayRef<uint64_t> KeyOfNode) {
-  return orderOperations(G, T, [&](const sched::View &V) {
-    // A list schedule of the operations: the ready one with the smallest
-    // key (then the earlier in input order) runs next, so edges always win.
-    size_t N = V.Ops.size();
-    std::vector<uint32_t> Left(N), Ops;
-    Ops.reserve(N);
-    std::set<std::pair<uint64_t, uint32_t>> Ready;
-    for (uint32_t O = 0; O != N; ++O)
-      if (!(Left[O] = V.OpPreds[O].size()))
-        Ready.insert({KeyOfNode[V.Ops[O]], O});
-    while (!Ready.empty()) {
-      uint32_t O = Ready.begin()->second;
-      Ready.erase(Ready.begin());
-      Ops.push_back(O);
-      for (uint32_t S : V.OpSuccs[O])
-        if (--Left[S] == 0)
-          Ready.insert({KeyOfNode[V.Ops[S]], S});
-    }
-    return sched::legalizeL0(V, std::move(Ops));
-  });
+                     ArrayRef<uint64_t> KeyOfNode, bool InputChecked) {
+  return orderOperations(
+      G, T,
+      [&](const sched::View &V) {
+        // A list schedule of the operations: the ready one with the smallest
+        // key (then the earlier in input order) runs next, so edges always win.
+        size_t N = V.Ops.size();
+        std::vector<uint32_t> Left(N), Ops;
+        Ops.reserve(N);
+        std::set<std::pair<uint64_t, uint32_t>> Ready;
+        for (uint32_t O = 0; O != N; ++O)
+          if (!(Left[O] = V.OpPreds[O].size()))
+            Ready.insert({KeyOfNode[V.Ops[O]], O});
+        while (!Ready.empty()) {
+          uint32_t O = Ready.begin()->second;
+          Ready.erase(Ready.begin());
+          Ops.push_back(O);
+          for (uint32_t S : V.OpSuccs[O])
+            if (--Left[S] == 0)
+              Ready.insert({KeyOfNode[V.Ops[S]], S});
+        }
+        return sched::legalizeL0(V, std::move(Ops));
+      },
+      InputChecked);
 }
 
 namespace sched {
@@ -175,9 +180,9 @@ std::vector<uint32_t> orderWindow(const View &V) {
 
 } // namespace sched
 
-Expected<std::vector<NodeIdx>> orderWindowed(const Graph &G,
-                                             const TargetDesc &T) {
-  return orderOperations(G, T, sched::orderWindow);
+Expected<std::vector<NodeIdx>>
+orderWindowed(const Graph &G, const TargetDesc &T, bool InputChecked) {
+  return orderOperations(G, T, sched::orderWindow, InputChecked);
 }
 
 } // namespace dan

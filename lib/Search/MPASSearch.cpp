@@ -11,6 +11,7 @@
 #include "Parallel.h"
 #include "dan/Analysis/Replay.h"
 #include "dan/IR/Components.h"
+#include "dan/Schedule/Order.h"
 #include "dan/Search/Search.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -126,9 +127,22 @@ std::vector<Ordered> orderAll(const Graph &G, const TargetDesc &T,
     for (MPASWeights W : weightings(Opts.Weights, O))
       Jobs.push_back({C, W});
   }
+  // The orders of whole operations check their input graph, the same for
+  // each of them: once is enough when it passes (when it fails, each
+  // candidate reports it as before).
+  bool OpOrderInputChecked = false;
+  if (llvm::count_if(Cands, [&](const OrderCandidate &C) {
+        return C.Order == Traversal::Window ||
+               (C.Order == Traversal::Groups && Tasks);
+      }) > 1) {
+    Error E = checkOrderInput(G, T);
+    OpOrderInputChecked = !E;
+    consumeError(std::move(E));
+  }
   std::vector<Ordered> Runs(Jobs.size());
   Runner.run(Jobs.size(), [&](size_t J) {
     MPASOptions One = Opts;
+    One.OpOrderInputChecked = OpOrderInputChecked;
     One.L0 = Cands[Jobs[J].Cand].Mode;
     One.Order = Cands[Jobs[J].Cand].Order;
     One.Group = Cands[Jobs[J].Cand].Group;
@@ -171,10 +185,10 @@ struct PlanResult {
 };
 
 PlanResult planAndMeasure(const Graph &G, const TargetDesc &T,
-                          ArrayRef<NodeIdx> Order) {
+                          ArrayRef<NodeIdx> Order, bool InputChecked) {
   Graph Copy = G;
   Copy.Order.assign(Order.begin(), Order.end());
-  Expected<DLRStats> D = runDLR(Copy, T, DLROptions());
+  Expected<DLRStats> D = runDLR(Copy, T, DLROptions(), InputChecked);
   if (!D) {
     consumeError(D.takeError());
     return {};
@@ -238,10 +252,22 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
   // With one distinct order every candidate shares its plan, so the plan
   // cannot change the choice (the peak and the candidate order decide).
   std::vector<PlanResult> Plans(Unique.size());
-  if (Unique.size() > 1 || Search.MeasureSoleOrder)
+  if (Unique.size() > 1 || Search.MeasureSoleOrder) {
+    // dan-dlr's input checks look at the graph (sizes against the tiers)
+    // and at the order's lifetimes, which every order made here respects:
+    // they pass for every order once they pass for the first.
+    bool InputChecked = false;
+    if (Unique.size() > 1) {
+      Graph Copy = G;
+      Copy.Order = Runs[Unique[0]].Order;
+      Error E = checkPlannableInput(Copy, T);
+      InputChecked = !E;
+      consumeError(std::move(E));
+    }
     Runner.run(Unique.size(), [&](size_t U) {
-      Plans[U] = planAndMeasure(G, T, Runs[Unique[U]].Order);
+      Plans[U] = planAndMeasure(G, T, Runs[Unique[U]].Order, InputChecked);
     });
+  }
   MPASStats Best;
   size_t BestC = 0;
   std::tuple<bool, uint64_t, uint64_t, uint64_t, uint64_t> BestKey;

@@ -303,8 +303,9 @@ static Expected<MPASStats> orderOne(const Graph &G, const TargetDesc &T,
   if (Opts.Order == Traversal::Groups || Opts.Order == Traversal::Window) {
     Expected<std::vector<NodeIdx>> Order =
         Opts.Order == Traversal::Groups
-            ? orderOperationsByKey(G, T, groupKeys(G, *Tasks, Opts.Group))
-            : orderWindowed(G, T);
+            ? orderOperationsByKey(G, T, groupKeys(G, *Tasks, Opts.Group),
+                                   Opts.OpOrderInputChecked)
+            : orderWindowed(G, T, Opts.OpOrderInputChecked);
     if (!Order)
       return Order.takeError();
     Out = std::move(*Order);

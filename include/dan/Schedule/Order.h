@@ -41,9 +41,12 @@ llvm::Error checkOrderInput(const Graph &G, const TargetDesc &T);
 /// right before the first node that needs it and every FREE emitted as soon
 /// as it is ready (sched::materialize). \p OrderOps is not called on a
 /// graph without operations, whose one order of them is the empty one.
+/// \p InputChecked: the caller has run checkOrderInput on \p G and it
+/// passed (a search that orders one graph several ways checks it once).
 llvm::Expected<std::vector<NodeIdx>> orderOperations(
     const Graph &G, const TargetDesc &T,
-    llvm::function_ref<std::vector<uint32_t>(const sched::View &)> OrderOps);
+    llvm::function_ref<std::vector<uint32_t>(const sched::View &)> OrderOps,
+    bool InputChecked = false);
 
 /// The schedule of \p G that orders its operations by \p KeyOfNode (indexed by
 /// NodeIdx; smaller first, as far as the edges allow, ties to the input order),
@@ -51,13 +54,14 @@ llvm::Expected<std::vector<NodeIdx>> orderOperations(
 /// every ALLOC late and every FREE early around them.
 llvm::Expected<std::vector<NodeIdx>>
 orderOperationsByKey(const Graph &G, const TargetDesc &T,
-                     llvm::ArrayRef<uint64_t> KeyOfNode);
+                     llvm::ArrayRef<uint64_t> KeyOfNode,
+                     bool InputChecked = false);
 
 /// The schedule of \p G by the windowed exact search (reverse post-order
 /// made L0 legal, then a DP over each window of operations), ALLOCs late and
 /// FREEs early around them.
-llvm::Expected<std::vector<NodeIdx>> orderWindowed(const Graph &G,
-                                                   const TargetDesc &T);
+llvm::Expected<std::vector<NodeIdx>>
+orderWindowed(const Graph &G, const TargetDesc &T, bool InputChecked = false);
 
 namespace sched {
 /// The operation order of the windowed exact search on \p V.

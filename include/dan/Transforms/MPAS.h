@@ -66,6 +66,10 @@ struct MPASOptions {
   unsigned Group = 2;
   /// Keep the input order (the "Base" schedule); only checks legality.
   bool KeepInputOrder = false;
+  /// Set by a search that has run checkOrderInput on the graph and seen it
+  /// pass, so that the orders of whole operations (Window, Groups) do not
+  /// check the same graph again.
+  bool OpOrderInputChecked = false;
 };
 
 struct MPASStats {
