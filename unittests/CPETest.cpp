@@ -13,6 +13,7 @@
 #include "dan/Analysis/Verifier.h"
 #include "dan/IR/MemoryPlan.h"
 #include <gtest/gtest.h>
+#include <map>
 #include <random>
 
 using namespace dan;
@@ -35,6 +36,25 @@ std::vector<uint64_t> bufferNodeIds(const Graph &G) {
     if (G[I].isBufferNode())
       Ids.push_back(G[I].Id);
   return Ids;
+}
+
+/// The ids of the buffer nodes of each tier in schedule order, then those
+/// of the spill nodes: what keeps a plan.
+std::vector<std::vector<uint64_t>> planOrder(const Graph &G) {
+  std::map<uint64_t, Tier> TierOf;
+  for (const Node &N : G.Nodes)
+    if (N.Kind == NodeKind::Alloc)
+      TierOf.emplace(N.Buf, N.BufTier);
+  std::vector<std::vector<uint64_t>> Seq(NumTiers + 1);
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (!N.isBufferNode())
+      continue;
+    Seq[static_cast<unsigned>(TierOf.at(N.Buf))].push_back(N.Id);
+    if (N.isSpill())
+      Seq[NumTiers].push_back(N.Id);
+  }
+  return Seq;
 }
 
 /// The errors of verifying \p G, against \p Against when given.
@@ -187,12 +207,31 @@ TEST(CPETest, AnOperationNeverLeavesItsBuffersLifetime) {
   auto P = parseText(AllocBarrier);
   CPEOptions Opts;
   Opts.Moves = CPEMoveSet::Ops;
+  Opts.Start = CPEStart::Input;
   CPEStats S = run(*P->G, Opts);
   EXPECT_EQ(S.MakespanBefore, 310u);
   EXPECT_EQ(S.MakespanAfter, 310u);
   EXPECT_EQ(S.Moves, 0u);
   EXPECT_EQ(S.Illegal, 1u);
   EXPECT_EQ(ids(*P->G), (std::vector<uint64_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+}
+
+TEST(CPETest, AListScheduleCanStartTheSearch) {
+  // The list schedule starts the longer chain first on MTE2 (n4, then n1),
+  // carrying alloc n3 ahead of n1 and n2 but past no buffer node: 210,
+  // which the search from the input, moving operations only, cannot reach.
+  auto P = parseText(AllocBarrier);
+  auto Input = parseText(AllocBarrier);
+  CPEOptions Opts;
+  Opts.Moves = CPEMoveSet::Ops;
+  CPEStats S = run(*P->G, Opts);
+  EXPECT_EQ(S.MakespanBefore, 310u);
+  EXPECT_EQ(S.ListMakespan, 210u);
+  EXPECT_TRUE(S.FromList);
+  EXPECT_EQ(S.MakespanAfter, 210u);
+  EXPECT_EQ(ids(*P->G), (std::vector<uint64_t>{0, 3, 4, 1, 5, 2, 6, 7}));
+  EXPECT_EQ(bufferNodeIds(*P->G), bufferNodeIds(*Input->G));
+  EXPECT_TRUE(verifyErrors(*P->G, Input->G.get()).empty());
 }
 
 TEST(CPETest, AnAllocMovesWithItsOperation) {
@@ -276,6 +315,7 @@ TEST(CPETest, IgnoreCountsOwnershipViolations) {
 
 TEST(CPETest, WindowBoundsTheNeighbourhood) {
   CPEOptions Opts;
+  Opts.Start = CPEStart::Input;
   Opts.Window = 2;
   auto Narrow = parseText(WindowGraph);
   CPEStats S2 = run(*Narrow->G, Opts);
@@ -293,6 +333,7 @@ TEST(CPETest, WindowBoundsTheNeighbourhood) {
 
 TEST(CPETest, LimitsStopTheSearch) {
   CPEOptions Opts;
+  Opts.Start = CPEStart::Input;
   Opts.Passes = 0;
   auto P0 = parseText(Improve);
   EXPECT_EQ(run(*P0->G, Opts).MakespanAfter, 360u);
@@ -419,7 +460,7 @@ std::string randomGraph(unsigned Seed, bool Plan) {
 } // namespace
 
 TEST(CPETest, RandomGraphsKeepThePlanAndNeverGetSlower) {
-  unsigned Improved = 0, WithReuse = 0, Carried = 0;
+  unsigned Improved = 0, WithReuse = 0, Carried = 0, FromList = 0;
   for (unsigned Seed = 0; Seed != 300; ++Seed) {
     for (bool Plan : {false, true}) {
       for (CPEMoveSet MS : {CPEMoveSet::Ops, CPEMoveSet::OpsAndBuffers}) {
@@ -446,33 +487,52 @@ TEST(CPETest, RandomGraphsKeepThePlanAndNeverGetSlower) {
         CPEStats S = run(*Out->G, Opts);
         EXPECT_EQ(verifyErrors(*Out->G, In->G.get()),
                   std::vector<std::string>());
-        EXPECT_EQ(bufferNodeIds(*Out->G), bufferNodeIds(*In->G));
+        // Each tier's buffer nodes and the spills keep their order; all
+        // buffer nodes, and so the L1+UB peak, when the search started from
+        // the input or there is no plan.
+        EXPECT_EQ(planOrder(*Out->G), planOrder(*In->G));
         ReplayResult RIn = replay(*In->G, TargetDesc::davinci()),
                      ROut = replay(*Out->G, TargetDesc::davinci());
-        EXPECT_EQ(ROut.PeakL1UB, RIn.PeakL1UB);
+        if (!S.FromList || !Plan) {
+          EXPECT_EQ(bufferNodeIds(*Out->G), bufferNodeIds(*In->G));
+          EXPECT_EQ(ROut.PeakL1UB, RIn.PeakL1UB);
+        }
+        FromList += S.FromList;
         EXPECT_EQ(ROut.TierPeak, RIn.TierPeak);
         if (MS == CPEMoveSet::Ops) {
           EXPECT_EQ(S.BufferMoves, 0u);
         }
+        // The list schedule never loses: the search from it is kept only
+        // when faster, and it is tried whenever it beats the other.
+        EXPECT_LE(S.MakespanAfter, S.ListMakespan);
         Carried += S.BufferMoves;
         EXPECT_EQ(S.MakespanBefore,
                   replay(*In->G, TargetDesc::davinci()).Makespan);
         EXPECT_EQ(S.MakespanAfter,
                   replay(*Out->G, TargetDesc::davinci()).Makespan);
         EXPECT_LE(S.MakespanAfter, S.MakespanBefore);
-        EXPECT_EQ(S.Moves > 0, S.MakespanAfter < S.MakespanBefore);
-        Improved += S.Moves > 0;
+        EXPECT_EQ(S.Moves > 0 || S.FromList,
+                  S.MakespanAfter < S.MakespanBefore);
+        Improved += S.Moves > 0 || S.FromList;
 
         // Deterministic.
         run(*Again->G, Opts);
         EXPECT_EQ(ids(*Again->G), ids(*Out->G));
 
-        // A fixed point when no limit stopped the search.
+        // A fixed point of the search when no limit stopped it; a second
+        // run from the best start is never slower.
         if (!S.HitCandidateLimit && S.Passes < Opts.Passes) {
           std::vector<uint64_t> First = ids(*Out->G);
-          CPEStats S2 = run(*Out->G, Opts);
+          auto Copy = parseText(Text);
+          Copy->G->Order = Out->G->Order;
+          if (Plan)
+            setReuseEdges(*Copy->G);
+          CPEOptions FromInput = Opts;
+          FromInput.Start = CPEStart::Input;
+          CPEStats S2 = run(*Out->G, FromInput);
           EXPECT_EQ(S2.Moves, 0u);
           EXPECT_EQ(ids(*Out->G), First);
+          EXPECT_LE(run(*Copy->G, Opts).MakespanAfter, S.MakespanAfter);
         }
 
         // Ignore: the search's own figures are the replay without reuse
@@ -495,6 +555,7 @@ TEST(CPETest, RandomGraphsKeepThePlanAndNeverGetSlower) {
   // The random graphs exercise the search, not only the checks, and the
   // moves that carry buffer nodes.
   EXPECT_GT(Improved, 200u);
+  EXPECT_GT(FromList, 0u);
   EXPECT_GT(WithReuse, 600u);
   EXPECT_GT(Carried, 50u);
 }

@@ -34,6 +34,36 @@ using namespace llvm;
 constexpr NodeIdx None = UINT32_MAX;
 constexpr uint8_t NoPipe = 0xff;
 
+/// Which buffer nodes a list schedule keeps in their input order: those of
+/// each tier among themselves, or all of them.
+enum class ListChains { Tier, All };
+/// A list schedule's priority: the longest path to the end first, or the
+/// input position alone.
+enum class ListPriority { CriticalPath, Input };
+
+/// A non-delay list schedule of \p G (CPEList.cpp): each pipe, when idle,
+/// starts the ready node of the best priority; every stored edge holds,
+/// the buffer nodes keep their input order as \p Chains says, and every
+/// operation stays between the same nodes of each buffer it uses, so the
+/// plan (offsets, spills, reuse edges) is the input's.
+std::vector<NodeIdx> listSchedule(const Graph &G, const TargetDesc &T,
+                                  ListChains Chains, ListPriority Priority,
+                                  uint64_t PeakBound = UINT64_MAX);
+
+/// The list schedule of \p G with the chains of \p Input (which \p G's
+/// order becomes; ListChains::Tier with a plan, All without one) under
+/// each priority, the faster by replay (ties to the critical path); its
+/// makespan in \p Makespan. A placement waits while it
+/// would raise live L1+UB bytes past \p PeakBound, unless nothing else can
+/// run.
+std::vector<NodeIdx> bestListSchedule(Graph &G, ArrayRef<NodeIdx> Input,
+                                      const TargetDesc &T, uint64_t PeakBound,
+                                      uint64_t &Makespan);
+
+/// Whether orders \p A and \p B of \p G list each tier's buffer nodes, and
+/// the spill nodes, in the same order (so they have the same plan).
+bool keepsPlanOrder(const Graph &G, ArrayRef<NodeIdx> A, ArrayRef<NodeIdx> B);
+
 /// The local search over one graph. The graph itself is only read; the
 /// search works on its own copy of the order.
 class Search {

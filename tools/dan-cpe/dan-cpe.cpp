@@ -21,6 +21,11 @@ static cl::opt<CPEMoveSet> MoveSet("move", cl::init(CPEMoveSet::Ops),
                                    enumValues(cpeMoveSetTable()),
                                    cl::cat(DANCategory));
 
+static cl::opt<CPEStart> Start("start", cl::init(CPEStart::Best),
+                               cl::desc("Where the search starts"),
+                               enumValues(cpeStartTable()),
+                               cl::cat(DANCategory));
+
 static cl::opt<unsigned>
     Window("window", cl::init(CPEOptions().Window), cl::value_desc("W"),
            cl::desc("Neighbourhood of a critical node: the nodes at most W "
@@ -116,6 +121,10 @@ static void printStats(raw_ostream &OS, const Graph &G, const CPEStats &S) {
        << " reuse edges (input order: " << S.ViolationsBefore << ")\n";
     OS << "reuse edges broken in order: " << S.OrderViolations << '\n';
   }
+  if (S.ListMakespan)
+    OS << "list schedule: makespan " << S.ListMakespan
+       << (S.FromList ? " (the search started from it)\n"
+                      : " (no faster than the search from the input)\n");
   OS << "passes: " << S.Passes << '\n';
   OS << "moves: " << S.Moves << '\n';
   OS << "candidates: " << S.Candidates << " timed, " << S.Illegal << " illegal"
@@ -145,6 +154,10 @@ static void printStatsJSON(raw_ostream &OS, const Graph &G, const CPEStats &S) {
       J.attribute("ownership_violations_before", S.ViolationsBefore);
       J.attribute("order_violations", S.OrderViolations);
     }
+    if (S.ListMakespan) {
+      J.attribute("list_makespan", S.ListMakespan);
+      J.attribute("from_list", S.FromList);
+    }
     J.attribute("passes", S.Passes);
     J.attribute("moves", S.Moves);
     J.attribute("candidates_timed", S.Candidates);
@@ -166,17 +179,19 @@ int main(int Argc, char **Argv) {
       Argc, Argv,
       "dan-cpe: stage 3, a schedule with a lower makespan and the same "
       "memory plan\n\n"
-      "  Moves operations (and, with --move=ops-and-buffers, buffer nodes\n"
+      "  Starts from the input and from a list schedule that keeps each\n"
+      "  tier's order of buffer nodes and the order of the spills, then\n"
+      "  moves operations (and, with --move=ops-and-buffers, buffer nodes\n"
       "  across operations but never past each other), so every offset,\n"
-      "  spill node, spill edge, reuse edge and peak stays as stage 2 made\n"
-      "  it; the output passes 'dan-verify --against INPUT'. With "
-      "--mode=ignore the search times\n"
-      "  the plan without its reuse edges: the output is not a stage-3\n"
-      "  result, only a diagnostic.\n",
+      "  spill node, spill edge, reuse edge and tier peak stays as stage 2\n"
+      "  made it; the output passes 'dan-verify --against INPUT'. With\n"
+      "  --mode=ignore the search times the plan without its reuse edges:\n"
+      "  the output is not a stage-3 result, only a diagnostic.\n",
       [](Graph &G, const TargetDesc &T, raw_ostream *Stats) -> Error {
         CPEOptions Opts;
         Opts.Mode = Mode;
         Opts.Moves = MoveSet;
+        Opts.Start = Start;
         Opts.Window = Window;
         Opts.Passes = Passes;
         Opts.MaxCandidates = MaxCandidates;

@@ -39,9 +39,20 @@ enum class CPEMoveSet {
   OpsAndBuffers,
 };
 
+/// Where the search starts (docs/CPE.md, "List schedules").
+enum class CPEStart {
+  /// The input order and two list schedules that keep the plan: the search
+  /// starts from the input, and also from the best list schedule when that
+  /// is faster than the input's result; the lower makespan wins.
+  Best,
+  /// The input order alone.
+  Input,
+};
+
 struct CPEOptions {
   CPEMode Mode = CPEMode::Refine;
   CPEMoveSet Moves = CPEMoveSet::Ops;
+  CPEStart Start = CPEStart::Best;
   /// The neighbourhood of a critical node: the nodes at most this many
   /// schedule positions away from it (eq. 35).
   unsigned Window = 16;
@@ -101,8 +112,13 @@ struct CPEStats {
   uint64_t Violations = 0;
   uint64_t ViolationsBefore = 0;
   /// Reuse edges whose placement the output schedules before its release.
-  /// Always 0: buffer nodes keep their relative order (checked, not assumed).
+  /// Always 0: the buffer nodes of each tier keep their relative order
+  /// (checked, not assumed).
   uint64_t OrderViolations = 0;
+  /// With CPEStart::Best: the makespan of the best list schedule (0 when
+  /// none was made), and whether the output came from it.
+  uint64_t ListMakespan = 0;
+  bool FromList = false;
   /// Kernels refined one at a time and joined (searchCPE); with more than
   /// one the counts above are their sums and the makespans the whole's.
   size_t Parts = 1;
@@ -112,12 +128,15 @@ struct CPEStats {
 /// descriptions.
 llvm::ArrayRef<EnumEntry<CPEMode>> cpeModeTable();
 llvm::ArrayRef<EnumEntry<CPEMoveSet>> cpeMoveSetTable();
+llvm::ArrayRef<EnumEntry<CPEStart>> cpeStartTable();
 
 /// Stage 3: reorders the nodes of \p G (a graph that verifies, with or
-/// without a memory plan) to lower its makespan. Nodes, edges, offsets and
-/// the relative order of the buffer and spill nodes never change, nor do the
-/// per-tier and L1+UB peaks (checked after the search). Fails, leaving
-/// \p G unchanged, when the input does not verify.
+/// without a memory plan) to lower its makespan. Nodes, edges and offsets
+/// never change, nor do the relative order of each tier's buffer nodes and
+/// of the spill nodes, and so the reuse edges and the per-tier peaks
+/// (checked after the search); the L1+UB peak in schedule order can change
+/// when L1 and UB nodes interleave anew (docs/CPE.md). Fails, leaving \p G
+/// unchanged, when the input does not verify.
 llvm::Expected<CPEStats> runCPE(Graph &G, const TargetDesc &T,
                                 const CPEOptions &Opts);
 
