@@ -59,7 +59,7 @@ void expectComplete(llvm::ArrayRef<EnumEntry<EnumT>> Table, EnumT Last) {
 
 TEST(EnumTableTest, PassAndMethodTablesAreComplete) {
   expectComplete(l0ModeTable(), L0Mode::Ignore);
-  expectComplete(weightsTable(), MPASWeights::CriticalityFirst);
+  expectComplete(weightsTable(), MPASWeights::InputOrder);
   expectComplete(allocChoiceTable(), AllocChoice::Priority);
   expectComplete(objectiveTable(), MPASObjective::Overflow);
   expectComplete(traversalTable(), Traversal::Groups);

@@ -49,7 +49,8 @@ std::string mpasStats(const MPASStats &S) {
       traversalName(S.OrderChosen).str() + " " + std::to_string(S.GroupChosen);
   for (const MPASStats::L0Trial &Tr : S.L0Tried)
     Out += " [" + std::to_string(Tr.Traffic) + "," +
-           std::to_string(Tr.Makespan) + "," + std::to_string(Tr.Planned) + "]";
+           std::to_string(Tr.Makespan) + "," + std::to_string(Tr.Planned) +
+           "," + std::to_string(Tr.Placed) + "]";
   for (auto [W, Peak] : S.Tried)
     Out += " " + weightsName(W).str() + ":" + std::to_string(Peak);
   return Out;
@@ -96,6 +97,7 @@ TEST(SearchTest, MPASKeepsWhatTheChosenSettingMakes) {
     One.L0 = S->L0Chosen;
     One.Order = S->OrderChosen;
     One.Group = S->GroupChosen;
+    One.Place = S->Placed;
     One.Weights = S->Chosen ? *S->Chosen : MPASWeights::Balanced;
     Graph Direct = *In;
     llvm::Expected<MPASStats> D = runMPAS(Direct, T, One);

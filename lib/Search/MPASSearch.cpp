@@ -29,6 +29,8 @@ struct OrderCandidate {
   L0Mode Mode;
   /// Traversal::Groups: tasks per group, 0 for all of them.
   unsigned Group = 0;
+  /// Whether the placement step ends the order.
+  bool Place = true;
 };
 
 /// The group sizes --order=auto tries, in tie-break order (0: all tasks).
@@ -36,9 +38,9 @@ constexpr unsigned AutoGroups[] = {1, 2, 4, 0};
 
 /// The weightings --weights=auto tries, in tie-break order (the paper's
 /// balanced weights first).
-constexpr MPASWeights AutoWeights[] = {MPASWeights::Balanced,
-                                       MPASWeights::MemoryFirst,
-                                       MPASWeights::CriticalityFirst};
+constexpr MPASWeights AutoWeights[] = {
+    MPASWeights::Balanced, MPASWeights::MemoryFirst,
+    MPASWeights::CriticalityFirst, MPASWeights::InputOrder};
 
 /// The candidates --l0=auto tries, in tie-break order.
 SmallVector<OrderCandidate, 9>
@@ -81,7 +83,19 @@ orderCandidates(const MPASOptions &Opts,
         List.push_back({Traversal::Groups, L0Mode::Capacity, Group});
     break;
   }
-  return List;
+  // Later loads can lengthen the plan's makespan or its traffic, so with
+  // the placement step on, every candidate's order is also tried without
+  // it, right after (the placed one first: it wins a tie by its peak).
+  SmallVector<OrderCandidate, 9> Both;
+  for (OrderCandidate C : List) {
+    C.Place = Opts.Place;
+    Both.push_back(C);
+    if (Opts.Place) {
+      C.Place = false;
+      Both.push_back(C);
+    }
+  }
+  return Both;
 }
 
 /// One run of stage 1 under one setting: its order and statistics.
@@ -96,12 +110,12 @@ struct Ordered {
 /// variants reach the same peak on every graph tried, so auto runs the
 /// paper's balanced weights alone there (the window and groups orders use
 /// no weights).
-SmallVector<MPASWeights, 3> weightings(MPASWeights W, Traversal O) {
+SmallVector<MPASWeights, 4> weightings(MPASWeights W, Traversal O) {
   if (W != MPASWeights::Auto)
     return {W};
   if (O != Traversal::Free)
     return {MPASWeights::Balanced};
-  return SmallVector<MPASWeights, 3>(std::begin(AutoWeights),
+  return SmallVector<MPASWeights, 4>(std::begin(AutoWeights),
                                      std::end(AutoWeights));
 }
 
@@ -146,6 +160,7 @@ std::vector<Ordered> orderAll(const Graph &G, const TargetDesc &T,
     One.L0 = Cands[Jobs[J].Cand].Mode;
     One.Order = Cands[Jobs[J].Cand].Order;
     One.Group = Cands[Jobs[J].Cand].Group;
+    One.Place = Cands[Jobs[J].Cand].Place;
     One.Weights = Jobs[J].W;
     Runs[J].Stats = orderMPAS(G, T, One, Runs[J].Order, &Tasks);
   });
@@ -155,7 +170,7 @@ std::vector<Ordered> orderAll(const Graph &G, const TargetDesc &T,
       ++K;
     // The first failure stands; else the lowest peak, ties to the earlier
     // (an empty order, of a graph without nodes, gives way to the next).
-    SmallVector<std::pair<MPASWeights, uint64_t>, 3> Tried;
+    SmallVector<std::pair<MPASWeights, uint64_t>, 4> Tried;
     size_t Kept = K;
     for (size_t I = J; I != K; ++I) {
       if (!Runs[I].Stats) {
@@ -275,7 +290,7 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
     const PlanResult &P = Plans[PlanOf[C]];
     MPASStats &S = *Runs[C].Stats;
     Best.L0Tried.push_back({Cands[C].Mode, Cands[C].Order, Cands[C].Group,
-                            P.Traffic, P.Makespan, S.PeakL1UB, P.Ok});
+                            P.Traffic, P.Makespan, S.PeakL1UB, P.Ok, S.Placed});
     // A failed plan ranks after every successful one.
     auto Key =
         std::make_tuple(!P.Ok, P.Cost, P.Traffic, P.Makespan, S.PeakL1UB);
@@ -339,8 +354,8 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
       return autoL0(G, T, Opts, Tasks, Search, Runner);
     // One L0 mode: --order=auto is the list scheduler alone.
     Traversal O = Opts.Order == Traversal::Auto ? Traversal::Free : Opts.Order;
-    std::vector<Ordered> Runs =
-        orderAll(G, T, Opts, {{O, Opts.L0, Opts.Group}}, Tasks, Runner);
+    std::vector<Ordered> Runs = orderAll(
+        G, T, Opts, {{O, Opts.L0, Opts.Group, Opts.Place}}, Tasks, Runner);
     if (Runs[0].Stats)
       G.Order = std::move(Runs[0].Order);
     return std::move(Runs[0].Stats);

@@ -50,6 +50,8 @@ Key Scheduler::key(NodeIdx I) const {
     return {R, D, L, O, 0};
   case MPASWeights::CriticalityFirst:
     return {R, NegH, L, D, O};
+  case MPASWeights::InputOrder:
+    return {R, O, 0, 0, 0};
   }
   return {R, L, D, NegH, O};
 }
@@ -197,7 +199,7 @@ static const EnumEntry<L0Mode> L0Modes[] = {
 
 static const EnumEntry<MPASWeights> Weightings[] = {
     {MPASWeights::Auto, "auto",
-     "order with each of the three below and keep the lowest peak L1+UB, "
+     "order with each of the four below and keep the lowest peak L1+UB, "
      "ties to the first (default)"},
     {MPASWeights::Balanced, "balanced",
      "FREE first, then the smallest L1+UB pressure delta, the largest "
@@ -206,6 +208,8 @@ static const EnumEntry<MPASWeights> Weightings[] = {
      "pressure delta, then FREE first, input order"},
     {MPASWeights::CriticalityFirst, "criticality-first",
      "criticality, then FREE first, pressure delta, input order"},
+    {MPASWeights::InputOrder, "input-order",
+     "the input order, as far as the edges and the L0 rule allow"},
 };
 
 static const EnumEntry<AllocChoice> AllocChoices[] = {
@@ -363,6 +367,14 @@ Expected<MPASStats> orderMPAS(const Graph &G, const TargetDesc &T,
   Expected<MPASStats> S = orderOne(G, T, One, Tasks, Order);
   if (!S)
     return S;
+  // The placement step (docs/MPAS.md): whatever ordered the graph, every
+  // ALLOC and its COPY_IN as late and every FREE as early as the order of
+  // the other nodes allows; the peak is that of the placed order.
+  if (Opts.Place) {
+    Order = placeLate(G, Order);
+    S->PeakL1UB = mpas::peakL1UB(G, T, Order);
+    S->Placed = true;
+  }
   S->L0Chosen = Opts.L0;
   S->OrderChosen = One.Order;
   if (Found) {

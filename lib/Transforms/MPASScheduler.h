@@ -14,6 +14,7 @@
 #include "dan/Analysis/Verifier.h"
 #include "dan/IR/Diagnostic.h"
 #include "dan/Schedule/Order.h"
+#include "dan/Schedule/Placement.h"
 #include "dan/Transforms/MPAS.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"

@@ -39,6 +39,13 @@ static cl::opt<unsigned>
                    "(default 2; --order=auto tries 1, 2, 4 and all)"),
           cl::cat(DANCategory));
 
+static cl::opt<bool> Place(
+    "place", cl::init(true),
+    cl::desc("End with the placement step: every ALLOC and its COPY_IN as "
+             "late, every FREE as early as the order allows (default on; "
+             "--l0=auto also tries each order without it)"),
+    cl::cat(DANCategory));
+
 /// How --stats names an order: "groups of N" or "groups of all" with the
 /// group size.
 static std::string orderName(Traversal O, unsigned G) {
@@ -69,6 +76,7 @@ static cl::opt<unsigned> Threads(
 /// Whether \p Trial is the candidate kept.
 static bool isKept(const MPASStats &S, const MPASStats::L0Trial &Trial) {
   return Trial.Mode == S.L0Chosen && Trial.Order == S.OrderChosen &&
+         Trial.Placed == S.Placed &&
          (Trial.Order != Traversal::Groups || Trial.Group == S.GroupChosen);
 }
 
@@ -83,7 +91,8 @@ static void printStats(raw_ostream &OS, const Graph &G, const MPASStats &S,
     OS << ", l0 none, order input\n";
   else
     OS << ", l0 " << l0ModeName(S.L0Chosen) << ", order "
-       << orderName(S.OrderChosen, S.GroupChosen) << '\n';
+       << orderName(S.OrderChosen, S.GroupChosen)
+       << (S.Placed ? "" : ", not placed") << '\n';
   if (S.Tasks && S.Tasks->IsGrid)
     OS << "dan-mpas:   tasks: " << S.Tasks->Tasks << ", a reuse grid "
        << S.Tasks->Rows << " x " << S.Tasks->Cols << ": strips of "
@@ -96,7 +105,8 @@ static void printStats(raw_ostream &OS, const Graph &G, const MPASStats &S,
        << ", no reuse grid: in input order\n";
   for (const MPASStats::L0Trial &Trial : S.L0Tried) {
     OS << "dan-mpas:   tried l0 " << l0ModeName(Trial.Mode) << ", order "
-       << orderName(Trial.Order, Trial.Group) << ": peak L1+UB "
+       << orderName(Trial.Order, Trial.Group)
+       << (Trial.Placed ? "" : ", not placed") << ": peak L1+UB "
        << Trial.PeakL1UB;
     if (Trial.Planned)
       OS << ", stage-2 traffic " << Trial.Traffic << ", makespan "
@@ -125,6 +135,7 @@ static void printStatsJSON(raw_ostream &OS, const Graph &G, const MPASStats &S,
                                 : json::Value(l0ModeName(S.L0Chosen)));
     J.attribute("order", KeptInput ? std::string("input")
                                    : orderName(S.OrderChosen, S.GroupChosen));
+    J.attribute("placed", S.Placed);
     J.attribute("parts", uint64_t(S.Parts));
     if (S.Tasks)
       J.attributeObject("tasks", [&] {
@@ -145,6 +156,7 @@ static void printStatsJSON(raw_ostream &OS, const Graph &G, const MPASStats &S,
         J.object([&] {
           J.attribute("l0", l0ModeName(Trial.Mode));
           J.attribute("order", orderName(Trial.Order, Trial.Group));
+          J.attribute("placed", Trial.Placed);
           J.attribute("peak_l1ub", Trial.PeakL1UB);
           J.attribute("planned", Trial.Planned);
           if (Trial.Planned) {
@@ -180,6 +192,7 @@ int main(int Argc, char **Argv) {
         Opts.Order = Order;
         Opts.Group = Group;
         Opts.KeepInputOrder = Strat == Strategy::Input;
+        Opts.Place = Place;
         // Without --stats no figure of a trial is printed.
         SearchOptions Search;
         Search.Threads = Threads;

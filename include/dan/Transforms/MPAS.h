@@ -29,6 +29,7 @@ enum class MPASWeights {
   Balanced,         ///< FREE first, pressure delta, criticality, input order
   MemoryFirst,      ///< pressure delta before the FREE-first level
   CriticalityFirst, ///< criticality before pressure
+  InputOrder,       ///< the input position alone (not in the paper)
 };
 
 /// How MPAS picks an ALLOC when no FREE or operation is ready.
@@ -70,6 +71,10 @@ struct MPASOptions {
   /// pass, so that the orders of whole operations (Window, Groups) do not
   /// check the same graph again.
   bool OpOrderInputChecked = false;
+  /// End with the placement step (placeLate, dan/Schedule/Placement.h):
+  /// every ALLOC and its COPY_IN late, every FREE early. With L0Mode::Auto
+  /// the selection also plans each candidate's order without it.
+  bool Place = true;
 };
 
 struct MPASStats {
@@ -82,7 +87,7 @@ struct MPASStats {
   /// the groups order).
   std::optional<MPASWeights> Chosen;
   /// With Auto: the peak of each variant tried, in the order tried.
-  llvm::SmallVector<std::pair<MPASWeights, uint64_t>, 3> Tried;
+  llvm::SmallVector<std::pair<MPASWeights, uint64_t>, 4> Tried;
   /// The L0 mode that produced the order (with L0Mode::Auto: the one kept).
   L0Mode L0Chosen = L0Mode::Capacity;
   /// With L0Mode::Auto: each mode tried and the traffic and makespan of the
@@ -93,10 +98,14 @@ struct MPASStats {
     unsigned Group;
     uint64_t Traffic, Makespan, PeakL1UB;
     bool Planned;
+    /// Whether the placement step placed the candidate's order.
+    bool Placed;
   };
   llvm::SmallVector<L0Trial, 9> L0Tried;
   /// The traversal that produced the order (never Auto).
   Traversal OrderChosen = Traversal::Free;
+  /// Whether the placement step placed the order.
+  bool Placed = false;
   /// With OrderChosen == Groups: tasks per group (0: all).
   unsigned GroupChosen = 0;
   /// The graph's tasks, when it has two or more and they were looked for

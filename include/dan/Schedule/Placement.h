@@ -1,0 +1,41 @@
+//===- Placement.h - Allocate late, free early around a fixed order -------===//
+//
+// The final placement step of stage 1 (docs/MPAS.md, "The placement
+// step"): given a legal order, every ALLOC (and the COPY_IN that fills its
+// buffer from DDR) moves to right before the first node that needs it and
+// every FREE to right after its last predecessor, while every other node
+// keeps its place relative to the others. Live ranges only shrink, so the
+// peak of every tier can only fall and the L0 rules stay met.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DAN_SCHEDULE_PLACEMENT_H
+#define DAN_SCHEDULE_PLACEMENT_H
+
+#include "dan/IR/Graph.h"
+#include "llvm/ADT/ArrayRef.h"
+#include <vector>
+
+namespace dan {
+
+/// \p Order (a legal schedule of \p G: every node once, after its input
+/// edges and the implicit ALLOC -> users -> FREE edges) with the buffer
+/// nodes placed around the other nodes:
+///
+/// - the anchors (every operation but a movable COPY_IN, and every node of
+///   another kind: a spill, the ALLOC and FREE of a buffer allocated or
+///   freed twice, an ALLOC or COPY_IN only FREEs follow) keep their
+///   relative order;
+/// - an ALLOC, and a COPY_IN (an operation that loads from DDR), that some
+///   node other than a FREE follows is emitted lazily: right before the
+///   first node that needs it, its own unplaced predecessors first (depth
+///   first, in edge order);
+/// - a FREE is emitted right after its last predecessor.
+///
+/// Every predecessor of a node pulled in before an anchor is an ancestor of
+/// that anchor, so the result keeps every edge. O(V + E), deterministic.
+std::vector<NodeIdx> placeLate(const Graph &G, llvm::ArrayRef<NodeIdx> Order);
+
+} // namespace dan
+
+#endif // DAN_SCHEDULE_PLACEMENT_H

@@ -1,0 +1,201 @@
+//===- Placement.cpp - Allocate late, free early around a fixed order -----===//
+
+#include "dan/Schedule/Placement.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include <cassert>
+
+using namespace llvm;
+
+namespace dan {
+
+namespace {
+
+/// How the placement treats a node.
+enum class Role : uint8_t {
+  /// Keeps its place relative to the other anchors.
+  Anchor,
+  /// An ALLOC or COPY_IN emitted right before the first node needing it.
+  Lazy,
+  /// A FREE emitted right after its last predecessor.
+  Eager,
+};
+
+/// A buffer's ALLOC and FREE (the first of each) and how many there are.
+struct BufNodes {
+  NodeIdx Alloc = UINT32_MAX, Free = UINT32_MAX;
+  uint32_t Allocs = 0, Frees = 0;
+  bool Used = false;
+};
+
+} // namespace
+
+std::vector<NodeIdx> placeLate(const Graph &G, ArrayRef<NodeIdx> Order) {
+  size_t V = G.size();
+  assert(Order.size() == V && "placeLate wants every node once");
+  // The buffers' ALLOC and FREE, in order (the first of each, as MPAS's
+  // implicit edges take them).
+  DenseMap<uint64_t, BufNodes> Bufs;
+  for (NodeIdx I : Order) {
+    const Node &N = G[I];
+    if (N.Kind == NodeKind::Alloc) {
+      BufNodes &B = Bufs[N.Buf];
+      if (!B.Allocs++)
+        B.Alloc = I;
+    } else if (N.Kind == NodeKind::Free) {
+      BufNodes &B = Bufs[N.Buf];
+      if (!B.Frees++)
+        B.Free = I;
+    }
+  }
+
+  // The edges: the input edges and the implicit ALLOC -> user -> FREE ones
+  // (ALLOC -> FREE for a buffer no operation uses), as CSR lists of
+  // predecessors and successors. A duplicate edge is harmless: it is
+  // counted on both sides.
+  std::vector<uint32_t> PredBegin(V + 1, 0);
+  auto ForEachEdge = [&](auto Visit) {
+    for (NodeIdx I : Order) {
+      const Node &N = G[I];
+      for (NodeIdx P : N.Preds)
+        Visit(P, I);
+      if (N.Kind != NodeKind::Op)
+        continue;
+      for (size_t K = 0; K != N.Bufs.size(); ++K) {
+        uint64_t Id = N.Bufs[K];
+        // A buffer named twice by one operation gives one edge each way.
+        if (is_contained(ArrayRef(N.Bufs).take_front(K), Id))
+          continue;
+        auto It = Bufs.find(Id);
+        if (It == Bufs.end())
+          continue;
+        if (It->second.Alloc != UINT32_MAX)
+          Visit(It->second.Alloc, I);
+        if (It->second.Free != UINT32_MAX)
+          Visit(I, It->second.Free);
+      }
+    }
+    for (auto &[Id, B] : Bufs)
+      if (!B.Used && B.Alloc != UINT32_MAX && B.Free != UINT32_MAX)
+        Visit(B.Alloc, B.Free);
+  };
+  for (NodeIdx I : Order)
+    if (G[I].Kind == NodeKind::Op)
+      for (uint64_t Id : G[I].Bufs) {
+        auto It = Bufs.find(Id);
+        if (It != Bufs.end())
+          It->second.Used = true;
+      }
+  std::vector<uint32_t> SuccBegin(V + 1, 0);
+  ForEachEdge([&](NodeIdx P, NodeIdx S) {
+    ++PredBegin[S + 1];
+    ++SuccBegin[P + 1];
+  });
+  for (size_t I = 0; I != V; ++I) {
+    PredBegin[I + 1] += PredBegin[I];
+    SuccBegin[I + 1] += SuccBegin[I];
+  }
+  std::vector<NodeIdx> Preds(PredBegin[V]), Succs(SuccBegin[V]);
+  {
+    std::vector<uint32_t> PFill(PredBegin.begin(), PredBegin.end() - 1);
+    std::vector<uint32_t> SFill(SuccBegin.begin(), SuccBegin.end() - 1);
+    ForEachEdge([&](NodeIdx P, NodeIdx S) {
+      Preds[PFill[S]++] = P;
+      Succs[SFill[P]++] = S;
+    });
+  }
+
+  // The roles. An ALLOC or FREE of a buffer allocated or freed more than
+  // once stays an anchor: its edges above are incomplete.
+  std::vector<Role> Roles(V, Role::Anchor);
+  auto Single = [&](uint64_t Id) {
+    const BufNodes &B = Bufs.find(Id)->second;
+    return B.Allocs == 1 && B.Frees <= 1;
+  };
+  for (NodeIdx I : Order) {
+    const Node &N = G[I];
+    bool Movable = false;
+    if (N.Kind == NodeKind::Free) {
+      if (Single(N.Buf))
+        Roles[I] = Role::Eager;
+      continue;
+    }
+    if (N.Kind == NodeKind::Alloc)
+      Movable = Single(N.Buf);
+    else if (N.Kind == NodeKind::Op)
+      Movable = TargetDesc::loadsFromDDR(G.opName(N));
+    if (!Movable)
+      continue;
+    // Pulled in only by a successor that is not a FREE: one that only FREEs
+    // follow stays where it is (else it would wait for the end).
+    for (uint32_t E = SuccBegin[I]; E != SuccBegin[I + 1]; ++E)
+      if (G[Succs[E]].Kind != NodeKind::Free) {
+        Roles[I] = Role::Lazy;
+        break;
+      }
+  }
+
+  std::vector<NodeIdx> Out;
+  Out.reserve(V);
+  std::vector<uint8_t> Emitted(V, 0);
+  std::vector<uint32_t> Left(V);
+  for (NodeIdx I = 0; I != V; ++I)
+    Left[I] = PredBegin[I + 1] - PredBegin[I];
+  // Emits a node, then every FREE that thereby has all its predecessors,
+  // first in first out: FREEs that one node makes ready keep their order in
+  // \p Order, so placing a placed order again changes nothing.
+  SmallVector<NodeIdx, 8> Work;
+  auto Emit = [&](NodeIdx I) {
+    Work.assign(1, I);
+    for (size_t Head = 0; Head != Work.size(); ++Head) {
+      NodeIdx X = Work[Head];
+      if (Emitted[X])
+        continue;
+      Emitted[X] = 1;
+      Out.push_back(X);
+      for (uint32_t E = SuccBegin[X]; E != SuccBegin[X + 1]; ++E) {
+        NodeIdx S = Succs[E];
+        if (--Left[S] == 0 && Roles[S] == Role::Eager && !Emitted[S])
+          Work.push_back(S);
+      }
+    }
+  };
+  // Emits an anchor after its unemitted predecessors, depth first. Those
+  // are lazy nodes and FREEs waiting for lazy nodes: an anchor among them
+  // would come after this anchor in Order, which is legal.
+  std::vector<std::pair<NodeIdx, uint32_t>> Stack;
+  auto Pull = [&](NodeIdx Root) {
+    Stack.push_back({Root, PredBegin[Root]});
+    while (!Stack.empty()) {
+      auto &[I, Next] = Stack.back();
+      if (Emitted[I]) {
+        Stack.pop_back();
+        continue;
+      }
+      if (Next != PredBegin[I + 1]) {
+        NodeIdx P = Preds[Next++];
+        if (!Emitted[P]) {
+          assert(Roles[P] != Role::Anchor && "Order is not legal");
+          Stack.push_back({P, PredBegin[P]});
+        }
+        continue;
+      }
+      NodeIdx Done = I;
+      Stack.pop_back();
+      Emit(Done);
+    }
+  };
+  for (NodeIdx I : Order)
+    if (Roles[I] == Role::Anchor)
+      Pull(I);
+  // Every lazy node precedes an anchor and every FREE follows its
+  // predecessors; anything left (only on an order that is not legal) keeps
+  // its place at the end.
+  if (Out.size() != V)
+    for (NodeIdx I : Order)
+      if (!Emitted[I])
+        Pull(I);
+  return Out;
+}
+
+} // namespace dan
