@@ -33,6 +33,10 @@ struct OrderCandidate {
   bool Place = true;
 };
 
+/// How many of the best candidates --l0=auto also plans without the
+/// placement step.
+constexpr size_t UnplacedTries = 2;
+
 /// The group sizes --order=auto tries, in tie-break order (0: all tasks).
 constexpr unsigned AutoGroups[] = {1, 2, 4, 0};
 
@@ -83,19 +87,9 @@ orderCandidates(const MPASOptions &Opts,
         List.push_back({Traversal::Groups, L0Mode::Capacity, Group});
     break;
   }
-  // Later loads can lengthen the plan's makespan or its traffic, so with
-  // the placement step on, every candidate's order is also tried without
-  // it, right after (the placed one first: it wins a tie by its peak).
-  SmallVector<OrderCandidate, 9> Both;
-  for (OrderCandidate C : List) {
+  for (OrderCandidate &C : List)
     C.Place = Opts.Place;
-    Both.push_back(C);
-    if (Opts.Place) {
-      C.Place = false;
-      Both.push_back(C);
-    }
-  }
-  return Both;
+  return List;
 }
 
 /// One run of stage 1 under one setting: its order and statistics.
@@ -267,11 +261,11 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
   // With one distinct order every candidate shares its plan, so the plan
   // cannot change the choice (the peak and the candidate order decide).
   std::vector<PlanResult> Plans(Unique.size());
+  // dan-dlr's input checks look at the graph (sizes against the tiers) and
+  // at the order's lifetimes, which every order made here respects: they
+  // pass for every order once they pass for the first.
+  bool InputChecked = false;
   if (Unique.size() > 1 || Search.MeasureSoleOrder) {
-    // dan-dlr's input checks look at the graph (sizes against the tiers)
-    // and at the order's lifetimes, which every order made here respects:
-    // they pass for every order once they pass for the first.
-    bool InputChecked = false;
     if (Unique.size() > 1) {
       Graph Copy = G;
       Copy.Order = Runs[Unique[0]].Order;
@@ -285,19 +279,72 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
   }
   MPASStats Best;
   size_t BestC = 0;
-  std::tuple<bool, uint64_t, uint64_t, uint64_t, uint64_t> BestKey;
+  using RankKey = std::tuple<bool, uint64_t, uint64_t, uint64_t, uint64_t>;
+  // A failed plan ranks after every successful one.
+  auto KeyOf = [](const PlanResult &P, const MPASStats &S) -> RankKey {
+    return {!P.Ok, P.Cost, P.Traffic, P.Makespan, S.PeakL1UB};
+  };
+  RankKey BestKey;
   for (size_t C = 0; C != Runs.size(); ++C) {
     const PlanResult &P = Plans[PlanOf[C]];
     MPASStats &S = *Runs[C].Stats;
     Best.L0Tried.push_back({Cands[C].Mode, Cands[C].Order, Cands[C].Group,
                             P.Traffic, P.Makespan, S.PeakL1UB, P.Ok, S.Placed});
-    // A failed plan ranks after every successful one.
-    auto Key =
-        std::make_tuple(!P.Ok, P.Cost, P.Traffic, P.Makespan, S.PeakL1UB);
+    RankKey Key = KeyOf(P, S);
     // (An empty order, of a graph without nodes, gives way to the next.)
     if (C == 0 || Runs[BestC].Order.empty() || Key < BestKey) {
       BestKey = Key;
       BestC = C;
+    }
+  }
+  // Later loads can lengthen a plan's makespan or add traffic: the orders
+  // of the best UnplacedTries candidates are also planned without the
+  // placement step, each kept if it ranks strictly better than all before
+  // it (not every candidate's: each plan is the selection's main cost, and
+  // the unplaced orders of the lower-ranked candidates have not won on the
+  // workloads; Conv_Case0's winner is the second placed one's unplaced).
+  if (Plans.size() > 1 && InputChecked && Runs[BestC].Stats->Placed) {
+    std::vector<size_t> Ranked(Unique.begin(), Unique.end());
+    llvm::stable_sort(Ranked, [&](size_t A, size_t B) {
+      return KeyOf(Plans[PlanOf[A]], *Runs[A].Stats) <
+             KeyOf(Plans[PlanOf[B]], *Runs[B].Stats);
+    });
+    Ranked.resize(std::min<size_t>(Ranked.size(), UnplacedTries));
+    std::vector<Ordered> Unplaced(Ranked.size());
+    std::vector<PlanResult> UnplacedPlans(Ranked.size());
+    Runner.run(Ranked.size(), [&](size_t K) {
+      size_t C = Ranked[K];
+      MPASOptions One = Opts;
+      One.L0 = Cands[C].Mode;
+      One.Order = Cands[C].Order;
+      One.Group = Cands[C].Group;
+      One.Weights = Runs[C].Stats->Chosen.value_or(MPASWeights::Balanced);
+      One.OpOrderInputChecked = true;
+      One.Place = false;
+      Unplaced[K].Stats = orderMPAS(G, T, One, Unplaced[K].Order, &Tasks);
+      if (Unplaced[K].Stats && Unplaced[K].Order != Runs[C].Order)
+        UnplacedPlans[K] = planAndMeasure(G, T, Unplaced[K].Order, true);
+    });
+    for (size_t K = 0; K != Ranked.size(); ++K) {
+      if (!Unplaced[K].Stats) {
+        consumeError(Unplaced[K].Stats.takeError());
+        continue;
+      }
+      size_t C = Ranked[K];
+      if (Unplaced[K].Order == Runs[C].Order)
+        continue;
+      const PlanResult &P = UnplacedPlans[K];
+      MPASStats &S = *Unplaced[K].Stats;
+      Best.L0Tried.push_back({Cands[C].Mode, Cands[C].Order, Cands[C].Group,
+                              P.Traffic, P.Makespan, S.PeakL1UB, P.Ok,
+                              S.Placed});
+      RankKey Key = KeyOf(P, S);
+      if (Key < BestKey) {
+        BestKey = Key;
+        BestC = C;
+        S.Tried = std::move(Runs[C].Stats->Tried);
+        Runs[C] = std::move(Unplaced[K]);
+      }
     }
   }
   SmallVector<MPASStats::L0Trial, 9> Tried = std::move(Best.L0Tried);
