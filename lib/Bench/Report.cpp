@@ -267,9 +267,9 @@ static void figure7(Document &D, const BenchReport &R, AblationErrors &E) {
   D.heading("Figure 7: peak L1+UB after stage 1 per priority weighting");
   D.para("Each variant alone (dan-mpas --weights=...). auto keeps: the "
          "weights of the order DAN's default kept (on a free order it runs "
-         "the three and keeps the lowest peak, on a task order the balanced "
-         "weights alone); n/a when the window search or the groups order "
-         "made it, which use no weights.");
+         "these three and input-order and keeps the lowest peak, on a task "
+         "order the balanced weights alone); n/a when the window search or "
+         "the groups order made it, which use no weights.");
   Table F7;
   F7.Head = {"graph", "balanced", "memory-first", "criticality-first",
              "auto keeps"};
