@@ -1,7 +1,7 @@
 //===- Placement.cpp - Allocate late, free early around a fixed order -----===//
 
 #include "dan/Schedule/Placement.h"
-#include "llvm/ADT/DenseMap.h"
+#include "dan/IR/IdIndex.h"
 #include "llvm/ADT/SmallVector.h"
 #include <cassert>
 
@@ -35,7 +35,7 @@ std::vector<NodeIdx> placeLate(const Graph &G, ArrayRef<NodeIdx> Order) {
   assert(Order.size() == V && "placeLate wants every node once");
   // The buffers' ALLOC and FREE, in order (the first of each, as MPAS's
   // implicit edges take them).
-  DenseMap<uint64_t, BufNodes> Bufs;
+  IdTable<BufNodes> Bufs(V);
   for (NodeIdx I : Order) {
     const Node &N = G[I];
     if (N.Kind == NodeKind::Alloc) {
@@ -66,25 +66,30 @@ std::vector<NodeIdx> placeLate(const Graph &G, ArrayRef<NodeIdx> Order) {
         // A buffer named twice by one operation gives one edge each way.
         if (is_contained(ArrayRef(N.Bufs).take_front(K), Id))
           continue;
-        auto It = Bufs.find(Id);
-        if (It == Bufs.end())
+        const BufNodes *B = Bufs.find(Id);
+        if (!B)
           continue;
-        if (It->second.Alloc != UINT32_MAX)
-          Visit(It->second.Alloc, I);
-        if (It->second.Free != UINT32_MAX)
-          Visit(I, It->second.Free);
+        if (B->Alloc != UINT32_MAX)
+          Visit(B->Alloc, I);
+        if (B->Free != UINT32_MAX)
+          Visit(I, B->Free);
       }
     }
-    for (auto &[Id, B] : Bufs)
-      if (!B.Used && B.Alloc != UINT32_MAX && B.Free != UINT32_MAX)
-        Visit(B.Alloc, B.Free);
+    // (Each such edge is the last of its two nodes' lists whatever order
+    // the buffers come in.)
+    for (NodeIdx I : Order) {
+      if (G[I].Kind != NodeKind::Alloc)
+        continue;
+      const BufNodes *B = Bufs.find(G[I].Buf);
+      if (B->Alloc == I && !B->Used && B->Free != UINT32_MAX)
+        Visit(B->Alloc, B->Free);
+    }
   };
   for (NodeIdx I : Order)
     if (G[I].Kind == NodeKind::Op)
       for (uint64_t Id : G[I].Bufs) {
-        auto It = Bufs.find(Id);
-        if (It != Bufs.end())
-          It->second.Used = true;
+        if (BufNodes *B = Bufs.find(Id))
+          B->Used = true;
       }
   std::vector<uint32_t> SuccBegin(V + 1, 0);
   ForEachEdge([&](NodeIdx P, NodeIdx S) {
@@ -109,7 +114,7 @@ std::vector<NodeIdx> placeLate(const Graph &G, ArrayRef<NodeIdx> Order) {
   // once stays an anchor: its edges above are incomplete.
   std::vector<Role> Roles(V, Role::Anchor);
   auto Single = [&](uint64_t Id) {
-    const BufNodes &B = Bufs.find(Id)->second;
+    const BufNodes &B = *Bufs.find(Id);
     return B.Allocs == 1 && B.Frees <= 1;
   };
   for (NodeIdx I : Order) {
