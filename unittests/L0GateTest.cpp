@@ -1,0 +1,113 @@
+//===- L0GateTest.cpp - The L0 legalization against a plain walk ----------===//
+//
+// legalizeL0 parks the operations the gate refuses until what they were
+// refused for changes. Its contract is to make exactly the order of the
+// plain walk that asks the gate about every ready operation, first by
+// position, at every step. This test keeps that walk and compares the two
+// on generated graphs of every family, under shrunk L0 tiers (so that the
+// gate refuses often) and from many random preferred orders.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dan/Schedule/L0Gate.h"
+#include "dan/Gen/Generate.h"
+#include "gtest/gtest.h"
+#include <random>
+#include <set>
+
+using namespace dan;
+using namespace dan::sched;
+
+namespace {
+
+/// The walk legalizeL0 replaced: every step asks the gate about the ready
+/// operations in position order and runs the first it admits, else the
+/// first one.
+std::vector<uint32_t> plainLegalize(const View &V,
+                                    const std::vector<uint32_t> &Pref) {
+  if (V.evaluate(Pref).first.L0Over == 0)
+    return Pref;
+  size_t N = V.Ops.size();
+  std::vector<uint32_t> Pos(N), Left(N), Order;
+  for (uint32_t I = 0; I != Pref.size(); ++I)
+    Pos[Pref[I]] = I;
+  std::vector<uint8_t> Done(N, 0);
+  std::set<std::pair<uint32_t, uint32_t>> Ready;
+  for (uint32_t O = 0; O != N; ++O)
+    if (!(Left[O] = V.OpPreds[O].size()))
+      Ready.insert({Pos[O], O});
+  MemState S = V.initial();
+  L0Gate Gate(V);
+  while (!Ready.empty()) {
+    auto It = Ready.begin();
+    for (auto J = Ready.begin(); J != Ready.end(); ++J)
+      if (Gate.admit(S, Done, J->second)) {
+        It = J;
+        break;
+      }
+    uint32_t O = It->second;
+    Ready.erase(It);
+    Order.push_back(O);
+    Done[O] = 1;
+    Gate.willRun(S, O);
+    V.apply(S, O);
+    for (uint32_t Su : V.OpSuccs[O])
+      if (--Left[Su] == 0)
+        Ready.insert({Pos[Su], Su});
+  }
+  return Order;
+}
+
+/// A random topological order of the operations.
+std::vector<uint32_t> randomOrder(const View &V, std::mt19937 &Rng) {
+  size_t N = V.Ops.size();
+  std::vector<uint32_t> Left(N), Ready, Order;
+  for (uint32_t O = 0; O != N; ++O)
+    if (!(Left[O] = V.OpPreds[O].size()))
+      Ready.push_back(O);
+  while (!Ready.empty()) {
+    size_t K = std::uniform_int_distribution<size_t>(0, Ready.size() - 1)(Rng);
+    uint32_t O = Ready[K];
+    Ready[K] = Ready.back();
+    Ready.pop_back();
+    Order.push_back(O);
+    for (uint32_t S : V.OpSuccs[O])
+      if (--Left[S] == 0)
+        Ready.push_back(S);
+  }
+  return Order;
+}
+
+TEST(L0GateTest, ParkingMakesThePlainWalksOrder) {
+  unsigned Compared = 0, Changed = 0;
+  for (uint64_t L0 : {256, 384, 512}) {
+    TargetDesc T = TargetDesc::davinci();
+    for (Tier Ti : {Tier::L0A, Tier::L0B, Tier::L0C})
+      T.setCapacity(Ti, L0);
+    for (GenFamily F :
+         {GenFamily::Matmul, GenFamily::Attention, GenFamily::Conv}) {
+      GenOptions Opts;
+      Opts.Family = F;
+      Opts.Seed = 5;
+      Opts.JitterPercent = 10;
+      llvm::Expected<std::unique_ptr<Graph>> G =
+          generateGraph(Opts, TargetDesc::davinci());
+      ASSERT_TRUE(bool(G)) << llvm::toString(G.takeError());
+      View V(**G, T);
+      std::mt19937 Rng(uint32_t(L0) + uint32_t(F));
+      for (unsigned Round = 0; Round != 20; ++Round) {
+        std::vector<uint32_t> Pref = randomOrder(V, Rng);
+        std::vector<uint32_t> Plain = plainLegalize(V, Pref);
+        EXPECT_EQ(legalizeL0(V, Pref), Plain)
+            << "L0 " << L0 << ", family " << unsigned(F) << ", round " << Round;
+        ++Compared;
+        Changed += Plain != Pref;
+      }
+    }
+  }
+  // The gate had work to do: most random orders overflow an L0 tier.
+  EXPECT_EQ(Compared, 180u);
+  EXPECT_GT(Changed, 90u);
+}
+
+} // namespace
