@@ -31,18 +31,28 @@ Error Scheduler::buildEdges() {
     else if (N.Kind == NodeKind::Free)
       FreeOf.try_emplace(N.Buf, I);
   }
+  // An operation is a predecessor of a FREE already when the graph says so
+  // or when it named the buffer before; looking in the FREE's list instead
+  // made a buffer with U users cost O(U^2).
+  DenseSet<std::pair<NodeIdx, NodeIdx>> ToFree; // (user, FREE) given
+  for (NodeIdx F = 0; F != V; ++F)
+    if (G[F].Kind == NodeKind::Free)
+      for (NodeIdx P : G[F].Preds)
+        ToFree.insert({P, F});
   DenseSet<uint64_t> Used;
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
     if (N.Kind != NodeKind::Op)
       continue;
-    for (uint64_t B : N.Bufs) {
+    for (size_t K = 0; K != N.Bufs.size(); ++K) {
+      uint64_t B = N.Bufs[K];
       Used.insert(B);
       auto A = AllocOf.find(B);
       if (A != AllocOf.end() && !is_contained(Preds[I], A->second))
         Preds[I].push_back(A->second);
       auto F = FreeOf.find(B);
-      if (F != FreeOf.end() && !is_contained(Preds[F->second], I))
+      if (F != FreeOf.end() && !ToFree.count({I, F->second}) &&
+          !is_contained(ArrayRef(N.Bufs).take_front(K), B))
         Preds[F->second].push_back(I);
     }
   }
