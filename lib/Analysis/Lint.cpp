@@ -5,6 +5,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
+#include <queue>
 
 using namespace llvm;
 
@@ -13,8 +14,12 @@ namespace dan {
 namespace {
 
 /// Answers "is there a path from A to B?" for nodes of a graph whose
-/// schedule is a topological order: a depth-first search from A that never
-/// enters a node scheduled after B, since no such node can reach B.
+/// schedule is a topological order, for one A and B after B in schedule
+/// order: a search from A that expands the nodes it has reached in schedule
+/// order and only up to the B asked about, since no node scheduled after B
+/// can reach it. Asking about a later B goes on from where the last one
+/// stopped, so the questions about one A cost one search, not one each
+/// (the users of a buffer used a million times cost a million searches).
 class PathFinder {
 public:
   explicit PathFinder(const Graph &G) : G(G), Pos(G.size()) {
@@ -30,27 +35,29 @@ public:
     forEachEdge([&](NodeIdx From, NodeIdx To) { Succs[Fill[From]++] = To; });
     Seen.assign(G.size(), 0);
   }
-
   size_t position(NodeIdx N) const { return Pos[N]; }
-
-  bool reaches(NodeIdx A, NodeIdx B) {
+  /// Starts the questions about paths from \p A.
+  void from(NodeIdx A) {
     ++Stamp;
-    Stack.assign(1, A);
+    Frontier = {};
     Seen[A] = Stamp;
-    while (!Stack.empty()) {
-      NodeIdx N = Stack.back();
-      Stack.pop_back();
+    Frontier.push({Pos[A], A});
+  }
+  /// Whether a path leads from the node of from() to \p B; each B asked
+  /// about comes after the previous one in schedule order.
+  bool reaches(NodeIdx B) {
+    while (!Frontier.empty() && Frontier.top().first < Pos[B]) {
+      NodeIdx N = Frontier.top().second;
+      Frontier.pop();
       for (uint32_t I = SuccBegin[N]; I != SuccBegin[N + 1]; ++I) {
         NodeIdx S = Succs[I];
-        if (S == B)
-          return true;
-        if (Seen[S] == Stamp || Pos[S] > Pos[B])
+        if (Seen[S] == Stamp)
           continue;
         Seen[S] = Stamp;
-        Stack.push_back(S);
+        Frontier.push({Pos[S], S});
       }
     }
-    return false;
+    return Seen[B] == Stamp;
   }
 
 private:
@@ -67,7 +74,11 @@ private:
   std::vector<NodeIdx> Succs;
   std::vector<uint32_t> Seen;
   uint32_t Stamp = 0;
-  std::vector<NodeIdx> Stack;
+  /// Reached nodes not yet expanded, the earliest scheduled first.
+  std::priority_queue<std::pair<size_t, NodeIdx>,
+                      std::vector<std::pair<size_t, NodeIdx>>,
+                      std::greater<std::pair<size_t, NodeIdx>>>
+      Frontier;
 };
 
 struct Warning {
@@ -125,8 +136,9 @@ unsigned lintGraph(const Graph &G, const DiagHandler &Diag) {
     if (N.Kind != NodeKind::Alloc || It == Users.end())
       continue;
     ArrayRef<NodeIdx> L = It->second;
+    Paths.from(L[0]);
     for (NodeIdx U : L.drop_front()) {
-      if (Paths.reaches(L[0], U))
+      if (Paths.reaches(U))
         continue;
       std::string B = "b" + std::to_string(N.Buf);
       Warnings.emplace_back(Paths.position(U), U,
