@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""Large graphs of every shape: each tool of the default pipe, its time and
+memory, and its growth between 1e5 and 1e6 nodes.
+
+Usage: bench/large.py [--build DIR] [--workloads DIR] [--runs R]
+                      [--timeout S] [--quick] [--md]
+
+The graphs (issue 14's table):
+  - dan-gen's three families (matmul, attention, conv) at about 1e5 and 1e6
+    nodes (the shapes of bench/scale.py);
+  - K copies of a contest workload joined by dan-link: Matmul_Case1 x 8, 16
+    and 32, FlashAttention_Case0 x 64 and 512;
+  - a chain of 1e6 operations on one buffer, and one operation with 1e6
+    predecessors (written here as DAN IR).
+On each, the default pipe runs tool by tool: dan-translate (the import, or
+the print of an IR file), dan-mpas, dan-dlr, dan-cpe, dan-verify and
+dan-replay, every one with its default options (dan-verify and dan-replay
+with -w: the fan-in's operations use no buffer, and a million warnings
+would fill the pipe the timing reads stderr from). Each time is the least of
+--runs runs (default 3): on a shared machine other work only ever adds time.
+Peak RSS is the largest of the runs (wait4). "pipe" is the sum of the six.
+Then, per family, each tool's growth exponent between the 1e5- and the
+1e6-node graph: log(t2 / t1) / log(V2 / V1) from the least times.
+--quick runs the 1e5 graphs and the smallest copies only (a smoke run).
+It prints figures; it checks nothing (the tests do).
+"""
+import argparse
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scale import best_run, shape  # noqa: E402  (the same timing and shapes)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOLS = ("translate", "mpas", "dlr", "cpe", "verify", "replay")
+FAMILIES = ("matmul", "attention", "conv")
+
+
+def write_chain(path, n):
+    """n operations on one buffer, each after the previous one."""
+    with open(path, "w") as f:
+        f.write("graph @chain {\n  n0 = alloc b0 UB 16\n")
+        for i in range(1, n + 1):
+            f.write(f"  n{i} = ADD VECTOR 1 (b0) after n{i - 1}\n")
+        f.write(f"  n{n + 1} = free b0 UB 16 after n{n}\n}}\n")
+
+
+def write_fan_in(path, n):
+    """One operation after n independent ones (which use no buffer)."""
+    with open(path, "w") as f:
+        f.write("graph @fanin {\n")
+        for i in range(n):
+            f.write(f"  n{i} = ADD VECTOR 1 ()\n")
+        preds = ", ".join(f"n{i}" for i in range(n))
+        f.write(f"  n{n} = MUL VECTOR 1 () after {preds}\n}}\n")
+
+
+def count_nodes(path):
+    with open(path) as f:
+        return sum(1 for line in f if " = " in line)
+
+
+def pipe(b, src, tmp, tag, runs, timeout):
+    """The default pipe on `src` (contest JSON or DAN IR), tool by tool;
+    returns {tool: (seconds, MiB) or None}."""
+    p = lambda s: os.path.join(tmp, f"{tag}.{s}.dan")
+    imp = ["--import=json"] if src.endswith(".json") else []
+    steps = (("translate", [b("dan-translate")] + imp + [src, "-o", p("in")]),
+             ("mpas", [b("dan-mpas"), p("in"), "-o", p("s1")]),
+             ("dlr", [b("dan-dlr"), p("s1"), "-o", p("s2")]),
+             ("cpe", [b("dan-cpe"), p("s2"), "-o", p("s3")]),
+             ("verify", [b("dan-verify"), "-w", p("s3")]),
+             ("replay", [b("dan-replay"), "-w", p("s3")]))
+    out = {}
+    for tool, cmd in steps:
+        out[tool] = best_run(cmd, runs, timeout)
+        if out[tool] is None:
+            break
+    out["nodes"] = count_nodes(p("in")) if os.path.exists(p("in")) else 0
+    return out
+
+
+def fmt(r):
+    return "timeout" if r is None else f"{r[0]:.2f}"
+
+
+def show(lines, md):
+    """Prints rows as a Markdown table or as aligned text columns."""
+    if md:
+        for line in lines:
+            print("| " + " | ".join(line) + " |")
+        return
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    for line in lines:
+        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                        for i, (c, w) in enumerate(zip(line, widths))))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--workloads", default=os.path.join(ROOT, "data", "contest"))
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--md", action="store_true", help="Markdown tables")
+    args = ap.parse_args()
+    b = lambda tool: os.path.join(args.build, "bin", tool)
+    sizes = (100_000,) if args.quick else (100_000, 1_000_000)
+    copies = ([("Matmul_Case1", 8), ("FlashAttention_Case0", 64)] if args.quick
+              else [("Matmul_Case1", 8), ("Matmul_Case1", 16),
+                    ("Matmul_Case1", 32), ("FlashAttention_Case0", 64),
+                    ("FlashAttention_Case0", 512)])
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        graphs = []
+        for fam in FAMILIES:
+            for n in sizes:
+                path = os.path.join(tmp, f"{fam}{n}.dan")
+                subprocess.run([b("dan-gen")] + shape(fam, n) + ["-o", path],
+                               check=True)
+                graphs.append((f"dan-gen {fam} 1e{round(math.log10(n))}", path,
+                               (fam, n)))
+        for name, k in copies:
+            path = os.path.join(tmp, f"{name}x{k}.dan")
+            subprocess.run([b("dan-link"), f"--copies={k}",
+                            os.path.join(args.workloads, name + ".json"),
+                            "-o", path], check=True)
+            graphs.append((f"{name} x {k}", path, None))
+        if not args.quick:
+            chain = os.path.join(tmp, "chain.dan")
+            write_chain(chain, 1_000_000)
+            fan = os.path.join(tmp, "fanin.dan")
+            write_fan_in(fan, 1_000_000)
+            graphs += [("a chain of 1e6 operations", chain, None),
+                       ("one operation after 1e6 others", fan, None)]
+        for i, (label, path, key) in enumerate(graphs):
+            print(f"large: {label} ...", file=sys.stderr, flush=True)
+            r = pipe(b, path, tmp, f"g{i}", args.runs, args.timeout)
+            rows.append((label, key, r))
+    head = ["graph", "nodes"] + list(TOOLS) + ["pipe", "peak MiB"]
+    lines = [head]
+    if args.md:
+        lines.append(["---"] * len(head))
+    for label, _, r in rows:
+        done = [r.get(t) for t in TOOLS]
+        total = (f"{sum(x[0] for x in done):.2f}"
+                 if all(x is not None for x in done) else "-")
+        mem = max((x[1] for x in done if x is not None), default=0)
+        lines.append([label, f"{r['nodes']:,}"] + [fmt(x) for x in done] +
+                     [total, f"{mem:.0f}"])
+    print(f"least of {args.runs} runs per tool, wall seconds; peak RSS the "
+          "largest tool's")
+    show(lines, args.md)
+    if len(sizes) < 2:
+        return
+    print()
+    print("growth exponent per tool between the 1e5- and 1e6-node graphs, "
+          "log(t2 / t1) / log(V2 / V1), least times")
+    lines = [["family"] + list(TOOLS)]
+    if args.md:
+        lines.append(["---"] * (len(TOOLS) + 1))
+    for fam in FAMILIES:
+        small = next(r for _, k, r in rows if k == (fam, sizes[0]))
+        large = next(r for _, k, r in rows if k == (fam, sizes[1]))
+        ratio = math.log(large["nodes"] / small["nodes"])
+        cells = []
+        for t in TOOLS:
+            a, c = small.get(t), large.get(t)
+            cells.append(f"{math.log(c[0] / a[0]) / ratio:.2f}"
+                         if a and c and a[0] > 0 else "-")
+        lines.append([fam] + cells)
+    show(lines, args.md)
+
+
+if __name__ == "__main__":
+    main()
