@@ -15,11 +15,12 @@ namespace {
 
 /// Answers "is there a path from A to B?" for nodes of a graph whose
 /// schedule is a topological order, for one A and B after B in schedule
-/// order: a search from A that expands the nodes it has reached in schedule
-/// order and only up to the B asked about, since no node scheduled after B
-/// can reach it. Asking about a later B goes on from where the last one
-/// stopped, so the questions about one A cost one search, not one each
-/// (the users of a buffer used a million times cost a million searches).
+/// order: a depth-first search from A that stops once it has reached B and
+/// never expands a node scheduled after B, since no such node can reach B.
+/// The nodes reached but not expanded are kept, so that the question about
+/// a later B goes on from there: the questions about one A cost at most one
+/// search, not one each (a buffer with a million uses cost a million
+/// searches), and each still ends as soon as its B is reached.
 class PathFinder {
 public:
   explicit PathFinder(const Graph &G) : G(G), Pos(G.size()) {
@@ -39,22 +40,29 @@ public:
   /// Starts the questions about paths from \p A.
   void from(NodeIdx A) {
     ++Stamp;
-    Frontier = {};
+    Stack.assign(1, A);
+    Deferred = {};
     Seen[A] = Stamp;
-    Frontier.push({Pos[A], A});
   }
   /// Whether a path leads from the node of from() to \p B; each B asked
   /// about comes after the previous one in schedule order.
   bool reaches(NodeIdx B) {
-    while (!Frontier.empty() && Frontier.top().first < Pos[B]) {
-      NodeIdx N = Frontier.top().second;
-      Frontier.pop();
+    while (!Deferred.empty() && Deferred.top().first < Pos[B]) {
+      Stack.push_back(Deferred.top().second);
+      Deferred.pop();
+    }
+    while (Seen[B] != Stamp && !Stack.empty()) {
+      NodeIdx N = Stack.back();
+      Stack.pop_back();
       for (uint32_t I = SuccBegin[N]; I != SuccBegin[N + 1]; ++I) {
         NodeIdx S = Succs[I];
         if (Seen[S] == Stamp)
           continue;
         Seen[S] = Stamp;
-        Frontier.push({Pos[S], S});
+        if (Pos[S] < Pos[B])
+          Stack.push_back(S);
+        else
+          Deferred.push({Pos[S], S});
       }
     }
     return Seen[B] == Stamp;
@@ -74,11 +82,13 @@ private:
   std::vector<NodeIdx> Succs;
   std::vector<uint32_t> Seen;
   uint32_t Stamp = 0;
-  /// Reached nodes not yet expanded, the earliest scheduled first.
+  /// Reached nodes not yet expanded: those scheduled before the B asked
+  /// about, and those after it (the earliest first).
+  std::vector<NodeIdx> Stack;
   std::priority_queue<std::pair<size_t, NodeIdx>,
                       std::vector<std::pair<size_t, NodeIdx>>,
                       std::greater<std::pair<size_t, NodeIdx>>>
-      Frontier;
+      Deferred;
 };
 
 struct Warning {
