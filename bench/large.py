@@ -14,9 +14,9 @@ The graphs (issue 14's table):
     predecessors (written here as DAN IR).
 On each, the default pipe runs tool by tool: dan-translate (the import, or
 the print of an IR file), dan-mpas, dan-dlr, dan-cpe, dan-verify and
-dan-replay, every one with its default options (dan-verify and dan-replay
-with -w: the fan-in's operations use no buffer, and a million warnings
-would fill the pipe the timing reads stderr from). Each time is the least of
+dan-replay, every one with its default options (on the fan-in, dan-verify
+and dan-replay with -w: its operations use no buffer, and a million
+warnings would fill the pipe the timing reads stderr from). Each time is the least of
 --runs runs (default 3): on a shared machine other work only ever adds time.
 Peak RSS is the largest of the runs (wait4). "pipe" is the sum of the six.
 Then, per family, each tool's growth exponent between the 1e5- and the
@@ -63,17 +63,19 @@ def count_nodes(path):
         return sum(1 for line in f if " = " in line)
 
 
-def pipe(b, src, tmp, tag, runs, timeout):
+def pipe(b, src, tmp, tag, runs, timeout, quiet):
     """The default pipe on `src` (contest JSON or DAN IR), tool by tool;
-    returns {tool: (seconds, MiB) or None}."""
+    returns {tool: (seconds, MiB) or None}. `quiet`: dan-verify and
+    dan-replay with -w."""
+    w = ["-w"] if quiet else []
     p = lambda s: os.path.join(tmp, f"{tag}.{s}.dan")
     imp = ["--import=json"] if src.endswith(".json") else []
     steps = (("translate", [b("dan-translate")] + imp + [src, "-o", p("in")]),
              ("mpas", [b("dan-mpas"), p("in"), "-o", p("s1")]),
              ("dlr", [b("dan-dlr"), p("s1"), "-o", p("s2")]),
              ("cpe", [b("dan-cpe"), p("s2"), "-o", p("s3")]),
-             ("verify", [b("dan-verify"), "-w", p("s3")]),
-             ("replay", [b("dan-replay"), "-w", p("s3")]))
+             ("verify", [b("dan-verify")] + w + [p("s3")]),
+             ("replay", [b("dan-replay")] + w + [p("s3")]))
     out = {}
     for tool, cmd in steps:
         out[tool] = best_run(cmd, runs, timeout)
@@ -123,23 +125,23 @@ def main():
                 subprocess.run([b("dan-gen")] + shape(fam, n) + ["-o", path],
                                check=True)
                 graphs.append((f"dan-gen {fam} 1e{round(math.log10(n))}", path,
-                               (fam, n)))
+                               (fam, n), False))
         for name, k in copies:
             path = os.path.join(tmp, f"{name}x{k}.dan")
             subprocess.run([b("dan-link"), f"--copies={k}",
                             os.path.join(args.workloads, name + ".json"),
                             "-o", path], check=True)
-            graphs.append((f"{name} x {k}", path, None))
+            graphs.append((f"{name} x {k}", path, None, False))
         if not args.quick:
             chain = os.path.join(tmp, "chain.dan")
             write_chain(chain, 1_000_000)
             fan = os.path.join(tmp, "fanin.dan")
             write_fan_in(fan, 1_000_000)
-            graphs += [("a chain of 1e6 operations", chain, None),
-                       ("one operation after 1e6 others", fan, None)]
-        for i, (label, path, key) in enumerate(graphs):
+            graphs += [("a chain of 1e6 operations", chain, None, False),
+                       ("one operation after 1e6 others", fan, None, True)]
+        for i, (label, path, key, quiet) in enumerate(graphs):
             print(f"large: {label} ...", file=sys.stderr, flush=True)
-            r = pipe(b, path, tmp, f"g{i}", args.runs, args.timeout)
+            r = pipe(b, path, tmp, f"g{i}", args.runs, args.timeout, quiet)
             rows.append((label, key, r))
     head = ["graph", "nodes"] + list(TOOLS) + ["pipe", "peak MiB"]
     lines = [head]
