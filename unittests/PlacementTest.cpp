@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dan/Schedule/Placement.h"
+#include "TestUtil.h"
 #include "dan/Analysis/Replay.h"
 #include "dan/Analysis/Verifier.h"
 #include "dan/Gen/Generate.h"
@@ -19,21 +20,7 @@ using namespace dan;
 namespace {
 
 std::vector<std::unique_ptr<Graph>> generated(const TargetDesc &T) {
-  std::vector<std::unique_ptr<Graph>> Out;
-  for (GenFamily F :
-       {GenFamily::Matmul, GenFamily::Attention, GenFamily::Conv}) {
-    GenOptions Opts;
-    Opts.Family = F;
-    Opts.Matmul.MTiles = Opts.Matmul.NTiles = 3;
-    Opts.Matmul.KTiles = 2;
-    Opts.JitterPercent = 20;
-    Opts.Seed = 11;
-    llvm::Expected<std::unique_ptr<Graph>> G = generateGraph(Opts, T);
-    EXPECT_TRUE(bool(G)) << llvm::toString(G.takeError());
-    if (G)
-      Out.push_back(std::move(*G));
-  }
-  return Out;
+  return test::generatedFamilies(T, 3, 2, 11);
 }
 
 /// The nodes placeLate keeps in place, in the order of \p Order.

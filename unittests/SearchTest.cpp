@@ -19,21 +19,7 @@ namespace {
 
 /// Generated graphs of each family under a target small enough to spill.
 std::vector<std::unique_ptr<Graph>> workloads(const TargetDesc &T) {
-  std::vector<std::unique_ptr<Graph>> Out;
-  for (GenFamily F :
-       {GenFamily::Matmul, GenFamily::Attention, GenFamily::Conv}) {
-    GenOptions Opts;
-    Opts.Family = F;
-    Opts.Matmul.MTiles = Opts.Matmul.NTiles = 4;
-    Opts.Matmul.KTiles = 2;
-    Opts.JitterPercent = 20;
-    Opts.Seed = 7;
-    llvm::Expected<std::unique_ptr<Graph>> G = generateGraph(Opts, T);
-    EXPECT_TRUE(bool(G)) << llvm::toString(G.takeError());
-    if (G)
-      Out.push_back(std::move(*G));
-  }
-  return Out;
+  return generatedFamilies(T, 4, 2, 7);
 }
 
 TargetDesc tightTarget() {

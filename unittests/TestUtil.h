@@ -4,12 +4,14 @@
 #define DAN_UNITTESTS_TESTUTIL_H
 
 #include "dan/Analysis/Verifier.h"
+#include "dan/Gen/Generate.h"
 #include "dan/IR/Graph.h"
 #include "dan/IR/Printer.h"
 #include "dan/Parse/Parser.h"
 #include "dan/Target/Target.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
 #include <memory>
 #include <string>
 
@@ -71,6 +73,29 @@ inline NodeIdx idx(const Graph &G, uint64_t Id) {
     if (G[I].Id == Id)
       return I;
   return UINT32_MAX;
+}
+
+/// One dan-gen graph of each family (matmul, attention, conv) for \p T,
+/// with the matmul's tiles \p MNTiles x \p MNTiles x \p KTiles and the
+/// cycle jitter of \p Seed (a failure to generate fails the test).
+inline std::vector<std::unique_ptr<Graph>>
+generatedFamilies(const TargetDesc &T, unsigned MNTiles, unsigned KTiles,
+                  uint64_t Seed, unsigned JitterPercent = 20) {
+  std::vector<std::unique_ptr<Graph>> Out;
+  for (GenFamily F :
+       {GenFamily::Matmul, GenFamily::Attention, GenFamily::Conv}) {
+    GenOptions Opts;
+    Opts.Family = F;
+    Opts.Matmul.MTiles = Opts.Matmul.NTiles = MNTiles;
+    Opts.Matmul.KTiles = KTiles;
+    Opts.JitterPercent = JitterPercent;
+    Opts.Seed = Seed;
+    llvm::Expected<std::unique_ptr<Graph>> G = generateGraph(Opts, T);
+    EXPECT_TRUE(bool(G)) << llvm::toString(G.takeError());
+    if (G)
+      Out.push_back(std::move(*G));
+  }
+  return Out;
 }
 
 } // namespace dan::test
