@@ -85,19 +85,26 @@ L0Gate::Verdict L0Gate::admitOrWhy(const MemState &S, ArrayRef<uint8_t> Done,
         V0.WaitGroup = Gi;
       return V0;
     }
-  TierBytes Need{};
+  TierBytes Need{}, NeedCount{};
   for (uint32_t Gi : V0.Groups) {
     if (!openable(Groups[Gi], Done)) {
       V0.WaitGroup = Gi;
       return V0;
     }
     for (uint32_t X : Groups[Gi].Bufs)
-      if (starts(S, X))
+      if (starts(S, X)) {
         Need[V.Bufs[X].TI] += V.Bufs[X].Size;
+        ++NeedCount[V.Bufs[X].TI];
+      }
   }
   for (unsigned TI = 0; TI != NumTiers; ++TI) {
     uint64_t Held = S.Live[TI] + Reserved[TI];
-    if (Need[TI] && Held && Held + Need[TI] > V.Cap[TI]) {
+    bool NoRoom = Need[TI] && Held && Held + Need[TI] > V.Cap[TI];
+    if (V.SingleL0) {
+      uint64_t HeldCount = LiveCount[TI] + ReservedCount[TI];
+      NoRoom = NeedCount[TI] && HeldCount && HeldCount + NeedCount[TI] > 1;
+    }
+    if (NoRoom) {
       // Live and reserved bytes only grow until some run releases L0
       // bytes: until then this group cannot open alone either.
       if (V0.Groups.size() == 1)
@@ -107,8 +114,10 @@ L0Gate::Verdict L0Gate::admitOrWhy(const MemState &S, ArrayRef<uint8_t> Done,
   }
   for (uint32_t Gi : V0.Groups)
     Groups[Gi].Open = true;
-  for (unsigned TI = 0; TI != NumTiers; ++TI)
+  for (unsigned TI = 0; TI != NumTiers; ++TI) {
     Reserved[TI] += Need[TI];
+    ReservedCount[TI] += NeedCount[TI];
+  }
   V0.Admitted = true;
   return V0;
 }
@@ -116,15 +125,24 @@ L0Gate::Verdict L0Gate::admitOrWhy(const MemState &S, ArrayRef<uint8_t> Done,
 void L0Gate::willRun(const MemState &S, uint32_t O) {
   bool Releases = false;
   for (uint32_t B : V.OpBufs[O]) {
-    if (starts(S, B) && Groups[GroupOf[B]].Open)
-      Reserved[V.Bufs[B].TI] -= V.Bufs[B].Size;
-    if (V.IsL0[V.Bufs[B].TI] && S.Left[B] == 1)
+    unsigned TI = V.Bufs[B].TI;
+    if (starts(S, B)) {
+      ++LiveCount[TI];
+      if (Groups[GroupOf[B]].Open) {
+        Reserved[TI] -= V.Bufs[B].Size;
+        --ReservedCount[TI];
+      }
+    }
+    if (V.IsL0[TI] && S.Left[B] == 1) {
       Releases = true;
+      --LiveCount[TI];
+    }
   }
   Released += Releases;
 }
 std::vector<uint32_t> legalizeL0(const View &V, std::vector<uint32_t> Pref) {
-  if (V.evaluate(Pref).first.L0Over == 0)
+  // (Bytes within capacity say nothing of the one-buffer rule.)
+  if (!V.SingleL0 && V.evaluate(Pref).first.L0Over == 0)
     return Pref;
   size_t N = V.Ops.size();
   std::vector<uint32_t> Pos(N);

@@ -399,13 +399,34 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
   Expected<MPASStats> S = [&]() -> Expected<MPASStats> {
     if (Opts.L0 == L0Mode::Auto)
       return autoL0(G, T, Opts, Tasks, Search, Runner);
-    // One L0 mode: --order=auto is the list scheduler alone.
+    // One L0 mode: --order=auto is the list scheduler alone; under
+    // --l0=single (stage 1's contest rule, judged by its peak) also the
+    // orders of whole operations a group of tasks at a time, the lowest
+    // peak kept, ties to the earlier (docs/MPAS.md, "--l0=single").
     Traversal O = Opts.Order == Traversal::Auto ? Traversal::Free : Opts.Order;
-    std::vector<Ordered> Runs = orderAll(
-        G, T, Opts, {{O, Opts.L0, Opts.Group, Opts.Place}}, Tasks, Runner);
-    if (Runs[0].Stats)
-      G.Order = std::move(Runs[0].Order);
-    return std::move(Runs[0].Stats);
+    SmallVector<OrderCandidate, 5> Cands = {
+        {O, Opts.L0, Opts.Group, Opts.Place}};
+    if (Opts.Order == Traversal::Auto && Opts.L0 == L0Mode::Single && Tasks)
+      for (unsigned Group : AutoGroups)
+        Cands.push_back({Traversal::Groups, L0Mode::Single, Group, Opts.Place});
+    std::vector<Ordered> Runs = orderAll(G, T, Opts, Cands, Tasks, Runner);
+    size_t Kept = 0;
+    for (size_t C = 1; C != Runs.size(); ++C) {
+      if (!Runs[C].Stats) {
+        consumeError(Runs[C].Stats.takeError());
+        continue;
+      }
+      if (Runs[Kept].Stats &&
+          Runs[C].Stats->PeakL1UB < Runs[Kept].Stats->PeakL1UB)
+        Kept = C;
+    }
+    if (Kept != 0 && !Runs[0].Stats)
+      consumeError(Runs[0].Stats.takeError());
+    if (Runs[Kept].Stats) {
+      Runs[Kept].Stats->OrderChosen = Cands[Kept].Order;
+      G.Order = std::move(Runs[Kept].Order);
+    }
+    return std::move(Runs[Kept].Stats);
   }();
   if (S && Tasks) {
     S->Tasks = std::move(Tasks);

@@ -231,8 +231,8 @@ static const EnumEntry<MPASObjective> Objectives[] = {
 static const EnumEntry<Traversal> Traversals[] = {
     {Traversal::Auto, "auto",
      "with --l0=auto, a candidate selection: the tasks order alone on a "
-     "reuse grid, else free, tasks, window and groups; otherwise free "
-     "(default)"},
+     "reuse grid, else free, tasks, window and groups; with --l0=single, "
+     "free and groups, the lowest peak; otherwise free (default)"},
     {Traversal::Free, "free", "the list scheduler alone (the paper)"},
     {Traversal::Tasks, "tasks",
      "one task at a time: cache-blocked on a reuse grid, else in input "
@@ -242,7 +242,7 @@ static const EnumEntry<Traversal> Traversals[] = {
      "order); L0 within capacity"},
     {Traversal::Groups, "groups",
      "the input order of the operations, the tasks taken --group at a time; "
-     "L0 within capacity"},
+     "L0 within capacity (with --l0=single, one live buffer per L0 tier)"},
 };
 
 ArrayRef<EnumEntry<L0Mode>> l0ModeTable() { return L0Modes; }
@@ -308,7 +308,8 @@ static Expected<MPASStats> orderOne(const Graph &G, const TargetDesc &T,
     Expected<std::vector<NodeIdx>> Order =
         Opts.Order == Traversal::Groups
             ? orderOperationsByKey(G, T, groupKeys(G, *Tasks, Opts.Group),
-                                   Opts.OpOrderInputChecked)
+                                   Opts.OpOrderInputChecked,
+                                   Opts.L0 == L0Mode::Single)
             : orderWindowed(G, T, Opts.OpOrderInputChecked);
     if (!Order)
       return Order.takeError();
@@ -347,14 +348,17 @@ Expected<MPASStats> orderMPAS(const Graph &G, const TargetDesc &T,
     return createStringError(inconvertibleErrorCode(),
                              "internal error: orderMPAS orders under one "
                              "setting; the search layer resolves 'auto'");
-  if ((Opts.Order == Traversal::Window || Opts.Order == Traversal::Groups) &&
-      Opts.L0 != L0Mode::Capacity)
-    return createStringError(
-        inconvertibleErrorCode(),
-        "--order=%s keeps the L0 tiers within capacity; it cannot follow "
-        "--l0=%s",
-        traversalName(Opts.Order).str().c_str(),
-        l0ModeName(Opts.L0).str().c_str());
+  if ((Opts.Order == Traversal::Window && Opts.L0 != L0Mode::Capacity) ||
+      (Opts.Order == Traversal::Groups && Opts.L0 != L0Mode::Capacity &&
+       Opts.L0 != L0Mode::Single))
+    return createStringError(inconvertibleErrorCode(),
+                             "--order=%s keeps the L0 tiers %s; it cannot "
+                             "follow --l0=%s",
+                             traversalName(Opts.Order).str().c_str(),
+                             Opts.Order == Traversal::Window
+                                 ? "within capacity"
+                                 : "within capacity or to one live buffer each",
+                             l0ModeName(Opts.L0).str().c_str());
   std::optional<TaskOrder> Found;
   bool NeedsTasks =
       Opts.Order == Traversal::Tasks || Opts.Order == Traversal::Groups;

@@ -207,12 +207,14 @@ int main(int Argc, char **Argv) {
         return Error::success();
       },
       []() -> Error {
-        if ((Order == Traversal::Window || Order == Traversal::Groups) &&
-            L0 != L0Mode::Auto && L0 != L0Mode::Capacity)
+        bool Window = Order == Traversal::Window;
+        if ((Window || Order == Traversal::Groups) && L0 != L0Mode::Auto &&
+            L0 != L0Mode::Capacity && (Window || L0 != L0Mode::Single))
           return usageError(
-              "--order=" + traversalName(Order) +
-              " keeps the L0 tiers within capacity; it cannot follow --l0=" +
-              l0ModeName(L0));
+              "--order=" + traversalName(Order) + " keeps the L0 tiers " +
+              (Window ? "within capacity"
+                      : "within capacity or to one live buffer each") +
+              "; it cannot follow --l0=" + l0ModeName(L0));
         if (Group.getNumOccurrences() && Order != Traversal::Groups)
           return usageError("--group applies to --order=groups only");
         return Error::success();

@@ -88,6 +88,8 @@ private:
   std::vector<uint32_t> GroupOf; // per buffer
   std::vector<Grp> Groups;
   TierBytes Reserved{};
+  /// With View::SingleL0: live and reserved L0 buffers per tier.
+  TierBytes LiveCount{}, ReservedCount{};
   /// Counts the runs that released L0 bytes.
   uint64_t Released = 0;
 };

@@ -85,6 +85,9 @@ struct View {
   };
   std::vector<Buf> Bufs;
   TierBytes Cap{};
+  /// The L0 gate's rule: at most one live buffer per L0 tier (stage 1's
+  /// --l0=single) instead of live bytes within capacity.
+  bool SingleL0 = false;
   std::array<bool, NumTiers> IsL0{}, InPeak{};
 
   MemState initial() const {
