@@ -337,13 +337,17 @@ Expected<CPEStats> runCPE(Graph &G, const TargetDesc &T,
   ReplayResult RAfter = replay(G, T);
   S.MakespanAfter = RAfter.Makespan;
   // The plan, and the peaks that follow each tier's order of buffer nodes,
-  // must be the input's; checked, not assumed.
-  if (!cpe::keepsPlanOrder(G, Input, G.Order) ||
-      RBefore.TierPeak != RAfter.TierPeak) {
+  // must be the input's; so must the order of all buffer nodes and the
+  // L1+UB peak, unless a list schedule of a plan made the output (docs/CPE.md,
+  // "Contract"). Checked, not assumed.
+  bool KeepsAll = !S.FromList || !G.hasMemoryPlan();
+  if (!cpe::keepsPlanOrder(G, Input, G.Order, KeepsAll) ||
+      RBefore.TierPeak != RAfter.TierPeak ||
+      (KeepsAll && RBefore.PeakL1UB != RAfter.PeakL1UB)) {
     G.Order = std::move(Input);
     return createStringError(inconvertibleErrorCode(),
                              "internal error: dan-cpe changed the order of "
-                             "a tier's buffer nodes or a tier's peak of @%s",
+                             "the buffer nodes or a peak of @%s",
                              G.Name.c_str());
   }
   if (Ignore) {

@@ -278,9 +278,11 @@ std::vector<NodeIdx> bestListSchedule(Graph &G, ArrayRef<NodeIdx> Input,
   return Best;
 }
 
-bool keepsPlanOrder(const Graph &G, ArrayRef<NodeIdx> A, ArrayRef<NodeIdx> B) {
+bool keepsPlanOrder(const Graph &G, ArrayRef<NodeIdx> A, ArrayRef<NodeIdx> B,
+                    bool AllBufferNodes) {
   DenseMap<uint64_t, Tier> TierOf = tiersOfBuffers(G);
-  // Per tier, then the spill nodes (index NumTiers).
+  // Per tier, then the spill nodes (index NumTiers); with AllBufferNodes,
+  // every buffer node in the first sequence.
   using Sequences = std::array<std::vector<NodeIdx>, NumTiers + 1>;
   auto Split = [&](ArrayRef<NodeIdx> Order) {
     Sequences Seq;
@@ -289,8 +291,10 @@ bool keepsPlanOrder(const Graph &G, ArrayRef<NodeIdx> A, ArrayRef<NodeIdx> B) {
       if (!N.isBufferNode())
         continue;
       auto It = TierOf.find(N.Buf);
-      Seq[It == TierOf.end() ? 0 : static_cast<unsigned>(It->second)].push_back(
-          I);
+      Seq[AllBufferNodes || It == TierOf.end()
+              ? 0
+              : static_cast<unsigned>(It->second)]
+          .push_back(I);
       if (N.isSpill())
         Seq[NumTiers].push_back(I);
     }

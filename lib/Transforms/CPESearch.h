@@ -61,8 +61,10 @@ std::vector<NodeIdx> bestListSchedule(Graph &G, ArrayRef<NodeIdx> Input,
                                       uint64_t &Makespan);
 
 /// Whether orders \p A and \p B of \p G list each tier's buffer nodes, and
-/// the spill nodes, in the same order (so they have the same plan).
-bool keepsPlanOrder(const Graph &G, ArrayRef<NodeIdx> A, ArrayRef<NodeIdx> B);
+/// the spill nodes, in the same order (so they have the same plan); with
+/// \p AllBufferNodes, all the buffer nodes in one order.
+bool keepsPlanOrder(const Graph &G, ArrayRef<NodeIdx> A, ArrayRef<NodeIdx> B,
+                    bool AllBufferNodes);
 
 /// The local search over one graph. The graph itself is only read; the
 /// search works on its own copy of the order.
