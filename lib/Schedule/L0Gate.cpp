@@ -60,25 +60,26 @@ bool L0Gate::openable(Grp &Gp, ArrayRef<uint8_t> Done) const {
   return true;
 }
 
-bool L0Gate::knownRefused(const MemState &S, ArrayRef<uint8_t> Done,
-                          uint32_t O) const {
+SmallVector<uint32_t, 2> L0Gate::groupsToOpen(const MemState &S,
+                                              uint32_t O) const {
+  SmallVector<uint32_t, 2> Out;
   for (uint32_t B : V.OpBufs[O])
     if (starts(S, B) && !Groups[GroupOf[B]].Open &&
-        blocked(Groups[GroupOf[B]], Done))
-      return true;
-  return false;
+        !is_contained(Out, GroupOf[B]))
+      Out.push_back(GroupOf[B]);
+  return Out;
+}
+
+bool L0Gate::knownRefused(const MemState &S, ArrayRef<uint8_t> Done,
+                          uint32_t O) const {
+  return llvm::any_of(groupsToOpen(S, O),
+                      [&](uint32_t Gi) { return blocked(Groups[Gi], Done); });
 }
 
 L0Gate::Verdict L0Gate::admitOrWhy(const MemState &S, ArrayRef<uint8_t> Done,
                                    uint32_t O) {
   Verdict V0;
-  // The groups O would have to open, and whether one of them is blocked.
-  for (uint32_t B : V.OpBufs[O]) {
-    if (!starts(S, B) || Groups[GroupOf[B]].Open ||
-        is_contained(V0.Groups, GroupOf[B]))
-      continue;
-    V0.Groups.push_back(GroupOf[B]);
-  }
+  V0.Groups = groupsToOpen(S, O);
   for (uint32_t Gi : V0.Groups)
     if (blocked(Groups[Gi], Done)) {
       if (Groups[Gi].WaitOn != None && !Done[Groups[Gi].WaitOn])
@@ -98,13 +99,13 @@ L0Gate::Verdict L0Gate::admitOrWhy(const MemState &S, ArrayRef<uint8_t> Done,
       }
   }
   for (unsigned TI = 0; TI != NumTiers; ++TI) {
-    uint64_t Held = S.Live[TI] + Reserved[TI];
-    bool NoRoom = Need[TI] && Held && Held + Need[TI] > V.Cap[TI];
-    if (V.SingleL0) {
-      uint64_t HeldCount = LiveCount[TI] + ReservedCount[TI];
-      NoRoom = NeedCount[TI] && HeldCount && HeldCount + NeedCount[TI] > 1;
-    }
-    if (NoRoom) {
+    // Bytes within capacity, or one buffer (--l0=single); a group larger
+    // than that still opens in an empty tier.
+    uint64_t Held = V.SingleL0 ? LiveCount[TI] + ReservedCount[TI]
+                               : S.Live[TI] + Reserved[TI];
+    uint64_t Adds = V.SingleL0 ? NeedCount[TI] : Need[TI];
+    uint64_t Cap = V.SingleL0 ? 1 : V.Cap[TI];
+    if (Adds && Held && Held + Adds > Cap) {
       // Live and reserved bytes only grow until some run releases L0
       // bytes: until then this group cannot open alone either.
       if (V0.Groups.size() == 1)

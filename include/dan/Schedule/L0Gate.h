@@ -75,6 +75,8 @@ private:
     /// Refused for lack of room while Released equals this plus one.
     uint64_t NoRoomAt = 0;
   };
+  /// The groups whose buffers op \p O would start and that are not open.
+  SmallVector<uint32_t, 2> groupsToOpen(const MemState &S, uint32_t O) const;
   bool openable(Grp &Gp, ArrayRef<uint8_t> Done) const;
   bool blocked(const Grp &Gp, ArrayRef<uint8_t> Done) const {
     return (Gp.WaitOn != None && !Done[Gp.WaitOn]) ||
