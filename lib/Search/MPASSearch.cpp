@@ -92,6 +92,18 @@ orderCandidates(const MPASOptions &Opts,
   return List;
 }
 
+/// The options that order under candidate \p C with weights \p W.
+MPASOptions settingOf(const MPASOptions &Opts, const OrderCandidate &C,
+                      MPASWeights W) {
+  MPASOptions One = Opts;
+  One.L0 = C.Mode;
+  One.Order = C.Order;
+  One.Group = C.Group;
+  One.Place = C.Place;
+  One.Weights = W;
+  return One;
+}
+
 /// One run of stage 1 under one setting: its order and statistics.
 struct Ordered {
   std::vector<NodeIdx> Order;
@@ -149,13 +161,8 @@ std::vector<Ordered> orderAll(const Graph &G, const TargetDesc &T,
   }
   std::vector<Ordered> Runs(Jobs.size());
   Runner.run(Jobs.size(), [&](size_t J) {
-    MPASOptions One = Opts;
+    MPASOptions One = settingOf(Opts, Cands[Jobs[J].Cand], Jobs[J].W);
     One.OpOrderInputChecked = OpOrderInputChecked;
-    One.L0 = Cands[Jobs[J].Cand].Mode;
-    One.Order = Cands[Jobs[J].Cand].Order;
-    One.Group = Cands[Jobs[J].Cand].Group;
-    One.Place = Cands[Jobs[J].Cand].Place;
-    One.Weights = Jobs[J].W;
     Runs[J].Stats = orderMPAS(G, T, One, Runs[J].Order, &Tasks);
   });
   std::vector<Ordered> Best(Cands.size());
@@ -267,9 +274,10 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
   bool InputChecked = false;
   if (Unique.size() > 1 || Search.MeasureSoleOrder) {
     if (Unique.size() > 1) {
-      Graph Copy = G;
-      Copy.Order = Runs[Unique[0]].Order;
-      Error E = checkPlannableInput(Copy, T);
+      // The graph under the first order, without copying it.
+      std::swap(G.Order, Runs[Unique[0]].Order);
+      Error E = checkPlannableInput(G, T);
+      std::swap(G.Order, Runs[Unique[0]].Order);
       InputChecked = !E;
       consumeError(std::move(E));
     }
@@ -314,11 +322,10 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
     std::vector<PlanResult> UnplacedPlans(Ranked.size());
     Runner.run(Ranked.size(), [&](size_t K) {
       size_t C = Ranked[K];
-      MPASOptions One = Opts;
-      One.L0 = Cands[C].Mode;
-      One.Order = Cands[C].Order;
-      One.Group = Cands[C].Group;
-      One.Weights = Runs[C].Stats->Chosen.value_or(MPASWeights::Balanced);
+      MPASOptions One =
+          settingOf(Opts, Cands[C],
+                    Runs[C].Stats->Chosen.value_or(MPASWeights::Balanced));
+      // This candidate ordered the graph once: its input check passed.
       One.OpOrderInputChecked = true;
       One.Place = false;
       Unplaced[K].Stats = orderMPAS(G, T, One, Unplaced[K].Order, &Tasks);
@@ -402,7 +409,7 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
     // One L0 mode: --order=auto is the list scheduler alone; under
     // --l0=single (stage 1's contest rule, judged by its peak) also the
     // orders of whole operations a group of tasks at a time, the lowest
-    // peak kept, ties to the earlier (docs/MPAS.md, "--l0=single").
+    // peak kept, ties to the earlier (docs/MPAS.md, "--order=auto").
     Traversal O = Opts.Order == Traversal::Auto ? Traversal::Free : Opts.Order;
     SmallVector<OrderCandidate, 5> Cands = {
         {O, Opts.L0, Opts.Group, Opts.Place}};
@@ -422,10 +429,8 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
     }
     if (Kept != 0 && !Runs[0].Stats)
       consumeError(Runs[0].Stats.takeError());
-    if (Runs[Kept].Stats) {
-      Runs[Kept].Stats->OrderChosen = Cands[Kept].Order;
+    if (Runs[Kept].Stats)
       G.Order = std::move(Runs[Kept].Order);
-    }
     return std::move(Runs[Kept].Stats);
   }();
   if (S && Tasks) {
