@@ -10,6 +10,13 @@ every hardware thread) and `dan-mpas --threads=1` alternately N times each
 median wall time of each and their ratio (all cores / one thread). Run it
 on an otherwise idle machine: with other work on the cores the threads of
 the parallel run wait for them, and the ratio says nothing.
+
+It also measures what the machine allows: in the same alternation, two
+`dan-mpas --threads=1` processes started at once. Two cores that do not slow
+each other finish both in the time of one; the throughput of two (twice the
+single-thread time over the time of the pair) bounds the speed-up of any
+run that uses both, so one over it is the lowest ratio a run with no
+serial part at all could show on this machine.
 """
 import argparse
 import os
@@ -32,6 +39,26 @@ def run(cmd):
     return proc.stdout, elapsed
 
 
+def run_pair(cmd, tmp):
+    """Two runs of cmd started at once, each writing its own file: their
+    outputs and the time until both finished."""
+    start = time.perf_counter()
+    paths = [os.path.join(tmp, f"pair{k}.dan") for k in range(2)]
+    procs = [subprocess.Popen(cmd + ["-o", p], stderr=subprocess.PIPE)
+             for p in paths]
+    errs = [p.communicate()[1] for p in procs]
+    elapsed = time.perf_counter() - start
+    for p, err in zip(procs, errs):
+        if p.returncode != 0:
+            sys.exit(f"failed ({p.returncode}): {' '.join(cmd)}\n"
+                     f"{err.decode(errors='replace')}")
+    outs = []
+    for path in paths:
+        with open(path, "rb") as f:
+            outs.append(f.read())
+    return outs, elapsed
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -46,21 +73,33 @@ def main():
              "--import=json", args.graph, "-o", ir])
         modes = (("all cores", []), ("--threads=1", ["--threads=1"]))
         times = {label: [] for label, _ in modes}
+        pairs = []
         outputs = set()
         for _ in range(args.runs):
             for label, flags in modes:
-                out, t = run([mpas] + flags + [ir])
+                # Into a file, as the pair below (not through a pipe).
+                path = os.path.join(tmp, "out.dan")
+                _, t = run([mpas] + flags + [ir, "-o", path])
                 times[label].append(t)
-                outputs.add(out)
+                with open(path, "rb") as f:
+                    outputs.add(f.read())
+            outs, t = run_pair([mpas, "--threads=1", ir], tmp)
+            pairs.append(t)
+            outputs.update(outs)
     if len(outputs) != 1:
         sys.exit("the outputs differ between runs")
     med = {label: statistics.median(ts) for label, ts in times.items()}
+    pair = statistics.median(pairs)
     name = os.path.basename(args.graph)
     print(f"dan-mpas on {name}, {args.runs} runs each, alternately; "
           f"outputs identical")
     for label, _ in modes:
         print(f"  {label:12} median {med[label] * 1000:8.1f} ms")
     print(f"  ratio        {med['all cores'] / med['--threads=1']:.2f}")
+    throughput = 2 * med["--threads=1"] / pair
+    print(f"  two --threads=1 runs at once: median {pair * 1000:.1f} ms, "
+          f"{throughput:.2f} times the throughput of one; the lowest ratio "
+          f"this machine allows: {1 / throughput:.2f}")
     return 0
 
 

@@ -122,3 +122,101 @@ TEST(ParserTest, EmbeddedNulIsAnError) {
   EXPECT_FALSE(parse(SM, Text, Diags));
   EXPECT_NE(Diags.find("unexpected NUL byte"), std::string::npos) << Diags;
 }
+
+namespace {
+/// Reading \p Text whole and in pieces of at least \p MinPieceBytes on four
+/// threads: the printed graphs (or the diagnostics) and the interned names.
+struct BothReadings {
+  std::string Whole, Pieces, WholeDiags, PiecesDiags;
+  std::vector<std::string> WholeNames, PiecesNames;
+  unsigned PiecesRead = 0;
+};
+
+BothReadings readBothWays(llvm::StringRef Text, size_t MinPieceBytes) {
+  BothReadings R;
+  llvm::SourceMgr SM1, SM2;
+  std::unique_ptr<Graph> A = parse(SM1, Text, R.WholeDiags);
+  ParseOptions Opts;
+  Opts.Threads = 4;
+  Opts.MinPieceBytes = MinPieceBytes;
+  Opts.PiecesRead = &R.PiecesRead;
+  std::unique_ptr<Graph> B = parse(SM2, Text, R.PiecesDiags, Opts);
+  if (A) {
+    R.Whole = print(*A);
+    R.WholeNames = A->OpNames;
+  }
+  if (B) {
+    R.Pieces = print(*B);
+    R.PiecesNames = B->OpNames;
+  }
+  return R;
+}
+} // namespace
+
+TEST(ParserTest, ReadingInPiecesGivesTheWholeReadingsGraph) {
+  TargetDesc T = TargetDesc::davinci();
+  T.setCapacity(Tier::L1, 4096);
+  for (uint64_t Seed : {1, 2})
+    for (const std::unique_ptr<Graph> &G : generatedFamilies(T, 3, 4, Seed)) {
+      G->Target = T;
+      std::string Text = print(*G);
+      // Blank lines, comments and a statement over two lines, which is not
+      // a place to cut.
+      size_t Mid = Text.find("\n  n", Text.size() / 2);
+      ASSERT_NE(Mid, std::string::npos);
+      Text.insert(Mid + 1, "\n// a comment\n\n");
+      size_t After = Text.find(" after n", Text.size() / 3);
+      ASSERT_NE(After, std::string::npos);
+      Text.replace(After, 7, "\n   after\n ");
+      BothReadings R = readBothWays(Text, Text.size() / 5);
+      ASSERT_TRUE(R.WholeDiags.empty()) << R.WholeDiags;
+      EXPECT_GE(R.PiecesRead, 3u) << G->Name;
+      EXPECT_EQ(R.PiecesDiags, "");
+      EXPECT_EQ(R.Pieces, R.Whole) << G->Name;
+      EXPECT_EQ(R.PiecesNames, R.WholeNames) << G->Name;
+    }
+}
+
+TEST(ParserTest, ReadingInPiecesReportsTheWholeReadingsErrors) {
+  std::string Text = "graph @g {\n";
+  for (unsigned I = 0; I != 400; ++I)
+    Text += "  n" + std::to_string(I) + " = OP" + std::to_string(I % 7) +
+            " VECTOR 1 ()" + (I ? " after n" + std::to_string(I - 1) : "") +
+            "\n";
+  Text += "}\n";
+  auto Replace = [&](llvm::StringRef From, llvm::StringRef To) {
+    std::string Bad = Text;
+    size_t At = Bad.find(From.str());
+    EXPECT_NE(At, std::string::npos) << From.str();
+    Bad.replace(At, From.size(), To.str());
+    return Bad;
+  };
+  struct Case {
+    std::string Text;
+    const char *Expected;
+    bool ReadInPieces; ///< the error is found once the pieces are joined
+  } Cases[] = {
+      // A syntax error late in the file, in the last piece.
+      {Replace("n390 = OP5 VECTOR 1 ()", "n390 = OP5 VECTOR 1 ("),
+       "syntax error", false},
+      {Replace("n350 = OP0 VECTOR", "n350 = OP0 VECTR"), "unknown pipe", false},
+      // An id of an early piece defined again in a later one.
+      {Replace("n300 = ", "n3 = "), "redefinition of node n3", false},
+      // Resolving names, after the pieces are joined.
+      {Replace("after n379", "after n999"), "use of undefined node n999", true},
+      {Replace("after n250", "after n250, n250"),
+       "duplicate edge from n250 to n251", true},
+  };
+  for (const Case &C : Cases) {
+    BothReadings R = readBothWays(C.Text, C.Text.size() / 4);
+    EXPECT_NE(R.WholeDiags.find(C.Expected), std::string::npos) << R.WholeDiags;
+    EXPECT_EQ(R.PiecesDiags, R.WholeDiags);
+    EXPECT_EQ(R.PiecesRead, C.ReadInPieces ? 4u : 1u) << C.Expected;
+  }
+}
+
+TEST(ParserTest, ASmallFileIsReadWhole) {
+  BothReadings R = readBothWays(SpillExample, 1 << 20);
+  EXPECT_EQ(R.PiecesRead, 1u);
+  EXPECT_EQ(R.Pieces, R.Whole);
+}

@@ -16,7 +16,14 @@ class Lexer {
 public:
   /// \p Begin to \p End is the buffer; *End must be NUL.
   Lexer(const char *Begin, const char *End, ParseState &PS)
-      : Cur(Begin), End(End), PS(PS) {}
+      : Cur(Begin), End(End), Limit(End), PS(PS) {}
+  /// One piece of a file read in pieces (parseGraph): the text from
+  /// \p Begin to \p Limit, at most \p End; a piece that is not the first
+  /// starts with a PIECE token, one that ends before the buffer ends with
+  /// a PIECE_END token. A token that runs past \p Limit is an error.
+  Lexer(const char *Begin, const char *Limit, const char *End, bool LaterPiece,
+        ParseState &PS)
+      : Cur(Begin), End(End), Limit(Limit), PieceStart(LaterPiece), PS(PS) {}
   IRParser::symbol_type lex();
 
 private:
@@ -30,6 +37,9 @@ private:
 
   const char *Cur;
   const char *End;
+  /// Where this piece ends (End for a whole file or the last piece).
+  const char *Limit;
+  bool PieceStart = false, PieceEnded = false;
   const char *Marker = nullptr;
   ParseState &PS;
 };

@@ -1,10 +1,7 @@
 //===- ParseState.cpp - Name checks and resolution for the IR parser ------===//
 
 #include "ParseState.h"
-#include "Lexer.h"
 #include "dan/IR/Diagnostic.h"
-#include "dan/Parse/Parser.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
 
 using namespace llvm;
@@ -13,11 +10,13 @@ namespace dan::detail {
 
 void ParseState::error(SMLoc Loc, const Twine &Msg) {
   HadError = true;
-  printLocated(SM, Loc, SourceMgr::DK_Error, Msg);
+  if (!Quiet)
+    printLocated(SM, Loc, SourceMgr::DK_Error, Msg);
 }
 
 void ParseState::note(SMLoc Loc, const Twine &Msg) {
-  printLocated(SM, Loc, SourceMgr::DK_Note, Msg);
+  if (!Quiet)
+    printLocated(SM, Loc, SourceMgr::DK_Note, Msg);
 }
 
 bool ParseState::checkTarget(StringRef Name, SrcRange R) {
@@ -169,6 +168,28 @@ bool ParseState::defineNode(uint64_t Id, SrcRange R) {
   return true;
 }
 
+bool ParseState::appendPiece(ParseState &Piece) {
+  Graph &From = Piece.G;
+  NodeIdx Base = G.size();
+  // The piece's names in the order they first occur in it, so that the
+  // whole graph interns them in the order of the file.
+  std::vector<unsigned> NameOf;
+  for (const std::string &Name : From.OpNames)
+    NameOf.push_back(G.internOpName(Name));
+  for (Node &N : From.Nodes) {
+    if (!addId(N.Id, G.size()))
+      return false;
+    if (N.Kind == NodeKind::Op)
+      N.OpName = NameOf[N.OpName];
+    G.addNode(std::move(N));
+  }
+  for (PendingRef &Ref : Piece.Refs) {
+    Ref.User += Base;
+    Refs.push_back(Ref);
+  }
+  return true;
+}
+
 bool ParseState::finish() {
   // A node's references are contiguous in Refs, so a duplicate is a
   // predecessor already marked with the same user: linear time even for a
@@ -200,48 +221,3 @@ bool ParseState::finish() {
 }
 
 } // namespace dan::detail
-
-namespace dan {
-
-std::unique_ptr<Graph> parseGraph(SourceMgr &SM, unsigned BufferID) {
-  const MemoryBuffer *Buf = SM.getMemoryBuffer(BufferID);
-  auto G = std::make_unique<Graph>();
-  // One statement a line in practice: reserving the nodes up front spares
-  // the vector's regrowth, which copies every Node (SmallVector members
-  // are not nothrow-movable).
-  size_t Lines = std::count(Buf->getBufferStart(), Buf->getBufferEnd(), '\n');
-  G->Nodes.reserve(Lines);
-  G->Order.reserve(Lines);
-  detail::ParseState PS(SM, *G);
-  // A statement's edge lists hold one reference more than their commas:
-  // an upper bound, short only by a list per statement.
-  PS.reserveRefs(Lines +
-                 std::count(Buf->getBufferStart(), Buf->getBufferEnd(), ','));
-  // A UTF-8 byte-order mark, which some editors write, is not part of the
-  // text.
-  const char *Begin = Buf->getBufferStart();
-  if (Buf->getBuffer().starts_with("\xEF\xBB\xBF"))
-    Begin += 3;
-  // A stage that failed earlier in a pipe writes nothing; a syntax error
-  // at 1:1 would blame the wrong tool.
-  if (StringRef(Begin, Buf->getBufferEnd() - Begin).trim().empty()) {
-    PS.error(SMLoc::getFromPointer(Begin),
-             "empty input: expected a graph (did an earlier tool of the "
-             "pipe fail?)");
-    return nullptr;
-  }
-  detail::Lexer Lex(Begin, Buf->getBufferEnd(), PS);
-  detail::IRParser P(Lex, PS);
-  if (P.parse() != 0 || PS.hadError() || !PS.finish())
-    return nullptr;
-  return G;
-}
-
-std::unique_ptr<Graph> parseGraphString(StringRef Text, SourceMgr &SM,
-                                        StringRef BufferName) {
-  unsigned ID = SM.AddNewSourceBuffer(
-      MemoryBuffer::getMemBufferCopy(Text, BufferName), SMLoc());
-  return parseGraph(SM, ID);
-}
-
-} // namespace dan

@@ -34,6 +34,9 @@ public:
   void error(llvm::SMLoc Loc, const llvm::Twine &Msg);
   void note(llvm::SMLoc Loc, const llvm::Twine &Msg);
   bool hadError() const { return HadError; }
+  /// A quiet state counts its errors but prints none: a piece of a file
+  /// read in pieces, which is read again whole to report them.
+  void setQuiet(bool Q) { Quiet = Q; }
 
   /// Name checks; each reports its own error and returns false on failure.
   bool checkTarget(llvm::StringRef Name, SrcRange R);
@@ -77,6 +80,10 @@ public:
   /// Adds node() as defined at \p R with its references, and starts the
   /// next statement; fails on a redefined id.
   bool defineNode(uint64_t Id, SrcRange R);
+  /// Moves the nodes and references of \p Piece, the next piece of the
+  /// file, after this state's; fails, leaving this state in pieces, when
+  /// the piece defines an id defined before it.
+  bool appendPiece(ParseState &Piece);
   /// Resolves edges once every node is known.
   bool finish();
 
@@ -111,6 +118,7 @@ private:
   llvm::DenseMap<uint64_t, NodeIdx> SparseIds;
   std::vector<PendingRef> Refs;
   bool HadError = false;
+  bool Quiet = false;
   struct PendingTargetValue {
     llvm::StringRef Key;
     SrcRange KeyR;

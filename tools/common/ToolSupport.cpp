@@ -442,7 +442,9 @@ Expected<std::unique_ptr<Graph>> readIR(SourceMgr &SM, StringRef Path) {
   Expected<unsigned> ID = readInput(SM, Path);
   if (!ID)
     return ID.takeError();
-  std::unique_ptr<Graph> G = parseGraph(SM, *ID);
+  ParseOptions Opts;
+  Opts.Threads = ToolThreads;
+  std::unique_ptr<Graph> G = parseGraph(SM, *ID, Opts);
   if (!G)
     return reportedError(ExitInvalid);
   return G;
@@ -453,6 +455,8 @@ Expected<std::unique_ptr<Graph>> readIR(SourceMgr &SM, StringRef Path) {
 namespace dan::tool {
 
 static bool StatsJSONFlag = false;
+
+unsigned ToolThreads = 1;
 
 bool statsAsJSON() { return StatsJSONFlag; }
 

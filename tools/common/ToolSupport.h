@@ -175,6 +175,12 @@ using OptionCheck = std::function<llvm::Error()>;
 /// pass is then given the stream as with --stats).
 bool statsAsJSON();
 
+/// The tool's --threads, 1 for a tool without one: threads that read a
+/// large input in pieces (readIR) and that run the tool's independent
+/// candidates, 0 for one per hardware thread. A tool's option stores here
+/// (cl::location).
+extern unsigned ToolThreads;
+
 /// The whole of a stage tool: options, reading the IR (a file or stdin),
 /// running \p Pass, and writing the IR (stdout or -o) only on success.
 int runStageTool(int Argc, char **Argv, llvm::StringRef Overview,
@@ -204,8 +210,9 @@ llvm::Error checkOneTarget(llvm::ArrayRef<std::unique_ptr<Graph>> Graphs,
                            llvm::ArrayRef<std::string> Paths,
                            llvm::StringRef Why);
 
-/// Reads and parses an IR file: a usage error when it cannot be read, an
-/// invalid input (its diagnostics printed) when it does not parse.
+/// Reads and parses an IR file, a large one in pieces on ToolThreads
+/// threads: a usage error when it cannot be read, an invalid input (its
+/// diagnostics printed) when it does not parse.
 llvm::Expected<std::unique_ptr<Graph>> readIR(llvm::SourceMgr &SM,
                                               llvm::StringRef Path);
 

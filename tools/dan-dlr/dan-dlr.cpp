@@ -82,11 +82,11 @@ static std::optional<std::pair<bool, uint32_t>> parseHorizon() {
   return std::make_pair(false, N);
 }
 
-static cl::opt<unsigned> Threads(
-    "threads", cl::init(0), cl::value_desc("N"),
-    cl::desc("Plans of --fit=auto and --horizon=auto made at once, 0 for one "
-             "per hardware thread (default 0); the output is the same for "
-             "any N"),
+static cl::opt<unsigned, /*ExternalStorage=*/true> Threads(
+    "threads", cl::location(ToolThreads), cl::init(0), cl::value_desc("N"),
+    cl::desc("Threads that read a large input in pieces and make the plans "
+             "of --fit=auto and --horizon=auto at once, 0 for one per "
+             "hardware thread (default 0); the output is the same for any N"),
     cl::cat(DANCategory));
 
 static void printStats(raw_ostream &OS, const Graph &G, const DLRStats &S) {

@@ -1,0 +1,188 @@
+//===- Parser.cpp - Reading a file of DAN IR, whole or in pieces ----------===//
+//
+// A large file is read in pieces at once: it is cut before statements, each
+// piece is parsed on its own thread into its own graph, and the pieces are
+// joined in file order before the names are resolved. The result is the
+// graph a whole reading gives, byte for byte: the nodes, the references and
+// the interned operation names come in file order. A piece that fails, or
+// an id defined in two pieces, sends the file to a whole reading, which
+// reports the first error as it always does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dan/Parse/Parser.h"
+#include "Lexer.h"
+#include "ParseState.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include <algorithm>
+#include <cstring>
+#include <optional>
+
+using namespace llvm;
+
+namespace dan {
+
+namespace {
+
+/// Whether the line at \p P starts a statement: blanks, then 'nDIGITS',
+/// blanks and '='. In a file that parses, such a line cannot be anything
+/// else, and the cut at its 'n' falls where a token begins.
+const char *statementAt(const char *P, const char *End) {
+  while (P != End && (*P == ' ' || *P == '\t'))
+    ++P;
+  const char *Id = P;
+  if (P == End || *P != 'n')
+    return nullptr;
+  const char *Digits = ++P;
+  while (P != End && *P >= '0' && *P <= '9')
+    ++P;
+  if (P == Digits)
+    return nullptr;
+  while (P != End && (*P == ' ' || *P == '\t'))
+    ++P;
+  return P != End && *P == '=' ? Id : nullptr;
+}
+
+/// Where the pieces after the first begin: up to \p Pieces - 1 cuts, each at
+/// the first statement after an even share of the text.
+std::vector<const char *> pieceCuts(const char *Begin, const char *End,
+                                    unsigned Pieces) {
+  std::vector<const char *> Cuts;
+  size_t Size = End - Begin;
+  for (unsigned K = 1; K < Pieces; ++K) {
+    const char *P = Begin + Size / Pieces * K;
+    if (!Cuts.empty())
+      P = std::max(P, Cuts.back() + 1);
+    const char *Cut = nullptr;
+    while (!Cut && P < End) {
+      P = static_cast<const char *>(std::memchr(P, '\n', End - P));
+      if (!P)
+        break;
+      Cut = statementAt(++P, End);
+    }
+    if (!Cut)
+      break;
+    Cuts.push_back(Cut);
+  }
+  return Cuts;
+}
+
+/// One piece: its text, its graph and its parse state.
+struct Piece {
+  const char *Begin, *Limit;
+  std::unique_ptr<Graph> G = std::make_unique<Graph>();
+  std::optional<detail::ParseState> PS;
+  bool Ok = false;
+};
+
+/// Parses \p P quietly; the first piece reserves room for \p Lines nodes,
+/// the whole file's, since the others join its graph.
+void parsePiece(SourceMgr &SM, Piece &P, const char *End, bool First,
+                size_t Lines) {
+  size_t Own = std::count(P.Begin, P.Limit, '\n');
+  P.G->Nodes.reserve(First ? Lines : Own);
+  P.G->Order.reserve(First ? Lines : Own);
+  P.PS.emplace(SM, *P.G);
+  P.PS->setQuiet(true);
+  P.PS->reserveRefs(Own + std::count(P.Begin, P.Limit, ','));
+  detail::Lexer Lex(P.Begin, P.Limit, End, /*LaterPiece=*/!First, *P.PS);
+  detail::IRParser Parser(Lex, *P.PS);
+  P.Ok = Parser.parse() == 0 && !P.PS->hadError();
+}
+
+/// The graph of the file read in pieces as \p Opts allows (null after the
+/// errors of resolving its names), or nothing when the file is too small
+/// to cut or a piece failed: then it is read whole.
+std::optional<std::unique_ptr<Graph>>
+parseInPieces(SourceMgr &SM, const char *Begin, const char *End, size_t Lines,
+              const ParseOptions &Opts) {
+  unsigned Most = hardware_concurrency(Opts.Threads).compute_thread_count();
+  unsigned Count = std::min<size_t>(
+      Most, (End - Begin) / std::max<size_t>(Opts.MinPieceBytes, 1));
+  if (Count < 2)
+    return std::nullopt;
+  std::vector<const char *> Cuts = pieceCuts(Begin, End, Count);
+  if (Cuts.empty())
+    return std::nullopt;
+  std::vector<Piece> Pieces(Cuts.size() + 1);
+  for (size_t K = 0; K != Pieces.size(); ++K) {
+    Pieces[K].Begin = K ? Cuts[K - 1] : Begin;
+    Pieces[K].Limit = K != Cuts.size() ? Cuts[K] : End;
+  }
+  {
+    // This thread reads the first piece: its allocator's memory is warm,
+    // and the graph it builds is the one the others join.
+    DefaultThreadPool Pool(hardware_concurrency(Pieces.size() - 1));
+    for (size_t K = 1; K != Pieces.size(); ++K)
+      Pool.async([&, K] { parsePiece(SM, Pieces[K], End, false, Lines); });
+    parsePiece(SM, Pieces[0], End, true, Lines);
+    Pool.wait();
+  }
+  detail::ParseState &Whole = *Pieces[0].PS;
+  for (Piece &P : Pieces)
+    if (!P.Ok)
+      return std::nullopt;
+  for (size_t K = 1; K != Pieces.size(); ++K)
+    if (!Whole.appendPiece(*Pieces[K].PS))
+      return std::nullopt;
+  Whole.setQuiet(false);
+  if (Opts.PiecesRead)
+    *Opts.PiecesRead = Pieces.size();
+  if (!Whole.finish())
+    return nullptr;
+  return std::move(Pieces[0].G);
+}
+
+} // namespace
+
+std::unique_ptr<Graph> parseGraph(SourceMgr &SM, unsigned BufferID,
+                                  const ParseOptions &Opts) {
+  const MemoryBuffer *Buf = SM.getMemoryBuffer(BufferID);
+  // A UTF-8 byte-order mark, which some editors write, is not part of the
+  // text.
+  const char *Begin = Buf->getBufferStart(), *End = Buf->getBufferEnd();
+  if (Buf->getBuffer().starts_with("\xEF\xBB\xBF"))
+    Begin += 3;
+  // One statement a line in practice: reserving the nodes up front spares
+  // the vector's regrowth, which copies every Node (SmallVector members
+  // are not nothrow-movable).
+  size_t Lines = std::count(Buf->getBufferStart(), End, '\n');
+  if (Opts.PiecesRead)
+    *Opts.PiecesRead = 1;
+  if (Opts.Threads != 1)
+    if (std::optional<std::unique_ptr<Graph>> G =
+            parseInPieces(SM, Begin, End, Lines, Opts))
+      return std::move(*G);
+  auto G = std::make_unique<Graph>();
+  G->Nodes.reserve(Lines);
+  G->Order.reserve(Lines);
+  detail::ParseState PS(SM, *G);
+  // A statement's edge lists hold one reference more than their commas:
+  // an upper bound, short only by a list per statement.
+  PS.reserveRefs(Lines + std::count(Buf->getBufferStart(), End, ','));
+  // A stage that failed earlier in a pipe writes nothing; a syntax error
+  // at 1:1 would blame the wrong tool.
+  if (StringRef(Begin, End - Begin).trim().empty()) {
+    PS.error(SMLoc::getFromPointer(Begin),
+             "empty input: expected a graph (did an earlier tool of the "
+             "pipe fail?)");
+    return nullptr;
+  }
+  detail::Lexer Lex(Begin, End, PS);
+  detail::IRParser P(Lex, PS);
+  if (P.parse() != 0 || PS.hadError() || !PS.finish())
+    return nullptr;
+  return G;
+}
+
+std::unique_ptr<Graph> parseGraphString(StringRef Text, SourceMgr &SM,
+                                        StringRef BufferName,
+                                        const ParseOptions &Opts) {
+  unsigned ID = SM.AddNewSourceBuffer(
+      MemoryBuffer::getMemBufferCopy(Text, BufferName), SMLoc());
+  return parseGraph(SM, ID, Opts);
+}
+
+} // namespace dan
