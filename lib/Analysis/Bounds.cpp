@@ -1,0 +1,486 @@
+//===- Bounds.cpp - Lower bounds that hold for every schedule -------------===//
+//
+// docs/Bounds.md states each method and why it is valid. In short, for the
+// peak: when an operation runs, every buffer with a use at or before it and
+// a use at or after it (in every schedule: by the edges) is live, so their
+// bytes bound the peak; and the exact optimum of a subproblem (some
+// operations, the precedence among them, only their own buffers, each live
+// from its first to its last use among them) bounds it too, since every
+// schedule of the graph restricted to those operations is a schedule of the
+// subproblem whose live bytes are never more.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dan/Analysis/Bounds.h"
+#include "dan/IR/NodeCosts.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/MathExtras.h"
+#include <algorithm>
+#include <numeric>
+#include <queue>
+
+using namespace llvm;
+
+namespace dan {
+
+static const EnumEntry<L0Rule> L0Rules[] = {
+    {L0Rule::Single, "single",
+     "schedules with at most one live buffer per L0 tier (the contest's stage "
+     "1; default)"},
+    {L0Rule::Capacity, "capacity",
+     "schedules whose live L0 bytes stay within each tier"},
+    {L0Rule::Ignore, "ignore", "every schedule"},
+};
+
+ArrayRef<EnumEntry<L0Rule>> l0RuleTable() { return L0Rules; }
+
+uint64_t bestOf(ArrayRef<LowerBound> Bounds) {
+  uint64_t Best = 0;
+  for (const LowerBound &B : Bounds)
+    Best = std::max(Best, B.Value);
+  return Best;
+}
+
+namespace {
+
+constexpr uint32_t None = UINT32_MAX;
+
+/// The graph as the peak bounds see it: its nodes but the spill nodes, its
+/// edges (reuse edges aside) plus each buffer's ALLOC before and FREE after
+/// every operation that uses it, in one topological order; and each buffer
+/// with the operations that use it.
+struct BoundGraph {
+  struct Buffer {
+    uint64_t Size = 0;
+    Tier BufTier = Tier::L1;
+    std::vector<NodeIdx> Users;
+  };
+  std::vector<SmallVector<NodeIdx, 4>> Preds, Succs;
+  std::vector<NodeIdx> Topo;
+  std::vector<Buffer> Buffers;
+  /// Each operation's buffers, distinct, as indices into Buffers.
+  std::vector<SmallVector<uint32_t, 4>> BufsOf;
+};
+
+Expected<BoundGraph> buildBoundGraph(const Graph &G, bool Timing) {
+  size_t V = G.size();
+  BoundGraph BG;
+  BG.Preds.resize(V);
+  BG.Succs.resize(V);
+  BG.BufsOf.resize(V);
+  DenseMap<uint64_t, uint32_t> IndexOf;
+  std::vector<NodeIdx> AllocOf, FreeOf;
+  auto BufferOf = [&](uint64_t Id) {
+    auto [It, New] = IndexOf.try_emplace(Id, BG.Buffers.size());
+    if (New) {
+      BG.Buffers.emplace_back();
+      AllocOf.push_back(None);
+      FreeOf.push_back(None);
+    }
+    return It->second;
+  };
+  auto AddEdge = [&](NodeIdx From, NodeIdx To) {
+    BG.Preds[To].push_back(From);
+    BG.Succs[From].push_back(To);
+  };
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (N.Kind == NodeKind::Alloc || N.Kind == NodeKind::Free) {
+      uint32_t B = BufferOf(N.Buf);
+      (N.Kind == NodeKind::Alloc ? AllocOf : FreeOf)[B] = I;
+      if (N.Kind == NodeKind::Alloc) {
+        BG.Buffers[B].Size = N.Size;
+        BG.Buffers[B].BufTier = N.BufTier;
+      }
+    } else if (N.Kind == NodeKind::Op) {
+      for (uint64_t Id : N.Bufs) {
+        uint32_t B = BufferOf(Id);
+        if (!is_contained(BG.BufsOf[I], B)) {
+          BG.BufsOf[I].push_back(B);
+          BG.Buffers[B].Users.push_back(I);
+        }
+      }
+    }
+  }
+  auto Skip = [&](NodeIdx I) { return !Timing && G[I].isSpill(); };
+  for (NodeIdx I : G.Order) {
+    if (Skip(I))
+      continue;
+    for (NodeIdx P : G[I].Preds)
+      if (!Skip(P))
+        AddEdge(P, I);
+    if (Timing)
+      for (NodeIdx P : G[I].ReusePreds)
+        AddEdge(P, I);
+    for (uint32_t B : BG.BufsOf[I]) {
+      if (AllocOf[B] != None)
+        AddEdge(AllocOf[B], I);
+      if (FreeOf[B] != None)
+        AddEdge(I, FreeOf[B]);
+    }
+  }
+  // Kahn's algorithm, ties in schedule order.
+  std::vector<uint32_t> InDeg(V, 0);
+  size_t Count = 0;
+  for (NodeIdx I : G.Order)
+    if (!Skip(I)) {
+      InDeg[I] = BG.Preds[I].size();
+      ++Count;
+    }
+  for (NodeIdx I : G.Order)
+    if (!Skip(I) && InDeg[I] == 0)
+      BG.Topo.push_back(I);
+  for (size_t K = 0; K != BG.Topo.size(); ++K)
+    for (NodeIdx S : BG.Succs[BG.Topo[K]])
+      if (--InDeg[S] == 0)
+        BG.Topo.push_back(S);
+  if (BG.Topo.size() != Count)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "the graph's edges, with each buffer's uses between its ALLOC and "
+        "its FREE, have a cycle: no schedule exists (dan-verify shows it)");
+  return BG;
+}
+
+/// Per operation: the buffers an operation uses are live while it runs.
+/// A buffer no operation uses is live alone at its ALLOC.
+LowerBound perOperation(const Graph &G, const TargetDesc &T,
+                        const BoundGraph &BG) {
+  LowerBound Best{"per operation", 0, ""};
+  for (NodeIdx I : BG.Topo) {
+    uint64_t Sum = 0;
+    for (uint32_t B : BG.BufsOf[I])
+      if (T.countsInPeak(BG.Buffers[B].BufTier))
+        Sum += BG.Buffers[B].Size;
+    if (Sum > Best.Value)
+      Best = {Best.Method, Sum, describeNode(G, I)};
+  }
+  for (const BoundGraph::Buffer &B : BG.Buffers)
+    if (B.Users.empty() && T.countsInPeak(B.BufTier) && B.Size > Best.Value)
+      Best = {Best.Method, B.Size, "a buffer no operation uses"};
+  return Best;
+}
+
+/// Must be live: when operation X runs, a buffer with a use u and a use v
+/// such that u reaches X and X reaches v (u or v may be X) is live in every
+/// schedule. Reachability sets over the buffers, a block of them at a time.
+std::optional<LowerBound> mustBeLive(const Graph &G, const TargetDesc &T,
+                                     const BoundGraph &BG, uint64_t Budget) {
+  std::vector<uint32_t> Counted;
+  for (uint32_t B = 0; B != BG.Buffers.size(); ++B)
+    if (T.countsInPeak(BG.Buffers[B].BufTier) && !BG.Buffers[B].Users.empty())
+      Counted.push_back(B);
+  size_t V = G.size(), E = 0;
+  for (NodeIdx I : BG.Topo)
+    E += BG.Preds[I].size();
+  // Words per node and block: at most 64, and at most 256 MiB for both
+  // directions.
+  size_t Words =
+      std::clamp<size_t>((size_t(256) << 20) / (16 * (V + 1)), 1, 64);
+  size_t Blocks = (Counted.size() + 64 * Words - 1) / (64 * Words);
+  if (Blocks * (V + E) * Words > Budget)
+    return std::nullopt;
+  std::vector<uint64_t> Sum(V, 0), Anc, Desc;
+  std::vector<SmallVector<uint32_t, 4>> Own(V);
+  for (size_t Block = 0; Block != Blocks; ++Block) {
+    size_t First = Block * 64 * Words;
+    size_t Last = std::min(Counted.size(), First + 64 * Words);
+    for (auto &O : Own)
+      O.clear();
+    for (size_t K = First; K != Last; ++K)
+      for (NodeIdx U : BG.Buffers[Counted[K]].Users)
+        Own[U].push_back(K - First);
+    Anc.assign(V * Words, 0);
+    Desc.assign(V * Words, 0);
+    auto Mark = [&](std::vector<uint64_t> &Set, NodeIdx I) {
+      for (uint32_t Bit : Own[I])
+        Set[I * Words + Bit / 64] |= uint64_t(1) << (Bit % 64);
+    };
+    for (NodeIdx I : BG.Topo) {
+      for (NodeIdx P : BG.Preds[I])
+        for (size_t W = 0; W != Words; ++W)
+          Anc[I * Words + W] |= Anc[P * Words + W];
+      Mark(Anc, I);
+    }
+    for (auto It = BG.Topo.rbegin(); It != BG.Topo.rend(); ++It) {
+      NodeIdx I = *It;
+      for (NodeIdx S : BG.Succs[I])
+        for (size_t W = 0; W != Words; ++W)
+          Desc[I * Words + W] |= Desc[S * Words + W];
+      Mark(Desc, I);
+    }
+    for (NodeIdx I : BG.Topo) {
+      if (G[I].Kind != NodeKind::Op)
+        continue;
+      for (size_t W = 0; W != Words; ++W)
+        for (uint64_t M = Anc[I * Words + W] & Desc[I * Words + W]; M;
+             M &= M - 1)
+          Sum[I] += BG.Buffers[Counted[First + W * 64 + countr_zero(M)]].Size;
+    }
+  }
+  LowerBound Best{"must be live", 0, ""};
+  for (NodeIdx I : BG.Topo)
+    if (Sum[I] > Best.Value)
+      Best = {Best.Method, Sum[I], "while " + describeNode(G, I) + " runs"};
+  return Best;
+}
+
+/// One subproblem: up to 64 operations, the precedence among them, and the
+/// buffers they use, each with the set of its users among them.
+struct Window {
+  std::vector<NodeIdx> Ops;
+  std::vector<uint64_t> PredMask; ///< per operation: the ones before it
+  struct Buf {
+    uint64_t Size;
+    uint64_t Users;
+    bool Counted;
+    int L0Tier; ///< -1 for a tier that is not L0
+  };
+  std::vector<Buf> Bufs;
+  std::vector<SmallVector<uint32_t, 4>> BufsOf; ///< per operation
+};
+
+/// The window of operations Ops (contiguous in the topological order
+/// \p TopoPos ranks): precedence through any node between them.
+Window makeWindow(const Graph &G, const TargetDesc &T, const BoundGraph &BG,
+                  ArrayRef<NodeIdx> Ops, ArrayRef<uint32_t> TopoPos) {
+  Window W;
+  W.Ops.assign(Ops.begin(), Ops.end());
+  DenseMap<NodeIdx, unsigned> Local;
+  for (unsigned K = 0; K != Ops.size(); ++K)
+    Local[Ops[K]] = K;
+  // A path between two of them only passes nodes between them in the
+  // topological order.
+  uint32_t Lo = TopoPos[Ops.front()], Hi = TopoPos[Ops.back()];
+  DenseMap<NodeIdx, uint64_t> Before;
+  for (uint32_t P = Lo; P <= Hi; ++P) {
+    NodeIdx I = BG.Topo[P];
+    uint64_t M = 0;
+    for (NodeIdx Q : BG.Preds[I]) {
+      if (TopoPos[Q] < Lo)
+        continue;
+      auto It = Before.find(Q);
+      if (It != Before.end())
+        M |= It->second;
+      auto L = Local.find(Q);
+      if (L != Local.end())
+        M |= uint64_t(1) << L->second;
+    }
+    if (M)
+      Before[I] = M;
+  }
+  W.PredMask.resize(Ops.size());
+  W.BufsOf.resize(Ops.size());
+  DenseMap<uint32_t, uint32_t> BufLocal;
+  for (unsigned K = 0; K != Ops.size(); ++K) {
+    auto It = Before.find(Ops[K]);
+    W.PredMask[K] = It == Before.end() ? 0 : It->second;
+    for (uint32_t B : BG.BufsOf[Ops[K]]) {
+      auto [BL, New] = BufLocal.try_emplace(B, W.Bufs.size());
+      if (New) {
+        Tier Tr = BG.Buffers[B].BufTier;
+        W.Bufs.push_back({BG.Buffers[B].Size, 0, T.countsInPeak(Tr),
+                          T.isL0(Tr) ? int(Tr) : -1});
+      }
+      W.Bufs[BL->second].Users |= uint64_t(1) << K;
+      W.BufsOf[K].push_back(BL->second);
+    }
+  }
+  return W;
+}
+
+/// The least peak of the window's operations over the orders that keep
+/// \p Rule, each buffer live from its first to its last use among them: a
+/// best-first search over the sets of operations done, ordered by the peak
+/// so far. Returns the least peak and whether the search finished; cut
+/// off after \p Budget states it returns the peak it had reached, which no
+/// order beats (every order passes through a state not yet expanded).
+std::optional<std::pair<uint64_t, bool>> solveWindow(const Window &W,
+                                                     const TargetDesc &T,
+                                                     L0Rule Rule,
+                                                     uint64_t Budget) {
+  unsigned N = W.Ops.size();
+  uint64_t All = N == 64 ? ~uint64_t(0) : (uint64_t(1) << N) - 1;
+  using State = std::pair<uint64_t, uint64_t>; // (peak so far, done)
+  std::priority_queue<State, std::vector<State>, std::greater<State>> Queue;
+  DenseMap<uint64_t, uint64_t> Seen; // done -> least peak pushed
+  Queue.push({0, 0});
+  Seen[0] = 0;
+  uint64_t Expanded = 0;
+  std::array<uint64_t, NumTiers> L0Open{};
+  std::array<uint64_t, NumTiers> L0Count{};
+  while (!Queue.empty()) {
+    auto [Peak, Done] = Queue.top();
+    Queue.pop();
+    if (Done == All)
+      return std::make_pair(Peak, true);
+    if (Seen.lookup(Done) < Peak)
+      continue;
+    if (++Expanded > Budget)
+      return std::make_pair(Peak, false);
+    // What is open once the done operations ran: started, not finished.
+    uint64_t Open = 0;
+    L0Open.fill(0);
+    L0Count.fill(0);
+    for (const Window::Buf &B : W.Bufs) {
+      if (!(B.Users & Done) || !(B.Users & ~Done))
+        continue;
+      if (B.Counted)
+        Open += B.Size;
+      if (B.L0Tier >= 0) {
+        L0Open[B.L0Tier] += B.Size;
+        ++L0Count[B.L0Tier];
+      }
+    }
+    for (unsigned K = 0; K != N; ++K) {
+      uint64_t Bit = uint64_t(1) << K;
+      if ((Done & Bit) || (W.PredMask[K] & ~Done))
+        continue;
+      uint64_t Live = Open;
+      auto Bytes = L0Open;
+      auto Count = L0Count;
+      for (uint32_t BI : W.BufsOf[K]) {
+        const Window::Buf &B = W.Bufs[BI];
+        if (B.Users & Done)
+          continue; // already open
+        if (B.Counted)
+          Live += B.Size;
+        if (B.L0Tier >= 0) {
+          Bytes[B.L0Tier] += B.Size;
+          ++Count[B.L0Tier];
+        }
+      }
+      bool Legal = true;
+      for (unsigned TI = 0; TI != NumTiers; ++TI) {
+        if (Rule == L0Rule::Single && Count[TI] > 1)
+          Legal = false;
+        if (Rule == L0Rule::Capacity && Count[TI] &&
+            Bytes[TI] > T.capacity(static_cast<Tier>(TI)))
+          Legal = false;
+      }
+      if (!Legal)
+        continue;
+      uint64_t Next = std::max(Peak, Live);
+      auto [It, New] = Seen.try_emplace(Done | Bit, Next);
+      if (!New && It->second <= Next)
+        continue;
+      It->second = Next;
+      Queue.push({Next, Done | Bit});
+    }
+  }
+  return std::nullopt; // no order keeps the rule
+}
+
+/// Exact subproblems: windows of consecutive operations in the topological
+/// order, centred on the operations with the most bytes in use first, until
+/// the budget of states is spent.
+std::optional<LowerBound> exactWindows(const Graph &G, const TargetDesc &T,
+                                       const BoundGraph &BG,
+                                       const PeakBoundOptions &Opts) {
+  std::vector<NodeIdx> Ops;
+  std::vector<uint32_t> TopoPos(G.size(), None);
+  for (uint32_t P = 0; P != BG.Topo.size(); ++P) {
+    TopoPos[BG.Topo[P]] = P;
+    if (G[BG.Topo[P]].Kind == NodeKind::Op)
+      Ops.push_back(BG.Topo[P]);
+  }
+  size_t Size = std::min<size_t>({Opts.WindowOps, 64, Ops.size()});
+  if (Size == 0)
+    return std::nullopt;
+  // Centres: operations by the bytes they use, most first (ties: earlier).
+  std::vector<uint64_t> Uses(Ops.size(), 0);
+  for (size_t K = 0; K != Ops.size(); ++K)
+    for (uint32_t B : BG.BufsOf[Ops[K]])
+      if (T.countsInPeak(BG.Buffers[B].BufTier))
+        Uses[K] += BG.Buffers[B].Size;
+  std::vector<size_t> Centres(Ops.size());
+  std::iota(Centres.begin(), Centres.end(), 0);
+  llvm::stable_sort(Centres,
+                    [&](size_t A, size_t B) { return Uses[A] > Uses[B]; });
+  std::vector<uint8_t> Covered(Ops.size(), 0);
+  uint64_t Spent = 0, TotalBudget = Opts.StatesPerWindow * 16;
+  LowerBound Best{"exact subproblem", 0, ""};
+  for (size_t C : Centres) {
+    if (Covered[C] || Spent >= TotalBudget)
+      continue;
+    size_t First = C >= Size / 2 ? C - Size / 2 : 0;
+    First = std::min(First, Ops.size() - Size);
+    for (size_t K = First + Size / 4; K < First + Size - Size / 4; ++K)
+      Covered[K] = 1;
+    Covered[C] = 1;
+    Window W = makeWindow(G, T, BG, ArrayRef(Ops).slice(First, Size), TopoPos);
+    uint64_t Budget = std::min(Opts.StatesPerWindow, TotalBudget - Spent);
+    std::optional<std::pair<uint64_t, bool>> R =
+        solveWindow(W, T, Opts.L0, Budget);
+    Spent += Budget; // counted in full: a bound on the work, not a measure
+    if (!R || R->first <= Best.Value)
+      continue;
+    Best = {Best.Method, R->first,
+            (Twine(Size) + " operations from " + describeNode(G, Ops[First]) +
+             " to " + describeNode(G, Ops[First + Size - 1]) +
+             (R->second ? ", optimal" : ", search cut off"))
+                .str()};
+  }
+  return Best;
+}
+
+} // namespace
+
+Expected<std::vector<LowerBound>>
+peakLowerBounds(const Graph &G, const TargetDesc &T,
+                const PeakBoundOptions &Opts) {
+  Expected<BoundGraph> BG = buildBoundGraph(G, /*Timing=*/false);
+  if (!BG)
+    return BG.takeError();
+  std::vector<LowerBound> Out = {perOperation(G, T, *BG)};
+  if (std::optional<LowerBound> M = mustBeLive(G, T, *BG, Opts.MustLiveWords))
+    Out.push_back(*M);
+  if (std::optional<LowerBound> X = exactWindows(G, T, *BG, Opts))
+    Out.push_back(*X);
+  return Out;
+}
+
+std::vector<LowerBound> makespanLowerBounds(const Graph &G,
+                                            const TargetDesc &T) {
+  BufferCosts Costs = bufferCosts(G);
+  std::array<uint64_t, NumPipes> Busy{};
+  std::vector<uint64_t> Cycles(G.size());
+  for (NodeIdx I = 0; I != G.size(); ++I) {
+    Cycles[I] = nodeCycles(G, I, T, Costs);
+    if (std::optional<Pipe> P = nodePipe(G[I], T))
+      Busy[static_cast<unsigned>(*P)] =
+          SaturatingAdd(Busy[static_cast<unsigned>(*P)], Cycles[I]);
+  }
+  unsigned Busiest = std::max_element(Busy.begin(), Busy.end()) - Busy.begin();
+  std::vector<LowerBound> Out;
+  Out.push_back({"busiest pipe", Busy[Busiest],
+                 pipeName(static_cast<Pipe>(Busiest)).str()});
+  // The longest path, over the graph's edges and each buffer's uses
+  // between its ALLOC and its FREE (Kahn's order; a cycle leaves nodes
+  // out, and the verifier reports it).
+  Expected<BoundGraph> BG = buildBoundGraph(G, /*Timing=*/true);
+  if (!BG) {
+    consumeError(BG.takeError());
+    return Out;
+  }
+  std::vector<uint64_t> Finish(G.size(), 0);
+  uint64_t Longest = 0;
+  NodeIdx End = None;
+  for (NodeIdx I : BG->Topo) {
+    uint64_t Start = 0;
+    for (NodeIdx P : BG->Preds[I])
+      Start = std::max(Start, Finish[P]);
+    Finish[I] = SaturatingAdd(Start, Cycles[I]);
+    if (Finish[I] > Longest || End == None) {
+      Longest = Finish[I];
+      End = I;
+    }
+  }
+  Out.push_back({"critical path", Longest,
+                 End == None ? "" : "ending at " + describeNode(G, End)});
+  return Out;
+}
+
+} // namespace dan
