@@ -2,7 +2,8 @@
 //
 // Verifies a graph and prints lower bounds on its metrics that no schedule
 // beats, each with the method that proves it (lib/Analysis/Bounds.cpp,
-// docs/Bounds.md): the stage-1 peak L1+UB and the makespan.
+// docs/Bounds.md): the stage-1 peak L1+UB, the extra DDR traffic of a plan
+// of the file's order, and the makespan.
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,10 +92,19 @@ static Error boundInput(SourceMgr &SM) {
   if (!Peak)
     return Peak.takeError();
   std::vector<LowerBound> Makespan = makespanLowerBounds(**G, T);
+  LowerBound Traffic = trafficLowerBound(**G, T);
+  // The bounds of every plan hold for those of this order too.
+  std::vector<LowerBound> OrderMakespan = {orderMakespanLowerBound(**G, T)};
+  OrderMakespan.insert(OrderMakespan.end(), Makespan.begin(), Makespan.end());
   return writeOutput(OutputPath, [&](raw_ostream &OS) {
     OS << "dan-bound: @" << (*G)->Name << "\n";
     printSection(OS, "peak L1+UB of every stage-1 schedule" + ruleTitle(L0),
                  *Peak);
+    printSection(OS, "extra DDR traffic of every plan that keeps this order",
+                 Traffic);
+    if (!(*G)->hasMemoryPlan())
+      printSection(OS, "makespan of every plan that keeps this order",
+                   OrderMakespan);
     printSection(OS,
                  (*G)->hasMemoryPlan()
                      ? "makespan of every schedule of this plan"

@@ -62,6 +62,22 @@ peakLowerBounds(const Graph &G, const TargetDesc &T,
 std::vector<LowerBound> makespanLowerBounds(const Graph &G,
                                             const TargetDesc &T);
 
+/// A lower bound on the extra DDR traffic of every memory plan that keeps
+/// \p G's order of its non-spill nodes (as stage 2 does): per tier, the
+/// fewest bytes that must be out of the tier at each node to keep it within
+/// its capacity, each byte out for a whole stretch between two events of its
+/// buffer (its ALLOC, its uses, its FREE), chosen by the furthest end first
+/// (optimal for this byte-granular relaxation), priced at the least that a
+/// byte of a spill of that tier moves (docs/Bounds.md). Fragmentation and
+/// whole-buffer spills are ignored, so a plan may need more.
+LowerBound trafficLowerBound(const Graph &G, const TargetDesc &T);
+
+/// A lower bound on the makespan of every plan that keeps \p G's order of
+/// its non-spill nodes: the busiest pipe once the spill transfers that
+/// trafficLowerBound implies are added (spill nodes already in \p G count
+/// as they are).
+LowerBound orderMakespanLowerBound(const Graph &G, const TargetDesc &T);
+
 /// The largest value of \p Bounds (0 when empty).
 uint64_t bestOf(llvm::ArrayRef<LowerBound> Bounds);
 
