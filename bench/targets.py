@@ -17,6 +17,14 @@ makespan's lower bounds (critical path, busiest pipe; safe reading) and
 their ratio, and the run times. Stage-3 cells also need the traffic within
 the target's. Run times are wall clock on this machine: compare them within
 one run only.
+
+A third table sets DAN's figures against the lower bounds dan-bound proves
+(docs/Bounds.md): the stage-1 peak against the bound for every schedule
+with one live buffer per L0 tier; the stage-2 traffic of the default
+pipeline (dan-dlr's plan, before dan-cpe) against the bound for every plan
+of the same stage-1 order; the final makespan against the bound for every
+plan and against the one for every plan of that order. The gap is the
+figure over the larger bound; "optimal" marks a figure equal to it.
 """
 import argparse
 import json
@@ -91,10 +99,21 @@ def main():
             if any(back[m] != s3[m] for m in metrics):
                 sys.exit(f"{name}: the submission replays differently: "
                          f"{[(m, back[m], s3[m]) for m in metrics]}")
+            # What DAN proves: the stage-1 peak bound (one live buffer per
+            # L0 tier) and the makespan of every plan, on the graph; the
+            # traffic and the makespan of every plan of the default order.
+            whole = json.loads(run([b("dan-bound"), "--format=json", p("in")])[0])
+            order = json.loads(run([b("dan-bound"), "--format=json", p("s1")])[0])
+            s2 = json.loads(run([b("dan-replay"), "--format=json", p("s2")])[0])
             rows.append(dict(name=name, peak=s1["peak_l1ub"], traffic=s3["extra_ddr_traffic"],
                              safe=s3["makespan"], literal=lit["makespan"],
                              spills=s3["spill_count"], cp=s3["critical_path_lb"],
-                             pipe=s3["pipe_lb"], t1=t_s1, tp=t_mpas + t_dlr + t_cpe))
+                             pipe=s3["pipe_lb"], t1=t_s1, tp=t_mpas + t_dlr + t_cpe,
+                             s2traffic=s2["extra_ddr_traffic"],
+                             peak_lb=whole["peak_l1ub"]["best"],
+                             traffic_lb=order["extra_ddr_traffic_of_this_order"]["best"],
+                             makespan_lb=whole["makespan"]["best"],
+                             order_makespan_lb=order["makespan_of_this_order"]["best"]))
     figures = []
     times = []
     counts = {"beat": 0, "tie": 0, "MISS": 0}
@@ -114,11 +133,31 @@ def main():
         times.append((r["name"], str(r["spills"]), f"{r['cp']:,}", f"{r['pipe']:,}",
                       f"{r['safe'] / lb:.3f}" if lb else "-", f"{r['t1']:.2f}",
                       f"{r['tp']:.2f}"))
+    def gap(value, bound):
+        if value == bound:
+            return "optimal"
+        if not bound:
+            return "-"
+        ratio = value / bound
+        return f"x{ratio:.2f}" if ratio < 10 else f"x{ratio:.0f}"
+
+    bounds = []
+    for r in rows:
+        bounds.append((r["name"], f"{r['peak']:,}", f"{r['peak_lb']:,}",
+                       gap(r["peak"], r["peak_lb"]),
+                       f"{r['s2traffic']:,}", f"{r['traffic_lb']:,}",
+                       gap(r["s2traffic"], r["traffic_lb"]),
+                       f"{r['safe']:,}", f"{r['makespan_lb']:,}",
+                       f"{r['order_makespan_lb']:,}",
+                       gap(r["safe"], max(r["makespan_lb"], r["order_makespan_lb"]))))
+    head3 = ("graph", "stage1 peak", "bound", "gap", "stage2 traffic",
+             "bound, this order", "gap", "makespan", "bound, every plan",
+             "bound, this order", "gap")
     head1 = ("graph", "stage1 peak", "target", "", "stage2 traffic", "target", "",
              "stage3 makespan safe", "literal", "target (traffic)", "safe", "literal")
     head2 = ("graph", "spills", "critical path", "busiest pipe", "makespan/LB",
              "stage1 s", "pipeline s")
-    for head, lines in ((head1, figures), (head2, times)):
+    for head, lines in ((head1, figures), (head2, times), (head3, bounds)):
         if args.md:
             print("| " + " | ".join(head) + " |")
             print("| " + " | ".join("---" if i == 0 else "---:" for i in range(len(head))) + " |")

@@ -9,8 +9,10 @@
 
 #include "ToolSupport.h"
 #include "dan/Analysis/Bounds.h"
+#include "dan/Report/Document.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 
 using namespace llvm;
 using namespace dan;
@@ -24,6 +26,17 @@ static cl::opt<std::string>
     OutputPath("o", cl::init("-"), cl::value_desc("path"),
                cl::desc("Write the bounds here (default: stdout)"),
                cl::cat(DANCategory));
+
+static const EnumEntry<ReportFormat> Formats[] = {
+    {ReportFormat::Text, "text", "one section per metric (default)"},
+    {ReportFormat::JSON, "json",
+     "one object: per section its bounds (method, value, where) and the "
+     "best"},
+};
+static cl::opt<ReportFormat> OutFormat("format", cl::init(ReportFormat::Text),
+                                       cl::desc("Output format"),
+                                       enumValues<ReportFormat>(Formats),
+                                       cl::cat(DANCategory));
 
 static cl::opt<L0Rule> L0("l0", cl::init(L0Rule::Single),
                           cl::desc("Which schedules the peak bounds hold for"),
@@ -70,6 +83,22 @@ static void printSection(raw_ostream &OS, StringRef Title,
      << '\n';
 }
 
+/// --format=json: one section as an attribute of \p J.
+static void jsonSection(json::OStream &J, StringRef Key,
+                        ArrayRef<LowerBound> Bounds) {
+  J.attributeObject(Key, [&] {
+    J.attributeArray("bounds", [&] {
+      for (const LowerBound &B : Bounds)
+        J.object([&] {
+          J.attribute("method", B.Method);
+          J.attribute("value", B.Value);
+          J.attribute("where", B.Where);
+        });
+    });
+    J.attribute("best", bestOf(Bounds));
+  });
+}
+
 static Error boundInput(SourceMgr &SM) {
   if (WindowOps < 1 || WindowOps > 64)
     return usageError("--window takes 1 to 64 operations, not " +
@@ -96,19 +125,34 @@ static Error boundInput(SourceMgr &SM) {
   // The bounds of every plan hold for those of this order too.
   std::vector<LowerBound> OrderMakespan = {orderMakespanLowerBound(**G, T)};
   OrderMakespan.insert(OrderMakespan.end(), Makespan.begin(), Makespan.end());
+  bool Planned = (*G)->hasMemoryPlan();
+  if (OutFormat == ReportFormat::JSON)
+    return writeOutput(OutputPath, [&](raw_ostream &OS) {
+      json::OStream J(OS, 2);
+      J.object([&] {
+        J.attribute("graph", (*G)->Name);
+        J.attribute("l0", enumName<L0Rule>(l0RuleTable(), L0));
+        jsonSection(J, "peak_l1ub", *Peak);
+        jsonSection(J, "extra_ddr_traffic_of_this_order", Traffic);
+        if (!Planned)
+          jsonSection(J, "makespan_of_this_order", OrderMakespan);
+        jsonSection(J, Planned ? "makespan_of_this_plan" : "makespan",
+                    Makespan);
+      });
+      OS << "\n";
+    });
   return writeOutput(OutputPath, [&](raw_ostream &OS) {
     OS << "dan-bound: @" << (*G)->Name << "\n";
     printSection(OS, "peak L1+UB of every stage-1 schedule" + ruleTitle(L0),
                  *Peak);
     printSection(OS, "extra DDR traffic of every plan that keeps this order",
                  Traffic);
-    if (!(*G)->hasMemoryPlan())
+    if (!Planned)
       printSection(OS, "makespan of every plan that keeps this order",
                    OrderMakespan);
     printSection(OS,
-                 (*G)->hasMemoryPlan()
-                     ? "makespan of every schedule of this plan"
-                     : "makespan of every plan and schedule",
+                 Planned ? "makespan of every schedule of this plan"
+                         : "makespan of every plan and schedule",
                  Makespan);
   });
 }
