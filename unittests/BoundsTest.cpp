@@ -356,3 +356,42 @@ TEST(BoundsTest, TrafficBoundNeverExceedsAPlan) {
     }
   EXPECT_GT(Positive, 3u);
 }
+
+// The task grid bound never exceeds the least peak under the L0 rule, which
+// the exact subproblem over all operations finds on small matmul grids.
+TEST(BoundsTest, TaskGridNeverExceedsTheOptimum) {
+  TargetDesc T = TargetDesc::davinci();
+  unsigned Grids = 0;
+  for (auto [M, N] : {std::pair(3u, 3u), std::pair(3u, 4u), std::pair(4u, 3u)})
+    for (uint64_t Seed : {1, 2}) {
+      GenOptions Opts;
+      Opts.Family = GenFamily::Matmul;
+      Opts.Matmul.MTiles = M;
+      Opts.Matmul.NTiles = N;
+      Opts.Matmul.KTiles = 1;
+      Opts.JitterPercent = 20;
+      Opts.Seed = Seed;
+      llvm::Expected<std::unique_ptr<Graph>> G = generateGraph(Opts, T);
+      ASSERT_TRUE(bool(G)) << llvm::toString(G.takeError());
+      PeakBoundOptions B;
+      B.WindowOps = 64;
+      B.StatesPerWindow = 2000000;
+      llvm::Expected<std::vector<LowerBound>> Bounds =
+          peakLowerBounds(**G, T, B);
+      ASSERT_TRUE(bool(Bounds)) << llvm::toString(Bounds.takeError());
+      const LowerBound *Exact = nullptr, *Grid = nullptr;
+      for (const LowerBound &L : *Bounds) {
+        if (L.Method == "exact subproblem")
+          Exact = &L;
+        if (L.Method == "task grid")
+          Grid = &L;
+      }
+      ASSERT_TRUE(Exact && Grid) << (*G)->Name;
+      // The whole graph is one window, solved to the end.
+      ASSERT_NE(Exact->Where.find(", optimal"), std::string::npos)
+          << Exact->Where;
+      EXPECT_LE(Grid->Value, Exact->Value) << (*G)->Name;
+      ++Grids;
+    }
+  EXPECT_EQ(Grids, 6u);
+}

@@ -19,8 +19,11 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/MathExtras.h"
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <queue>
+#include <set>
+#include <unordered_map>
 
 using namespace llvm;
 
@@ -228,6 +231,190 @@ std::optional<LowerBound> mustBeLive(const Graph &G, const TargetDesc &T,
   return Best;
 }
 
+/// The tasks and lines of a task grid (taskGrid): which buffers are fed to
+/// the L0 rule's tasks and which tasks each line of buffers feeds.
+struct TaskLines {
+  /// Per line (buffers fed to the same tasks): its tasks and its bytes.
+  std::map<std::vector<uint32_t>, uint64_t> Lines;
+  uint32_t Tasks = 0;
+};
+
+/// The lines of \p G under the L0 rule, or nothing when its shape is not
+/// the one taskGrid's argument needs: task buffers (L0 buffers no single
+/// load fills, all in one tier) each used by the operations of one task; fed
+/// buffers (L0 buffers filled by one operation from one L1 or UB buffer,
+/// read by the operations of one task, which read one fed buffer of every
+/// fed tier); and lines, the L1 and UB buffers whose uses are such fills and
+/// operations on them alone.
+std::optional<TaskLines> findTaskLines(const Graph &G, const TargetDesc &T,
+                                       const BoundGraph &BG) {
+  size_t NB = BG.Buffers.size();
+  auto IsL0 = [&](uint32_t B) { return T.isL0(BG.Buffers[B].BufTier); };
+  std::vector<uint32_t> FedBy(NB, None), FedFrom(NB, None);
+  DenseMap<NodeIdx, uint32_t> FillOf; // filling operation -> fed buffer
+  for (uint32_t X = 0; X != NB; ++X) {
+    if (!IsL0(X))
+      continue;
+    for (NodeIdx U : BG.Buffers[X].Users) {
+      const auto &Bufs = BG.BufsOf[U];
+      if (Bufs.size() != 2)
+        continue;
+      uint32_t Src = Bufs[0] == X ? Bufs[1] : Bufs[0];
+      if (IsL0(Src) || !T.countsInPeak(BG.Buffers[Src].BufTier))
+        continue;
+      if (FedBy[X] != None)
+        return std::nullopt; // filled twice
+      FedBy[X] = U;
+      FedFrom[X] = Src;
+    }
+    if (FedBy[X] != None)
+      FillOf[FedBy[X]] = X;
+  }
+  // Tasks: the unfed L0 buffers, one tier, an operation in at most one.
+  TaskLines Out;
+  std::vector<uint32_t> TaskOfOp(G.size(), None);
+  std::optional<Tier> TaskTier;
+  for (uint32_t X = 0; X != NB; ++X) {
+    if (!IsL0(X) || FedBy[X] != None || BG.Buffers[X].Users.empty())
+      continue;
+    if (TaskTier && *TaskTier != BG.Buffers[X].BufTier)
+      return std::nullopt;
+    TaskTier = BG.Buffers[X].BufTier;
+    for (NodeIdx U : BG.Buffers[X].Users) {
+      if (TaskOfOp[U] != None)
+        return std::nullopt;
+      TaskOfOp[U] = Out.Tasks;
+    }
+    ++Out.Tasks;
+  }
+  // Fed buffers: read within one task; a reader reads every fed tier.
+  std::array<bool, NumTiers> FedTier{};
+  for (uint32_t X = 0; X != NB; ++X)
+    if (FedBy[X] != None)
+      FedTier[static_cast<unsigned>(BG.Buffers[X].BufTier)] = true;
+  std::vector<uint32_t> TaskOfFed(NB, None);
+  for (uint32_t X = 0; X != NB; ++X) {
+    if (FedBy[X] == None)
+      continue;
+    for (NodeIdx U : BG.Buffers[X].Users) {
+      if (U == FedBy[X])
+        continue;
+      if (TaskOfOp[U] == None ||
+          (TaskOfFed[X] != None && TaskOfFed[X] != TaskOfOp[U]))
+        return std::nullopt;
+      TaskOfFed[X] = TaskOfOp[U];
+      std::array<bool, NumTiers> Reads{};
+      for (uint32_t B : BG.BufsOf[U])
+        if (FedBy[B] != None)
+          Reads[static_cast<unsigned>(BG.Buffers[B].BufTier)] = true;
+      if (Reads != FedTier)
+        return std::nullopt;
+    }
+    if (TaskOfFed[X] == None)
+      return std::nullopt;
+  }
+  // Lines.
+  for (uint32_t B = 0; B != NB; ++B) {
+    if (IsL0(B) || !T.countsInPeak(BG.Buffers[B].BufTier))
+      continue;
+    std::vector<uint32_t> Tasks;
+    bool Line = true;
+    for (NodeIdx U : BG.Buffers[B].Users) {
+      if (BG.BufsOf[U].size() == 1)
+        continue; // a load or a store of the buffer alone
+      auto It = FillOf.find(U);
+      if (It == FillOf.end() || FedFrom[It->second] != B) {
+        Line = false;
+        break;
+      }
+      Tasks.push_back(TaskOfFed[It->second]);
+    }
+    if (!Line || Tasks.empty())
+      continue;
+    llvm::sort(Tasks);
+    Tasks.erase(std::unique(Tasks.begin(), Tasks.end()), Tasks.end());
+    Out.Lines[Tasks] += BG.Buffers[B].Size;
+  }
+  return Out;
+}
+
+/// Task grid: under the L0 rule the tasks run one after another (their
+/// buffers share one L0 tier), and at the boundary after a task's last
+/// read of a fed buffer every line with tasks on both sides holds all its
+/// buffers (each was filled for an earlier task and is filled again for a
+/// later one, after that boundary since the fed tiers hold one buffer
+/// each). When the lines form an n x m grid of the tasks (a row line and a
+/// column line per task, every pair one task, n and m at least 3), take
+/// the first prefix of tasks that completes a line. If it completes a row
+/// alone, every column is started and none complete, and either another
+/// row is started or the next task starts one without completing its
+/// column (which has only two tasks done): all columns and one row are
+/// split. Likewise for a column; if its task completes a row and a column
+/// at once, every other row and column is split. docs/Bounds.md says more.
+std::optional<LowerBound> taskGrid(const Graph &G, const TargetDesc &T,
+                                   const BoundGraph &BG, L0Rule Rule) {
+  if (Rule != L0Rule::Single)
+    return std::nullopt;
+  std::optional<TaskLines> TL = findTaskLines(G, T, BG);
+  if (!TL || TL->Tasks == 0)
+    return std::nullopt;
+  // Each task on exactly two lines; the lines two-coloured into rows and
+  // columns.
+  std::vector<std::vector<uint32_t>> LinesOf(TL->Tasks);
+  std::vector<uint64_t> Bytes;
+  for (auto &[Tasks, Size] : TL->Lines) {
+    for (uint32_t K : Tasks)
+      LinesOf[K].push_back(Bytes.size());
+    Bytes.push_back(Size);
+  }
+  std::vector<std::vector<uint32_t>> Adjacent(Bytes.size());
+  for (auto &L : LinesOf) {
+    if (L.size() != 2)
+      return std::nullopt;
+    Adjacent[L[0]].push_back(L[1]);
+    Adjacent[L[1]].push_back(L[0]);
+  }
+  std::vector<int> Colour(Bytes.size(), -1);
+  Colour[0] = 0;
+  std::vector<uint32_t> Work = {0};
+  while (!Work.empty()) {
+    uint32_t L = Work.back();
+    Work.pop_back();
+    for (uint32_t M : Adjacent[L]) {
+      if (Colour[M] == Colour[L])
+        return std::nullopt;
+      if (Colour[M] == -1) {
+        Colour[M] = 1 - Colour[L];
+        Work.push_back(M);
+      }
+    }
+  }
+  std::array<uint64_t, 2> Sum{}, Least = {UINT64_MAX, UINT64_MAX}, Most{};
+  std::array<size_t, 2> Count{};
+  for (size_t L = 0; L != Bytes.size(); ++L) {
+    if (Colour[L] == -1)
+      return std::nullopt; // not one grid
+    unsigned C = Colour[L];
+    ++Count[C];
+    Sum[C] += Bytes[L];
+    Least[C] = std::min(Least[C], Bytes[L]);
+    Most[C] = std::max(Most[C], Bytes[L]);
+  }
+  std::set<std::pair<uint32_t, uint32_t>> Pairs;
+  for (auto &L : LinesOf)
+    Pairs.insert(Colour[L[0]] == 0 ? std::pair(L[0], L[1])
+                                   : std::pair(L[1], L[0]));
+  if (Count[0] < 3 || Count[1] < 3 || Pairs.size() != TL->Tasks ||
+      Count[0] * Count[1] != TL->Tasks)
+    return std::nullopt;
+  uint64_t Value = std::min({Sum[1] + Least[0], Sum[0] + Least[1],
+                             Sum[0] + Sum[1] - Most[0] - Most[1]});
+  return LowerBound{"task grid", Value,
+                    (Twine(Count[0]) + " x " + Twine(Count[1]) +
+                     " tasks, each line's buffers live while it is split")
+                        .str()};
+}
+
 /// One subproblem: up to 64 operations, the precedence among them, and the
 /// buffers they use, each with the set of its users among them.
 struct Window {
@@ -306,7 +493,9 @@ std::optional<std::pair<uint64_t, bool>> solveWindow(const Window &W,
   uint64_t All = N == 64 ? ~uint64_t(0) : (uint64_t(1) << N) - 1;
   using State = std::pair<uint64_t, uint64_t>; // (peak so far, done)
   std::priority_queue<State, std::vector<State>, std::greater<State>> Queue;
-  DenseMap<uint64_t, uint64_t> Seen; // done -> least peak pushed
+  // Done -> least peak pushed. Not a DenseMap: with 64 operations every
+  // 64-bit value is a state, its reserved keys included.
+  std::unordered_map<uint64_t, uint64_t> Seen;
   Queue.push({0, 0});
   Seen[0] = 0;
   uint64_t Expanded = 0;
@@ -317,7 +506,7 @@ std::optional<std::pair<uint64_t, bool>> solveWindow(const Window &W,
     Queue.pop();
     if (Done == All)
       return std::make_pair(Peak, true);
-    if (Seen.lookup(Done) < Peak)
+    if (Seen[Done] < Peak)
       continue;
     if (++Expanded > Budget)
       return std::make_pair(Peak, false);
@@ -400,7 +589,7 @@ std::optional<LowerBound> exactWindows(const Graph &G, const TargetDesc &T,
   std::iota(Centres.begin(), Centres.end(), 0);
   llvm::stable_sort(Centres,
                     [&](size_t A, size_t B) { return Uses[A] > Uses[B]; });
-  std::vector<uint8_t> Covered(Ops.size(), 0);
+  std::vector<uint8_t> Covered(Ops.size(), 0), Solved(Ops.size(), 0);
   uint64_t Spent = 0, TotalBudget = Opts.StatesPerWindow * 16;
   LowerBound Best{"exact subproblem", 0, ""};
   for (size_t C : Centres) {
@@ -408,6 +597,9 @@ std::optional<LowerBound> exactWindows(const Graph &G, const TargetDesc &T,
       continue;
     size_t First = C >= Size / 2 ? C - Size / 2 : 0;
     First = std::min(First, Ops.size() - Size);
+    if (Solved[First]) // the same window as an earlier centre's
+      continue;
+    Solved[First] = 1;
     for (size_t K = First + Size / 4; K < First + Size - Size / 4; ++K)
       Covered[K] = 1;
     Covered[C] = 1;
@@ -605,6 +797,8 @@ peakLowerBounds(const Graph &G, const TargetDesc &T,
   if (std::optional<LowerBound> M = mustBeLive(G, T, *BG, Opts.MustLiveWords))
     Out.push_back(*M);
   if (std::optional<LowerBound> X = exactWindows(G, T, *BG, Opts))
+    Out.push_back(*X);
+  if (std::optional<LowerBound> X = taskGrid(G, T, *BG, Opts.L0))
     Out.push_back(*X);
   return Out;
 }
