@@ -395,3 +395,24 @@ TEST(BoundsTest, TaskGridNeverExceedsTheOptimum) {
     }
   EXPECT_EQ(Grids, 6u);
 }
+
+// Above its budget the must-be-live method says so and proves nothing.
+TEST(BoundsTest, MustBeLiveOverBudgetSaysSo) {
+  llvm::SourceMgr SM;
+  std::string Diags;
+  std::unique_ptr<Graph> G = parse(SM, SpillExample, Diags);
+  ASSERT_TRUE(G) << Diags;
+  PeakBoundOptions Opts;
+  Opts.MustLiveWords = 1;
+  llvm::Expected<std::vector<LowerBound>> B =
+      peakLowerBounds(*G, TargetDesc::davinci(), Opts);
+  ASSERT_TRUE(bool(B)) << llvm::toString(B.takeError());
+  ASSERT_GE(B->size(), 2u);
+  EXPECT_EQ((*B)[1].Method, "must be live");
+  EXPECT_EQ((*B)[1].Value, 0u);
+  EXPECT_NE((*B)[1].Where.find("not computed"), std::string::npos);
+  Opts.MustLiveWords = PeakBoundOptions().MustLiveWords;
+  B = peakLowerBounds(*G, TargetDesc::davinci(), Opts);
+  ASSERT_TRUE(bool(B));
+  EXPECT_EQ((*B)[1].Value, 1024u);
+}

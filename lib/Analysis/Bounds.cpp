@@ -185,7 +185,10 @@ std::optional<LowerBound> mustBeLive(const Graph &G, const TargetDesc &T,
       std::clamp<size_t>((size_t(256) << 20) / (16 * (V + 1)), 1, 64);
   size_t Blocks = (Counted.size() + 64 * Words - 1) / (64 * Words);
   if (Blocks * (V + E) * Words > Budget)
-    return std::nullopt;
+    return LowerBound{
+        "must be live", 0,
+        "not computed: " + std::to_string(Blocks * (V + E) * Words) +
+            " words of work, above the budget of " + std::to_string(Budget)};
   std::vector<uint64_t> Sum(V, 0), Anc, Desc;
   std::vector<SmallVector<uint32_t, 4>> Own(V);
   for (size_t Block = 0; Block != Blocks; ++Block) {
