@@ -52,7 +52,7 @@ static cl::opt<unsigned>
 static cl::opt<uint64_t> States(
     "states", cl::init(PeakBoundOptions().StatesPerWindow), cl::value_desc("N"),
     cl::desc("States the exact search of one subproblem may expand (default "
-             "20000; sixteen times that in all); a search cut off still "
+             "5000; sixteen times that in all); a search cut off still "
              "proves the peak it reached"),
     cl::cat(DANCategory));
 

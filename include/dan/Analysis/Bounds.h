@@ -40,7 +40,7 @@ struct PeakBoundOptions {
   unsigned WindowOps = 40;
   /// States the exact search of one subproblem may expand; a search cut
   /// off still proves the value it reached.
-  uint64_t StatesPerWindow = 20000;
+  uint64_t StatesPerWindow = 5000;
   /// Work the must-be-live method may do, in 64-bit words of reachability
   /// sets (about V * E * buffers / 64); above it the method is skipped.
   uint64_t MustLiveWords = uint64_t(1) << 31;
