@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dan/Bench/Bench.h"
+#include "dan/Analysis/Bounds.h"
 #include "dan/Analysis/Verifier.h"
 #include "dan/Formats/Submission.h"
 #include "dan/IR/MemoryPlan.h"
@@ -639,6 +640,7 @@ BenchReport runBench(ArrayRef<const Graph *> Graphs, const TargetDesc &T,
     Workload W;
     W.Name = Graphs[Gi]->Name;
     W.Nodes = Graphs[Gi]->size();
+    W.MakespanBound = bestOf(makespanLowerBounds(*Graphs[Gi], T));
     for (size_t Mi = 0; Mi != NumMethods; ++Mi) {
       Cell &C = Cells[Gi * NumMethods + Mi];
       Rep.Failures += !C.Result.ok();

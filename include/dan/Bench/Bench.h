@@ -103,6 +103,9 @@ Comparison compareCells(llvm::ArrayRef<Cell> Cells);
 struct Workload {
   std::string Name;
   size_t Nodes = 0;
+  /// The least makespan any plan and schedule of the graph could have
+  /// (dan/Analysis/Bounds.h: the busiest pipe, the critical path).
+  uint64_t MakespanBound = 0;
   std::vector<Cell> Cells;
   Comparison Table;
   /// The cell of \p M, or nullptr when it is not run.
