@@ -14,13 +14,12 @@ namespace dan::detail {
 
 class Lexer {
 public:
-  /// \p Begin to \p End is the buffer; *End must be NUL.
-  Lexer(const char *Begin, const char *End, ParseState &PS)
-      : Cur(Begin), End(End), Limit(End), PS(PS) {}
-  /// One piece of a file read in pieces (parseGraph): the text from
-  /// \p Begin to \p Limit, at most \p End; a piece that is not the first
-  /// starts with a PIECE token, one that ends before the buffer ends with
-  /// a PIECE_END token. A token that runs past \p Limit is an error.
+  /// The text from \p Begin to \p Limit of a buffer that ends at \p End,
+  /// where *End must be NUL: the whole file when Limit is End and it is not
+  /// \p LaterPiece, else a piece of a file read in pieces (parseGraph). A
+  /// piece that is not the first starts with a PIECE token, one that ends
+  /// before the buffer ends with a PIECE_END token. A token that runs past
+  /// \p Limit is an error.
   Lexer(const char *Begin, const char *Limit, const char *End, bool LaterPiece,
         ParseState &PS)
       : Cur(Begin), End(End), Limit(Limit), PieceStart(LaterPiece), PS(PS) {}

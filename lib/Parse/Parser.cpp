@@ -77,17 +77,22 @@ struct Piece {
   bool Ok = false;
 };
 
-/// Parses \p P quietly; the first piece reserves room for \p Lines nodes,
-/// the whole file's, since the others join its graph.
-void parsePiece(SourceMgr &SM, Piece &P, const char *End, bool First,
-                size_t Lines) {
-  size_t Own = std::count(P.Begin, P.Limit, '\n');
-  P.G->Nodes.reserve(First ? Lines : Own);
-  P.G->Order.reserve(First ? Lines : Own);
+/// Parses \p P (the whole file when it ends at \p End and is not a later
+/// piece), \p Quiet as ParseState::setQuiet. One statement a line in
+/// practice: the graph reserves a node a line, at least \p ReserveNodes
+/// (the first piece reserves the whole file's, since the others join its
+/// graph), which spares the vector's regrowth, copying every Node
+/// (SmallVector members are not nothrow-movable); and a reference more than
+/// each comma, an upper bound short only by a list per statement.
+void parsePiece(SourceMgr &SM, Piece &P, const char *End, bool LaterPiece,
+                size_t ReserveNodes, bool Quiet) {
+  size_t Lines = std::count(P.Begin, P.Limit, '\n');
+  P.G->Nodes.reserve(std::max(ReserveNodes, Lines));
+  P.G->Order.reserve(std::max(ReserveNodes, Lines));
   P.PS.emplace(SM, *P.G);
-  P.PS->setQuiet(true);
-  P.PS->reserveRefs(Own + std::count(P.Begin, P.Limit, ','));
-  detail::Lexer Lex(P.Begin, P.Limit, End, /*LaterPiece=*/!First, *P.PS);
+  P.PS->setQuiet(Quiet);
+  P.PS->reserveRefs(Lines + std::count(P.Begin, P.Limit, ','));
+  detail::Lexer Lex(P.Begin, P.Limit, End, LaterPiece, *P.PS);
   detail::IRParser Parser(Lex, *P.PS);
   P.Ok = Parser.parse() == 0 && !P.PS->hadError();
 }
@@ -95,9 +100,10 @@ void parsePiece(SourceMgr &SM, Piece &P, const char *End, bool First,
 /// The graph of the file read in pieces as \p Opts allows (null after the
 /// errors of resolving its names), or nothing when the file is too small
 /// to cut or a piece failed: then it is read whole.
-std::optional<std::unique_ptr<Graph>>
-parseInPieces(SourceMgr &SM, const char *Begin, const char *End, size_t Lines,
-              const ParseOptions &Opts) {
+std::optional<std::unique_ptr<Graph>> parseInPieces(SourceMgr &SM,
+                                                    const char *Begin,
+                                                    const char *End,
+                                                    const ParseOptions &Opts) {
   unsigned Most = hardware_concurrency(Opts.Threads).compute_thread_count();
   unsigned Count = std::min<size_t>(
       Most, (End - Begin) / std::max<size_t>(Opts.MinPieceBytes, 1));
@@ -116,8 +122,11 @@ parseInPieces(SourceMgr &SM, const char *Begin, const char *End, size_t Lines,
     // and the graph it builds is the one the others join.
     DefaultThreadPool Pool(hardware_concurrency(Pieces.size() - 1));
     for (size_t K = 1; K != Pieces.size(); ++K)
-      Pool.async([&, K] { parsePiece(SM, Pieces[K], End, false, Lines); });
-    parsePiece(SM, Pieces[0], End, true, Lines);
+      Pool.async([&, K] {
+        parsePiece(SM, Pieces[K], End, /*LaterPiece=*/true, 0, /*Quiet=*/true);
+      });
+    parsePiece(SM, Pieces[0], End, /*LaterPiece=*/false,
+               std::count(Begin, End, '\n'), /*Quiet=*/true);
     Pool.wait();
   }
   detail::ParseState &Whole = *Pieces[0].PS;
@@ -145,36 +154,27 @@ std::unique_ptr<Graph> parseGraph(SourceMgr &SM, unsigned BufferID,
   const char *Begin = Buf->getBufferStart(), *End = Buf->getBufferEnd();
   if (Buf->getBuffer().starts_with("\xEF\xBB\xBF"))
     Begin += 3;
-  // One statement a line in practice: reserving the nodes up front spares
-  // the vector's regrowth, which copies every Node (SmallVector members
-  // are not nothrow-movable).
-  size_t Lines = std::count(Buf->getBufferStart(), End, '\n');
   if (Opts.PiecesRead)
     *Opts.PiecesRead = 1;
-  if (Opts.Threads != 1)
-    if (std::optional<std::unique_ptr<Graph>> G =
-            parseInPieces(SM, Begin, End, Lines, Opts))
-      return std::move(*G);
-  auto G = std::make_unique<Graph>();
-  G->Nodes.reserve(Lines);
-  G->Order.reserve(Lines);
-  detail::ParseState PS(SM, *G);
-  // A statement's edge lists hold one reference more than their commas:
-  // an upper bound, short only by a list per statement.
-  PS.reserveRefs(Lines + std::count(Buf->getBufferStart(), End, ','));
   // A stage that failed earlier in a pipe writes nothing; a syntax error
   // at 1:1 would blame the wrong tool.
   if (StringRef(Begin, End - Begin).trim().empty()) {
-    PS.error(SMLoc::getFromPointer(Begin),
-             "empty input: expected a graph (did an earlier tool of the "
-             "pipe fail?)");
+    printLocated(SM, SMLoc::getFromPointer(Begin), SourceMgr::DK_Error,
+                 "empty input: expected a graph (did an earlier tool of the "
+                 "pipe fail?)");
     return nullptr;
   }
-  detail::Lexer Lex(Begin, End, PS);
-  detail::IRParser P(Lex, PS);
-  if (P.parse() != 0 || PS.hadError() || !PS.finish())
+  if (Opts.Threads != 1)
+    if (std::optional<std::unique_ptr<Graph>> G =
+            parseInPieces(SM, Begin, End, Opts))
+      return std::move(*G);
+  Piece Whole;
+  Whole.Begin = Begin;
+  Whole.Limit = End;
+  parsePiece(SM, Whole, End, /*LaterPiece=*/false, 0, /*Quiet=*/false);
+  if (!Whole.Ok || !Whole.PS->finish())
     return nullptr;
-  return G;
+  return std::move(Whole.G);
 }
 
 std::unique_ptr<Graph> parseGraphString(StringRef Text, SourceMgr &SM,
