@@ -784,6 +784,35 @@ TrafficParts trafficParts(const Graph &G, const TargetDesc &T) {
           WrittenBack};
 }
 
+/// Each node's cycles and each pipe's total.
+struct PipeLoads {
+  std::vector<uint64_t> Cycles;
+  std::array<uint64_t, NumPipes> Busy{};
+};
+
+PipeLoads pipeLoads(const Graph &G, const TargetDesc &T) {
+  BufferCosts Costs = bufferCosts(G);
+  PipeLoads L;
+  L.Cycles.resize(G.size());
+  for (NodeIdx I = 0; I != G.size(); ++I) {
+    L.Cycles[I] = nodeCycles(G, I, T, Costs);
+    if (std::optional<Pipe> P = nodePipe(G[I], T))
+      L.Busy[static_cast<unsigned>(*P)] =
+          SaturatingAdd(L.Busy[static_cast<unsigned>(*P)], L.Cycles[I]);
+  }
+  return L;
+}
+
+/// The busiest pipe of \p Busy as bound \p Method, the pipe's name
+/// followed by \p Note as where it rests.
+LowerBound busiestPipe(StringRef Method,
+                       const std::array<uint64_t, NumPipes> &Busy,
+                       StringRef Note = "") {
+  unsigned Most = std::max_element(Busy.begin(), Busy.end()) - Busy.begin();
+  return {Method.str(), Busy[Most],
+          (pipeName(static_cast<Pipe>(Most)) + Note).str()};
+}
+
 } // namespace
 
 LowerBound trafficLowerBound(const Graph &G, const TargetDesc &T) {
@@ -808,19 +837,8 @@ peakLowerBounds(const Graph &G, const TargetDesc &T,
 
 std::vector<LowerBound> makespanLowerBounds(const Graph &G,
                                             const TargetDesc &T) {
-  BufferCosts Costs = bufferCosts(G);
-  std::array<uint64_t, NumPipes> Busy{};
-  std::vector<uint64_t> Cycles(G.size());
-  for (NodeIdx I = 0; I != G.size(); ++I) {
-    Cycles[I] = nodeCycles(G, I, T, Costs);
-    if (std::optional<Pipe> P = nodePipe(G[I], T))
-      Busy[static_cast<unsigned>(*P)] =
-          SaturatingAdd(Busy[static_cast<unsigned>(*P)], Cycles[I]);
-  }
-  unsigned Busiest = std::max_element(Busy.begin(), Busy.end()) - Busy.begin();
-  std::vector<LowerBound> Out;
-  Out.push_back({"busiest pipe", Busy[Busiest],
-                 pipeName(static_cast<Pipe>(Busiest)).str()});
+  PipeLoads Loads = pipeLoads(G, T);
+  std::vector<LowerBound> Out = {busiestPipe("busiest pipe", Loads.Busy)};
   // The longest path, over the graph's edges and each buffer's uses
   // between its ALLOC and its FREE (Kahn's order; a cycle leaves nodes
   // out, and the verifier reports it).
@@ -836,7 +854,7 @@ std::vector<LowerBound> makespanLowerBounds(const Graph &G,
     uint64_t Start = 0;
     for (NodeIdx P : BG->Preds[I])
       Start = std::max(Start, Finish[P]);
-    Finish[I] = SaturatingAdd(Start, Cycles[I]);
+    Finish[I] = SaturatingAdd(Start, Loads.Cycles[I]);
     if (Finish[I] > Longest || End == None) {
       Longest = Finish[I];
       End = I;
@@ -848,12 +866,7 @@ std::vector<LowerBound> makespanLowerBounds(const Graph &G,
 }
 
 LowerBound orderMakespanLowerBound(const Graph &G, const TargetDesc &T) {
-  BufferCosts Costs = bufferCosts(G);
-  std::array<uint64_t, NumPipes> Busy{};
-  for (NodeIdx I = 0; I != G.size(); ++I)
-    if (std::optional<Pipe> P = nodePipe(G[I], T))
-      Busy[static_cast<unsigned>(*P)] = SaturatingAdd(
-          Busy[static_cast<unsigned>(*P)], nodeCycles(G, I, T, Costs));
+  std::array<uint64_t, NumPipes> Busy = pipeLoads(G, T).Busy;
   // A plan of this order moves at least the traffic bound's bytes: back in
   // on the spill-in pipe, and out on the spill-out pipe for the buffers DDR
   // does not hold, costing at least one transfer's fixed cycles each way.
@@ -866,10 +879,8 @@ LowerBound orderMakespanLowerBound(const Graph &G, const TargetDesc &T) {
     Add(NodeKind::SpillIn, T.spillInCycles(P.In));
   if (P.Out)
     Add(NodeKind::SpillOut, T.spillOutCycles(P.Out, false));
-  unsigned Most = std::max_element(Busy.begin(), Busy.end()) - Busy.begin();
-  return {"with least spills", Busy[Most],
-          pipeName(static_cast<Pipe>(Most)).str() +
-              ", with the transfers of the traffic bound"};
+  return busiestPipe("with least spills", Busy,
+                     ", with the transfers of the traffic bound");
 }
 
 } // namespace dan
