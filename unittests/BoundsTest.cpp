@@ -348,7 +348,9 @@ TEST(BoundsTest, TrafficBoundNeverExceedsAPlan) {
       ReplayResult R = replay(Plan, T);
       EXPECT_LE(B.Value, R.ExtraTraffic) << G->Name << ": " << B.Where;
       // Nor does it finish before the busiest pipe with those transfers.
-      LowerBound M = orderMakespanLowerBound(*G, T);
+      OrderBounds O = orderLowerBounds(*G, T);
+      EXPECT_EQ(O.Traffic.Value, B.Value) << G->Name;
+      const LowerBound &M = O.Makespan;
       EXPECT_LE(M.Value, R.Makespan) << G->Name << ": " << M.Where;
       // The plan's own order gives the same bound: spills are left out.
       EXPECT_EQ(trafficLowerBound(Plan, T).Value, B.Value) << G->Name;

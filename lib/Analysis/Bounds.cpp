@@ -865,7 +865,7 @@ std::vector<LowerBound> makespanLowerBounds(const Graph &G,
   return Out;
 }
 
-LowerBound orderMakespanLowerBound(const Graph &G, const TargetDesc &T) {
+OrderBounds orderLowerBounds(const Graph &G, const TargetDesc &T) {
   std::array<uint64_t, NumPipes> Busy = pipeLoads(G, T).Busy;
   // A plan of this order moves at least the traffic bound's bytes: back in
   // on the spill-in pipe, and out on the spill-out pipe for the buffers DDR
@@ -879,8 +879,9 @@ LowerBound orderMakespanLowerBound(const Graph &G, const TargetDesc &T) {
     Add(NodeKind::SpillIn, T.spillInCycles(P.In));
   if (P.Out)
     Add(NodeKind::SpillOut, T.spillOutCycles(P.Out, false));
-  return busiestPipe("with least spills", Busy,
-                     ", with the transfers of the traffic bound");
+  return {std::move(P.Bound),
+          busiestPipe("with least spills", Busy,
+                      ", with the transfers of the traffic bound")};
 }
 
 } // namespace dan

@@ -121,9 +121,10 @@ static Error boundInput(SourceMgr &SM) {
   if (!Peak)
     return Peak.takeError();
   std::vector<LowerBound> Makespan = makespanLowerBounds(**G, T);
-  LowerBound Traffic = trafficLowerBound(**G, T);
+  OrderBounds Order = orderLowerBounds(**G, T);
+  const LowerBound &Traffic = Order.Traffic;
   // The bounds of every plan hold for those of this order too.
-  std::vector<LowerBound> OrderMakespan = {orderMakespanLowerBound(**G, T)};
+  std::vector<LowerBound> OrderMakespan = {Order.Makespan};
   OrderMakespan.insert(OrderMakespan.end(), Makespan.begin(), Makespan.end());
   bool Planned = (*G)->hasMemoryPlan();
   if (OutFormat == ReportFormat::JSON)

@@ -72,11 +72,14 @@ std::vector<LowerBound> makespanLowerBounds(const Graph &G,
 /// whole-buffer spills are ignored, so a plan may need more.
 LowerBound trafficLowerBound(const Graph &G, const TargetDesc &T);
 
-/// A lower bound on the makespan of every plan that keeps \p G's order of
-/// its non-spill nodes: the busiest pipe once the spill transfers that
-/// trafficLowerBound implies are added (spill nodes already in \p G count
-/// as they are).
-LowerBound orderMakespanLowerBound(const Graph &G, const TargetDesc &T);
+/// The bounds of every plan that keeps \p G's order of its non-spill nodes:
+/// the traffic (trafficLowerBound), and the makespan, the busiest pipe once
+/// the spill transfers the traffic bound implies are added (spill nodes
+/// already in \p G count as they are).
+struct OrderBounds {
+  LowerBound Traffic, Makespan;
+};
+OrderBounds orderLowerBounds(const Graph &G, const TargetDesc &T);
 
 /// The largest value of \p Bounds (0 when empty).
 uint64_t bestOf(llvm::ArrayRef<LowerBound> Bounds);
