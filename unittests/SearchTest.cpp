@@ -139,3 +139,43 @@ TEST(SearchTest, PassesRefuseAuto) {
             std::string::npos);
   EXPECT_EQ(print(G), Before);
 }
+
+TEST(SearchTest, SameUnderSingleMeansTheSameOrder) {
+  // A list-scheduler run under --l0=capacity that reports SameUnderSingle
+  // gives the order and statistics of the same setting under --l0=single,
+  // which the search then takes instead of running it. Both answers occur.
+  unsigned Same = 0, Differs = 0;
+  for (const TargetDesc &T : {TargetDesc::davinci(), tightTarget()})
+    for (uint64_t Seed : {3, 7, 11})
+      for (unsigned Tiles : {2u, 3u, 5u})
+        for (const std::unique_ptr<Graph> &G :
+             generatedFamilies(T, Tiles, 2, Seed))
+          for (Traversal O : {Traversal::Free, Traversal::Tasks})
+            for (MPASWeights W :
+                 {MPASWeights::Balanced, MPASWeights::MemoryFirst,
+                  MPASWeights::CriticalityFirst, MPASWeights::InputOrder}) {
+              SCOPED_TRACE(G->Name + " " + traversalName(O).str() + " " +
+                           weightsName(W).str());
+              MPASOptions Opts;
+              Opts.Order = O;
+              Opts.Weights = W;
+              Opts.L0 = L0Mode::Capacity;
+              std::vector<NodeIdx> ByCapacity, BySingle;
+              llvm::Expected<MPASStats> C = orderMPAS(*G, T, Opts, ByCapacity);
+              ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+              Opts.L0 = L0Mode::Single;
+              llvm::Expected<MPASStats> S = orderMPAS(*G, T, Opts, BySingle);
+              ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+              EXPECT_FALSE(S->SameUnderSingle);
+              if (!C->SameUnderSingle) {
+                ++Differs;
+                continue;
+              }
+              ++Same;
+              EXPECT_EQ(ByCapacity, BySingle);
+              EXPECT_EQ(C->PeakL1UB, S->PeakL1UB);
+              EXPECT_EQ(C->Fallbacks, S->Fallbacks);
+            }
+  EXPECT_GT(Same, 0u);
+  EXPECT_GT(Differs, 0u);
+}

@@ -13,8 +13,10 @@
 #include "dan/IR/Components.h"
 #include "dan/Schedule/Order.h"
 #include "dan/Search/Search.h"
+#include "dan/Support/Timing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include <optional>
 #include <tuple>
 
 using namespace llvm;
@@ -133,19 +135,39 @@ std::vector<Ordered> orderAll(const Graph &G, const TargetDesc &T,
                               const MPASOptions &Opts,
                               ArrayRef<OrderCandidate> Cands,
                               const std::optional<TaskOrder> &Tasks,
-                              JobRunner &Runner) {
+                              JobRunner &Runner, bool Timed) {
   struct Job {
     size_t Cand;
     MPASWeights W;
+    /// For a list-scheduler job under L0Mode::Single, the job of the same
+    /// setting under L0Mode::Capacity, if there is one (else SIZE_MAX).
+    size_t Twin = SIZE_MAX;
   };
   std::vector<Job> Jobs;
+  std::vector<Traversal> Effective(Cands.size());
   for (size_t C = 0; C != Cands.size(); ++C) {
     // orderMPAS takes Tasks and Groups as Free when there are no tasks.
     Traversal O = Cands[C].Order;
     if ((O == Traversal::Tasks || O == Traversal::Groups) && !Tasks)
       O = Traversal::Free;
+    Effective[C] = O;
     for (MPASWeights W : weightings(Opts.Weights, O))
       Jobs.push_back({C, W});
+  }
+  for (Job &J : Jobs) {
+    const OrderCandidate &C = Cands[J.Cand];
+    Traversal O = Effective[J.Cand];
+    if (C.Mode != L0Mode::Single ||
+        (O != Traversal::Free && O != Traversal::Tasks))
+      continue;
+    for (size_t K = 0; K != Jobs.size(); ++K) {
+      const OrderCandidate &D = Cands[Jobs[K].Cand];
+      if (D.Mode == L0Mode::Capacity && Effective[Jobs[K].Cand] == O &&
+          Jobs[K].W == J.W && D.Place == C.Place) {
+        J.Twin = K;
+        break;
+      }
+    }
   }
   // The orders of whole operations check their input graph, the same for
   // each of them: once is enough when it passes (when it fails, each
@@ -160,11 +182,35 @@ std::vector<Ordered> orderAll(const Graph &G, const TargetDesc &T,
     consumeError(std::move(E));
   }
   std::vector<Ordered> Runs(Jobs.size());
-  Runner.run(Jobs.size(), [&](size_t J) {
-    MPASOptions One = settingOf(Opts, Cands[Jobs[J].Cand], Jobs[J].W);
-    One.OpOrderInputChecked = OpOrderInputChecked;
-    Runs[J].Stats = orderMPAS(G, T, One, Runs[J].Order, &Tasks);
+  std::optional<PhaseTimer> Timer;
+  if (Timed)
+    Timer.emplace("mpas-order", "dan-mpas: ordering the candidates");
+  auto RunJobs = [&](ArrayRef<size_t> Which) {
+    Runner.run(Which.size(), [&](size_t K) {
+      size_t J = Which[K];
+      MPASOptions One = settingOf(Opts, Cands[Jobs[J].Cand], Jobs[J].W);
+      One.OpOrderInputChecked = OpOrderInputChecked;
+      Runs[J].Stats = orderMPAS(G, T, One, Runs[J].Order, &Tasks);
+    });
+  };
+  // The jobs without a twin first; then a job under Single whose twin
+  // under Capacity made every L0 test as Single would takes the twin's
+  // order (MPASStats::SameUnderSingle), and only the others run.
+  SmallVector<size_t, 16> First, Second;
+  for (size_t J = 0; J != Jobs.size(); ++J)
+    (Jobs[J].Twin == SIZE_MAX ? First : Second).push_back(J);
+  RunJobs(First);
+  llvm::erase_if(Second, [&](size_t J) {
+    Ordered &Twin = Runs[Jobs[J].Twin];
+    if (!Twin.Stats || !Twin.Stats->SameUnderSingle)
+      return false;
+    Runs[J].Order = Twin.Order;
+    Runs[J].Stats = *Twin.Stats;
+    Runs[J].Stats->L0Chosen = L0Mode::Single;
+    Runs[J].Stats->SameUnderSingle = false;
+    return true;
   });
+  RunJobs(Second);
   std::vector<Ordered> Best(Cands.size());
   for (size_t J = 0, K; J != Jobs.size(); J = K) {
     for (K = J; K != Jobs.size() && Jobs[K].Cand == Jobs[J].Cand;)
@@ -227,7 +273,8 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
                            const std::optional<TaskOrder> &Tasks,
                            const SearchOptions &Search, JobRunner &Runner) {
   SmallVector<OrderCandidate, 9> Cands = orderCandidates(Opts, Tasks);
-  std::vector<Ordered> Runs = orderAll(G, T, Opts, Cands, Tasks, Runner);
+  std::vector<Ordered> Runs =
+      orderAll(G, T, Opts, Cands, Tasks, Runner, Search.TimePhases);
   // A candidate that cannot order the graph drops out (the orders of whole
   // operations need a legal input order, the list scheduler does not); only
   // when none can does the first one's error stand.
@@ -281,6 +328,9 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
       InputChecked = !E;
       consumeError(std::move(E));
     }
+    std::optional<PhaseTimer> Timer;
+    if (Search.TimePhases)
+      Timer.emplace("mpas-plan", "dan-mpas: planning the candidates");
     Runner.run(Unique.size(), [&](size_t U) {
       Plans[U] = planAndMeasure(G, T, Runs[Unique[U]].Order, InputChecked);
     });
@@ -312,6 +362,10 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
   // the unplaced orders of the lower-ranked candidates have not won on the
   // workloads; Conv_Case0's winner is the second placed one's unplaced).
   if (Plans.size() > 1 && InputChecked && Runs[BestC].Stats->Placed) {
+    std::optional<PhaseTimer> Timer;
+    if (Search.TimePhases)
+      Timer.emplace("mpas-unplaced",
+                    "dan-mpas: ordering and planning the best unplaced");
     std::vector<size_t> Ranked(Unique.begin(), Unique.end());
     llvm::stable_sort(Ranked, [&](size_t A, size_t B) {
       return KeyOf(Plans[PlanOf[A]], *Runs[A].Stats) <
@@ -399,10 +453,14 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
                                        const SearchOptions &Search) {
   JobRunner Runner(Search.Threads);
   std::optional<TaskOrder> Tasks;
-  if (Opts.Order != Traversal::Free && Opts.Order != Traversal::Window)
+  if (Opts.Order != Traversal::Free && Opts.Order != Traversal::Window) {
+    std::optional<PhaseTimer> Timer;
+    if (Search.TimePhases)
+      Timer.emplace("mpas-tasks", "dan-mpas: finding the tasks");
     Tasks = findTaskOrder(G, T, [&](size_t N, function_ref<void(size_t)> Job) {
       Runner.run(N, Job);
     });
+  }
   Expected<MPASStats> S = [&]() -> Expected<MPASStats> {
     if (Opts.L0 == L0Mode::Auto)
       return autoL0(G, T, Opts, Tasks, Search, Runner);
@@ -416,7 +474,8 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
     if (Opts.Order == Traversal::Auto && Opts.L0 == L0Mode::Single && Tasks)
       for (unsigned Group : AutoGroups)
         Cands.push_back({Traversal::Groups, L0Mode::Single, Group, Opts.Place});
-    std::vector<Ordered> Runs = orderAll(G, T, Opts, Cands, Tasks, Runner);
+    std::vector<Ordered> Runs =
+        orderAll(G, T, Opts, Cands, Tasks, Runner, Search.TimePhases);
     size_t Kept = 0;
     for (size_t C = 1; C != Runs.size(); ++C) {
       if (!Runs[C].Stats) {
@@ -455,6 +514,8 @@ Expected<MPASStats> searchMPAS(Graph &G, const TargetDesc &T,
   // part's (docs/MPAS.md, "Several kernels").
   SearchOptions Inner = Search;
   Inner.Threads = 1;
+  // The parts run at once, and a timer is not for two threads.
+  Inner.TimePhases = false;
   Expected<std::vector<PartResult<MPASStats>>> Ordered =
       runOnParts<MPASStats>(G, Parts, Search.Threads, [&](Graph &Part) {
         return searchWhole(Part, T, Opts, Inner);

@@ -181,6 +181,7 @@ Expected<MPASStats> Scheduler::run(std::vector<NodeIdx> &Out) {
     schedule(I);
   }
   Out = std::move(Order);
+  Stats.SameUnderSingle = Opts.L0 == L0Mode::Capacity && !SingleDiffers;
   return Stats;
 }
 

@@ -95,11 +95,19 @@ void Scheduler::buildGroups() {
 }
 
 bool Scheduler::fits(uint32_t CI) const {
+  bool Fits = fitsUnder(CI, Opts.L0);
+  if (Opts.L0 == L0Mode::Capacity && !SingleDiffers &&
+      fitsUnder(CI, L0Mode::Single) != Fits)
+    SingleDiffers = true;
+  return Fits;
+}
+
+bool Scheduler::fitsUnder(uint32_t CI, L0Mode Mode) const {
   const Consumer &C = Consumers[CI];
   for (unsigned K = 0; K != NumTiers; ++K) {
     if (!C.Count[K])
       continue;
-    if (Opts.L0 == L0Mode::Single) {
+    if (Mode == L0Mode::Single) {
       if (LiveCount[K] + ReservedCount[K] + C.Count[K] > 1)
         return false;
     } else if (LiveBytes[K] + ReservedBytes[K] + C.Bytes[K] >

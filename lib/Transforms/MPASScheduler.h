@@ -68,6 +68,7 @@ private:
   bool gated(NodeIdx V) const { return GatedAlloc[V] && !Admitted[V]; }
   void makeReady(NodeIdx V);
   bool fits(uint32_t Consumer) const;
+  bool fitsUnder(uint32_t Consumer, L0Mode Mode) const;
   void open(uint32_t Consumer);
   void tryOpen();
   void schedule(NodeIdx V);
@@ -131,6 +132,9 @@ private:
     Openable[Consumers[CI].Shape].insert({key(Consumers[CI].Op), CI});
     NewlyOpenable.push_back(CI);
   }
+  /// Under L0Mode::Capacity: whether some L0 test would have had another
+  /// answer under L0Mode::Single (MPASStats::SameUnderSingle).
+  mutable bool SingleDiffers = false;
   std::array<uint64_t, NumTiers> LiveBytes{}, ReservedBytes{};
   std::array<uint32_t, NumTiers> LiveCount{}, ReservedCount{};
   std::set<std::pair<Key, NodeIdx>> Pending; // ready but gated L0 allocs

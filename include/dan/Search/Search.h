@@ -31,6 +31,9 @@ struct SearchOptions {
   /// plan cannot change the choice, only the figures of MPASStats::L0Tried,
   /// which are left unplanned without it): dan-mpas --stats wants them.
   bool MeasureSoleOrder = true;
+  /// Whether the search's own phases (finding the tasks, ordering and
+  /// planning the candidates) show in --time-passes.
+  bool TimePhases = true;
 };
 
 /// runMPAS with any option Auto: --l0=auto is the candidate selection of

@@ -111,6 +111,13 @@ struct MPASStats {
   /// The graph's tasks, when it has two or more and they were looked for
   /// (Rank left empty).
   std::optional<TaskOrder> Tasks;
+  /// Set by a run of the list scheduler (Traversal::Free or Tasks) under
+  /// L0Mode::Capacity when each of its L0 tests (does a consumer's group
+  /// fit next to what is live and reserved) would have had the same answer
+  /// under L0Mode::Single. Those answers are the only thing the mode
+  /// changes, so the same setting under Single gives this very order and
+  /// these statistics, and a search need not run it.
+  bool SameUnderSingle = false;
   /// Independent parts (kernels) ordered one at a time; with more than one
   /// the figures above are those of the part with the highest peak, the
   /// peak and the fallbacks those of all, and no candidate is listed.
