@@ -62,7 +62,7 @@ TEST(EnumTableTest, PassAndMethodTablesAreComplete) {
   expectComplete(weightsTable(), MPASWeights::InputOrder);
   expectComplete(allocChoiceTable(), AllocChoice::Priority);
   expectComplete(objectiveTable(), MPASObjective::Overflow);
-  expectComplete(traversalTable(), Traversal::Groups);
+  expectComplete(traversalTable(), Traversal::Staged);
   expectComplete(fitPolicyTable(), FitPolicy::Auto);
   expectComplete(evictPolicyTable(), EvictPolicy::Traffic);
   expectComplete(victimSetTable(), VictimSet::Single);
@@ -72,6 +72,7 @@ TEST(EnumTableTest, PassAndMethodTablesAreComplete) {
   // The printed names come from the same tables.
   EXPECT_EQ(l0ModeName(L0Mode::Single), "single");
   EXPECT_EQ(traversalName(Traversal::Groups), "groups");
+  EXPECT_EQ(traversalName(Traversal::Staged), "staged");
   EXPECT_EQ(weightsName(MPASWeights::MemoryFirst), "memory-first");
   EXPECT_EQ(fitName(FitPolicy::Timed), "timed");
   EXPECT_EQ(methodName(Method::HMCOS), "hmcos");

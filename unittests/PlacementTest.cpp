@@ -83,3 +83,40 @@ TEST(PlacementTest, ShortensLiveRangesOnly) {
         EXPECT_TRUE(D->Placed);
       }
 }
+
+TEST(PlacementTest, DrainsWaitInL0UnderTheOneBufferRule) {
+  // With the target, a COPY of a result out of L0 into a counted tier runs
+  // as late as its consumers and the next ALLOC of its L0 tier allow: the
+  // order still verifies under the one-buffer rule, the peak L1+UB is no
+  // higher than the plain placement's, and some drain does move.
+  TargetDesc T = TargetDesc::davinci();
+  unsigned Moved = 0;
+  for (uint64_t Seed : {5, 11})
+    for (const std::unique_ptr<Graph> &In :
+         test::generatedFamilies(T, 3, 2, Seed))
+      for (Traversal O : {Traversal::Free, Traversal::Staged})
+        for (MPASWeights W :
+             {MPASWeights::Balanced, MPASWeights::MemoryFirst,
+              MPASWeights::CriticalityFirst, MPASWeights::InputOrder}) {
+          if (O == Traversal::Staged && W != MPASWeights::Balanced)
+            continue;
+          SCOPED_TRACE(In->Name + " order " + traversalName(O).str() +
+                       " weights " + weightsName(W).str());
+          MPASOptions Opts;
+          Opts.L0 = L0Mode::Single;
+          Opts.Order = O;
+          Opts.Weights = W;
+          Opts.Place = false;
+          Graph Raw = *In;
+          llvm::Expected<MPASStats> S = runMPAS(Raw, T, Opts);
+          ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+          Graph Plain = Raw, Drained = Raw;
+          Plain.Order = placeLate(Raw, Raw.Order);
+          Drained.Order = placeLate(Raw, Raw.Order, &T);
+          EXPECT_EQ(errors(Drained, T, /*L0Single=*/true), 0u);
+          EXPECT_LE(replay(Drained, T).PeakL1UB, replay(Plain, T).PeakL1UB);
+          EXPECT_EQ(placeLate(Drained, Drained.Order, &T), Drained.Order);
+          Moved += Drained.Order != Plain.Order;
+        }
+  EXPECT_GT(Moved, 0u);
+}

@@ -2,7 +2,9 @@
 
 #include "dan/Schedule/Placement.h"
 #include "dan/IR/IdIndex.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include <array>
 #include <cassert>
 
 using namespace llvm;
@@ -24,13 +26,16 @@ enum class Role : uint8_t {
 /// A buffer's ALLOC and FREE (the first of each) and how many there are.
 struct BufNodes {
   NodeIdx Alloc = UINT32_MAX, Free = UINT32_MAX;
+  /// The first operation in the order that uses it.
+  NodeIdx FirstUse = UINT32_MAX;
   uint32_t Allocs = 0, Frees = 0;
   bool Used = false;
 };
 
 } // namespace
 
-std::vector<NodeIdx> placeLate(const Graph &G, ArrayRef<NodeIdx> Order) {
+std::vector<NodeIdx> placeLate(const Graph &G, ArrayRef<NodeIdx> Order,
+                               const TargetDesc *DrainL0) {
   size_t V = G.size();
   assert(Order.size() == V && "placeLate wants every node once");
   // The buffers' ALLOC and FREE, in order (the first of each, as MPAS's
@@ -49,10 +54,31 @@ std::vector<NodeIdx> placeLate(const Graph &G, ArrayRef<NodeIdx> Order) {
     }
   }
 
+  // With DrainL0: the first ALLOC of the same L0 tier after each L0 FREE.
+  std::vector<NodeIdx> NextL0Alloc;
+  if (DrainL0) {
+    NextL0Alloc.assign(V, UINT32_MAX);
+    std::array<NodeIdx, NumTiers> Next;
+    Next.fill(UINT32_MAX);
+    for (NodeIdx I : llvm::reverse(Order)) {
+      const Node &N = G[I];
+      if (N.Kind != NodeKind::Alloc && N.Kind != NodeKind::Free)
+        continue;
+      if (!DrainL0->isL0(N.BufTier))
+        continue;
+      NodeIdx &NextOfTier = Next[static_cast<unsigned>(N.BufTier)];
+      if (N.Kind == NodeKind::Free)
+        NextL0Alloc[I] = NextOfTier;
+      else
+        NextOfTier = I;
+    }
+  }
+
   // The edges: the input edges and the implicit ALLOC -> user -> FREE ones
   // (ALLOC -> FREE for a buffer no operation uses), as CSR lists of
-  // predecessors and successors. A duplicate edge is harmless: it is
-  // counted on both sides.
+  // predecessors and successors; with DrainL0, each L0 FREE -> the next
+  // ALLOC of its tier. A duplicate edge is harmless: it is counted on both
+  // sides.
   std::vector<uint32_t> PredBegin(V + 1, 0);
   auto ForEachEdge = [&](auto Visit) {
     for (NodeIdx I : Order) {
@@ -84,12 +110,19 @@ std::vector<NodeIdx> placeLate(const Graph &G, ArrayRef<NodeIdx> Order) {
       if (B->Alloc == I && !B->Used && B->Free != UINT32_MAX)
         Visit(B->Alloc, B->Free);
     }
+    if (DrainL0)
+      for (NodeIdx I : Order)
+        if (NextL0Alloc[I] != UINT32_MAX)
+          Visit(I, NextL0Alloc[I]);
   };
   for (NodeIdx I : Order)
     if (G[I].Kind == NodeKind::Op)
       for (uint64_t Id : G[I].Bufs) {
-        if (BufNodes *B = Bufs.find(Id))
+        if (BufNodes *B = Bufs.find(Id)) {
+          if (!B->Used)
+            B->FirstUse = I;
           B->Used = true;
+        }
       }
   std::vector<uint32_t> SuccBegin(V + 1, 0);
   ForEachEdge([&](NodeIdx P, NodeIdx S) {
@@ -117,6 +150,43 @@ std::vector<NodeIdx> placeLate(const Graph &G, ArrayRef<NodeIdx> Order) {
     const BufNodes &B = *Bufs.find(Id);
     return B.Allocs == 1 && B.Frees <= 1;
   };
+  // A drain: an operation on two buffers, the last use of one in an L0 tier
+  // (its FREE follows) and the first use of one in a tier that counts in
+  // the peak: it moves a result out of L0 into a new buffer.
+  std::vector<uint32_t> Pos;
+  if (DrainL0) {
+    Pos.resize(V);
+    for (size_t K = 0; K != V; ++K)
+      Pos[Order[K]] = K;
+  }
+  auto IsDrain = [&](NodeIdx I) {
+    if (!DrainL0)
+      return false;
+    const Node &N = G[I];
+    if (N.Bufs.size() != 2)
+      return false;
+    const BufNodes *L0Buf = nullptr, *Out = nullptr;
+    for (uint64_t Id : N.Bufs) {
+      const BufNodes *B = Bufs.find(Id);
+      if (!B || B->Alloc == UINT32_MAX)
+        return false;
+      Tier BufTier = G[B->Alloc].BufTier;
+      if (DrainL0->isL0(BufTier))
+        L0Buf = B;
+      else if (DrainL0->countsInPeak(BufTier))
+        Out = B;
+    }
+    if (!L0Buf || !Out || Out->FirstUse != I || L0Buf->Free == UINT32_MAX ||
+        !Single(G[L0Buf->Alloc].Buf))
+      return false;
+    for (uint32_t E = PredBegin[L0Buf->Free]; E != PredBegin[L0Buf->Free + 1];
+         ++E) {
+      NodeIdx P = Preds[E];
+      if (P != I && G[P].Kind == NodeKind::Op && Pos[P] > Pos[I])
+        return false;
+    }
+    return true;
+  };
   for (NodeIdx I : Order) {
     const Node &N = G[I];
     bool Movable = false;
@@ -128,7 +198,7 @@ std::vector<NodeIdx> placeLate(const Graph &G, ArrayRef<NodeIdx> Order) {
     if (N.Kind == NodeKind::Alloc)
       Movable = Single(N.Buf);
     else if (N.Kind == NodeKind::Op)
-      Movable = TargetDesc::loadsFromDDR(G.opName(N));
+      Movable = TargetDesc::loadsFromDDR(G.opName(N)) || IsDrain(I);
     if (!Movable)
       continue;
     // Pulled in only by a successor that is not a FREE: one that only FREEs

@@ -67,6 +67,9 @@ orderCandidates(const MPASOptions &Opts,
   case Traversal::Window:
     List.push_back({Traversal::Window, L0Mode::Capacity});
     break;
+  case Traversal::Staged:
+    BothModes(Traversal::Staged);
+    break;
   case Traversal::Groups:
     if (Tasks)
       List.push_back({Traversal::Groups, L0Mode::Capacity, Opts.Group});
@@ -174,7 +177,7 @@ std::vector<Ordered> orderAll(const Graph &G, const TargetDesc &T,
   // candidate reports it as before).
   bool OpOrderInputChecked = false;
   if (llvm::count_if(Cands, [&](const OrderCandidate &C) {
-        return C.Order == Traversal::Window ||
+        return C.Order == Traversal::Window || C.Order == Traversal::Staged ||
                (C.Order == Traversal::Groups && Tasks);
       }) > 1) {
     Error E = checkOrderInput(G, T);
@@ -466,14 +469,19 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
       return autoL0(G, T, Opts, Tasks, Search, Runner);
     // One L0 mode: --order=auto is the list scheduler alone; under
     // --l0=single (stage 1's contest rule, judged by its peak) also the
-    // orders of whole operations a group of tasks at a time, the lowest
-    // peak kept, ties to the earlier (docs/MPAS.md, "--order=auto").
+    // orders of whole operations a group of tasks at a time and the staged
+    // one, the lowest peak kept, ties to the earlier (docs/MPAS.md,
+    // "--order=auto").
     Traversal O = Opts.Order == Traversal::Auto ? Traversal::Free : Opts.Order;
-    SmallVector<OrderCandidate, 5> Cands = {
+    SmallVector<OrderCandidate, 6> Cands = {
         {O, Opts.L0, Opts.Group, Opts.Place}};
-    if (Opts.Order == Traversal::Auto && Opts.L0 == L0Mode::Single && Tasks)
-      for (unsigned Group : AutoGroups)
-        Cands.push_back({Traversal::Groups, L0Mode::Single, Group, Opts.Place});
+    if (Opts.Order == Traversal::Auto && Opts.L0 == L0Mode::Single) {
+      if (Tasks)
+        for (unsigned Group : AutoGroups)
+          Cands.push_back(
+              {Traversal::Groups, L0Mode::Single, Group, Opts.Place});
+      Cands.push_back({Traversal::Staged, L0Mode::Single, 0, Opts.Place});
+    }
     std::vector<Ordered> Runs =
         orderAll(G, T, Opts, Cands, Tasks, Runner, Search.TimePhases);
     size_t Kept = 0;

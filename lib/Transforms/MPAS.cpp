@@ -233,7 +233,7 @@ static const EnumEntry<Traversal> Traversals[] = {
     {Traversal::Auto, "auto",
      "with --l0=auto, a candidate selection: the tasks order alone on a "
      "reuse grid, else free, tasks, window and groups; with --l0=single, "
-     "free and groups, the lowest peak; otherwise free (default)"},
+     "free, groups and staged, the lowest peak; otherwise free (default)"},
     {Traversal::Free, "free", "the list scheduler alone (the paper)"},
     {Traversal::Tasks, "tasks",
      "one task at a time: cache-blocked on a reuse grid, else in input "
@@ -244,6 +244,11 @@ static const EnumEntry<Traversal> Traversals[] = {
     {Traversal::Groups, "groups",
      "the input order of the operations, the tasks taken --group at a time; "
      "L0 within capacity (with --l0=single, one live buffer per L0 tier)"},
+    {Traversal::Staged, "staged",
+     "the input order of the operations in two stages: first those that need "
+     "no vector result (attention's score matmuls), then the rest; with "
+     "--l0=single a result waits in L0 until the tier is needed; L0 as with "
+     "groups"},
 };
 
 ArrayRef<EnumEntry<L0Mode>> l0ModeTable() { return L0Modes; }
@@ -292,6 +297,26 @@ static std::vector<uint64_t> groupKeys(const Graph &G, const TaskOrder &Tasks,
   return Key;
 }
 
+/// Keys for Traversal::Staged: 1 for an operation on the vector pipe or
+/// after one (through the edges), else 0; then the input position.
+static std::vector<uint64_t> stagedKeys(const Graph &G) {
+  size_t V = G.size();
+  // The input order is a schedule (checkOrderInput), so one pass in it
+  // sees every predecessor first.
+  std::vector<uint8_t> AfterVector(V, 0);
+  std::vector<uint64_t> Key(V);
+  uint64_t Pos = 0;
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    uint8_t &Late = AfterVector[I];
+    Late = N.Kind == NodeKind::Op && N.OpPipe == Pipe::VECTOR;
+    for (NodeIdx P : N.Preds)
+      Late |= AfterVector[P];
+    Key[I] = (uint64_t(Late) << 32) | Pos++;
+  }
+  return Key;
+}
+
 Error checkMPASInput(const Graph &G) {
   // Located, and the same in every mode. (The input order itself need not
   // be a schedule: MPAS makes one.)
@@ -305,12 +330,16 @@ static Expected<MPASStats> orderOne(const Graph &G, const TargetDesc &T,
                                     const MPASOptions &Opts,
                                     const std::optional<TaskOrder> &Tasks,
                                     std::vector<NodeIdx> &Out) {
-  if (Opts.Order == Traversal::Groups || Opts.Order == Traversal::Window) {
+  if (Opts.Order == Traversal::Groups || Opts.Order == Traversal::Window ||
+      Opts.Order == Traversal::Staged) {
+    bool Single = Opts.L0 == L0Mode::Single;
     Expected<std::vector<NodeIdx>> Order =
         Opts.Order == Traversal::Groups
             ? orderOperationsByKey(G, T, groupKeys(G, *Tasks, Opts.Group),
-                                   Opts.OpOrderInputChecked,
-                                   Opts.L0 == L0Mode::Single)
+                                   Opts.OpOrderInputChecked, Single)
+        : Opts.Order == Traversal::Staged
+            ? orderOperationsByKey(G, T, stagedKeys(G),
+                                   Opts.OpOrderInputChecked, Single)
             : orderWindowed(G, T, Opts.OpOrderInputChecked);
     if (!Order)
       return Order.takeError();
@@ -350,8 +379,8 @@ Expected<MPASStats> orderMPAS(const Graph &G, const TargetDesc &T,
                              "internal error: orderMPAS orders under one "
                              "setting; the search layer resolves 'auto'");
   if ((Opts.Order == Traversal::Window && Opts.L0 != L0Mode::Capacity) ||
-      (Opts.Order == Traversal::Groups && Opts.L0 != L0Mode::Capacity &&
-       Opts.L0 != L0Mode::Single))
+      ((Opts.Order == Traversal::Groups || Opts.Order == Traversal::Staged) &&
+       Opts.L0 != L0Mode::Capacity && Opts.L0 != L0Mode::Single))
     return createStringError(inconvertibleErrorCode(),
                              "--order=%s keeps the L0 tiers %s; it cannot "
                              "follow --l0=%s",
@@ -376,7 +405,10 @@ Expected<MPASStats> orderMPAS(const Graph &G, const TargetDesc &T,
   // ALLOC and its COPY_IN as late and every FREE as early as the order of
   // the other nodes allows; the peak is that of the placed order.
   if (Opts.Place) {
-    Order = placeLate(G, Order);
+    // The staged order under the one-buffer rule also leaves each result in
+    // L0 until the tier is needed (placeLate's drains).
+    bool Drain = One.Order == Traversal::Staged && Opts.L0 == L0Mode::Single;
+    Order = placeLate(G, Order, Drain ? &T : nullptr);
     S->PeakL1UB = mpas::peakL1UB(G, T, Order);
     S->Placed = true;
   }

@@ -55,6 +55,9 @@ enum class Traversal {
           ///< magis baseline, docs/Baselines.md); L0 within capacity
   Groups, ///< the input order of the operations, the tasks taken a group
           ///< at a time; L0 within capacity
+  Staged, ///< the input order of the operations in two stages: those that
+          ///< need no vector result first (attention's score matmuls), then
+          ///< the rest; results wait in L0 (docs/MPAS.md, "Staged")
 };
 
 struct MPASOptions {
