@@ -143,7 +143,7 @@ void L0Gate::willRun(const MemState &S, uint32_t O) {
 }
 std::vector<uint32_t> legalizeL0(const View &V, std::vector<uint32_t> Pref) {
   // (Bytes within capacity say nothing of the one-buffer rule.)
-  if (!V.SingleL0 && V.evaluate(Pref).first.L0Over == 0)
+  if (V.IgnoreL0 || (!V.SingleL0 && V.evaluate(Pref).first.L0Over == 0))
     return Pref;
   size_t N = V.Ops.size();
   std::vector<uint32_t> Pos(N);

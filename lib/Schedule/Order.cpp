@@ -105,12 +105,13 @@ Error checkOrderInput(const Graph &G, const TargetDesc &T) {
 Expected<std::vector<NodeIdx>> orderOperations(
     const Graph &G, const TargetDesc &T,
     function_ref<std::vector<uint32_t>(const sched::View &)> OrderOps,
-    bool InputChecked, bool SingleL0) {
+    bool InputChecked, bool SingleL0, bool IgnoreL0) {
   if (!InputChecked)
     if (Error E = checkOrderInput(G, T))
       return E;
   sched::View V(G, T);
   V.SingleL0 = SingleL0;
+  V.IgnoreL0 = IgnoreL0;
   // With no operation there is one order of them, the empty one; the
   // orderings assume at least one step.
   std::vector<uint32_t> Ops;
@@ -122,7 +123,7 @@ Expected<std::vector<NodeIdx>> orderOperations(
 Expected<std::vector<NodeIdx>>
 orderOperationsByKey(const Graph &G, const TargetDesc &T,
                      ArrayRef<uint64_t> KeyOfNode, bool InputChecked,
-                     bool SingleL0) {
+                     bool SingleL0, bool IgnoreL0) {
   return orderOperations(
       G, T,
       [&](const sched::View &V) {
@@ -145,7 +146,7 @@ orderOperationsByKey(const Graph &G, const TargetDesc &T,
         }
         return sched::legalizeL0(V, std::move(Ops));
       },
-      InputChecked, SingleL0);
+      InputChecked, SingleL0, IgnoreL0);
 }
 
 namespace sched {

@@ -475,12 +475,13 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
     Traversal O = Opts.Order == Traversal::Auto ? Traversal::Free : Opts.Order;
     SmallVector<OrderCandidate, 6> Cands = {
         {O, Opts.L0, Opts.Group, Opts.Place}};
-    if (Opts.Order == Traversal::Auto && Opts.L0 == L0Mode::Single) {
+    if (Opts.Order == Traversal::Auto &&
+        (Opts.L0 == L0Mode::Single || Opts.L0 == L0Mode::Ignore)) {
       if (Tasks)
         for (unsigned Group : AutoGroups)
-          Cands.push_back(
-              {Traversal::Groups, L0Mode::Single, Group, Opts.Place});
-      Cands.push_back({Traversal::Staged, L0Mode::Single, 0, Opts.Place});
+          Cands.push_back({Traversal::Groups, Opts.L0, Group, Opts.Place});
+      if (Opts.L0 == L0Mode::Single)
+        Cands.push_back({Traversal::Staged, L0Mode::Single, 0, Opts.Place});
     }
     std::vector<Ordered> Runs =
         orderAll(G, T, Opts, Cands, Tasks, Runner, Search.TimePhases);

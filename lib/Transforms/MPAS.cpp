@@ -233,7 +233,8 @@ static const EnumEntry<Traversal> Traversals[] = {
     {Traversal::Auto, "auto",
      "with --l0=auto, a candidate selection: the tasks order alone on a "
      "reuse grid, else free, tasks, window and groups; with --l0=single, "
-     "free, groups and staged, the lowest peak; otherwise free (default)"},
+     "free, groups and staged, with --l0=ignore, free and groups, the lowest "
+     "peak; with --l0=capacity, free (default)"},
     {Traversal::Free, "free", "the list scheduler alone (the paper)"},
     {Traversal::Tasks, "tasks",
      "one task at a time: cache-blocked on a reuse grid, else in input "
@@ -243,7 +244,8 @@ static const EnumEntry<Traversal> Traversals[] = {
      "order); L0 within capacity"},
     {Traversal::Groups, "groups",
      "the input order of the operations, the tasks taken --group at a time; "
-     "L0 within capacity (with --l0=single, one live buffer per L0 tier)"},
+     "L0 within capacity (with --l0=single, one live buffer per L0 tier; "
+     "with --l0=ignore, every input tile moved into L0 first)"},
     {Traversal::Staged, "staged",
      "the input order of the operations in two stages: first those that need "
      "no vector result (attention's score matmuls), then the rest; with "
@@ -267,10 +269,54 @@ StringRef traversalName(Traversal O) { return enumName(traversalTable(), O); }
 
 StringRef weightsName(MPASWeights W) { return enumName(weightsTable(), W); }
 
+/// The moves of input tiles into L0, each with the load it reads: an
+/// operation on two buffers, one in an L0 tier and one filled from DDR (its
+/// first use loads it).
+static std::vector<std::pair<NodeIdx, NodeIdx>>
+inputMoves(const Graph &G, const TargetDesc &T) {
+  DenseMap<uint64_t, NodeIdx> FirstUse;
+  DenseMap<uint64_t, Tier> TierOf;
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (N.Kind == NodeKind::Alloc)
+      TierOf.try_emplace(N.Buf, N.BufTier);
+    else if (N.Kind == NodeKind::Op)
+      for (uint64_t B : N.Bufs)
+        FirstUse.try_emplace(B, I);
+  }
+  std::vector<std::pair<NodeIdx, NodeIdx>> Out;
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (N.Kind != NodeKind::Op || N.Bufs.size() != 2)
+      continue;
+    NodeIdx Load = UINT32_MAX;
+    bool ToL0 = false;
+    for (uint64_t B : N.Bufs) {
+      auto T0 = TierOf.find(B);
+      if (T0 == TierOf.end())
+        break;
+      if (T.isL0(T0->second)) {
+        ToL0 = true;
+        continue;
+      }
+      NodeIdx First = FirstUse.lookup(B);
+      if (First != I && TargetDesc::loadsFromDDR(G.opName(G[First])))
+        Load = First;
+    }
+    if (ToL0 && Load != UINT32_MAX)
+      Out.push_back({I, Load});
+  }
+  return Out;
+}
+
 /// Keys for Traversal::Groups: the group of the node's task (of the first
-/// task reading its buffer, for a COPY_IN), then its input position.
+/// task reading its buffer, for a COPY_IN), then its input position. With
+/// \p MovesFirst (the target; under --l0=ignore, where L0 holds anything),
+/// the input tiles come before every group, one at a time: each load, then
+/// every move of its tile into L0, so that the tile's FREE follows at once.
 static std::vector<uint64_t> groupKeys(const Graph &G, const TaskOrder &Tasks,
-                                       unsigned Group) {
+                                       unsigned Group,
+                                       const TargetDesc *MovesFirst) {
   constexpr uint32_t NoTask = UINT32_MAX;
   size_t V = G.size();
   auto GroupOf = [&](uint32_t Task) -> uint64_t {
@@ -293,6 +339,12 @@ static std::vector<uint64_t> groupKeys(const Graph &G, const TaskOrder &Tasks,
         Gr = It->second;
     }
     Key[I] = (Gr << 32) | Pos[I];
+  }
+  if (MovesFirst) {
+    for (uint64_t &K : Key)
+      K += uint64_t(1) << 32;
+    for (auto [Move, Load] : inputMoves(G, *MovesFirst))
+      Key[Move] = Key[Load] = Pos[Load];
   }
   return Key;
 }
@@ -335,8 +387,11 @@ static Expected<MPASStats> orderOne(const Graph &G, const TargetDesc &T,
     bool Single = Opts.L0 == L0Mode::Single;
     Expected<std::vector<NodeIdx>> Order =
         Opts.Order == Traversal::Groups
-            ? orderOperationsByKey(G, T, groupKeys(G, *Tasks, Opts.Group),
-                                   Opts.OpOrderInputChecked, Single)
+            ? orderOperationsByKey(
+                  G, T,
+                  groupKeys(G, *Tasks, Opts.Group,
+                            Opts.L0 == L0Mode::Ignore ? &T : nullptr),
+                  Opts.OpOrderInputChecked, Single, Opts.L0 == L0Mode::Ignore)
         : Opts.Order == Traversal::Staged
             ? orderOperationsByKey(G, T, stagedKeys(G),
                                    Opts.OpOrderInputChecked, Single)
@@ -379,8 +434,8 @@ Expected<MPASStats> orderMPAS(const Graph &G, const TargetDesc &T,
                              "internal error: orderMPAS orders under one "
                              "setting; the search layer resolves 'auto'");
   if ((Opts.Order == Traversal::Window && Opts.L0 != L0Mode::Capacity) ||
-      ((Opts.Order == Traversal::Groups || Opts.Order == Traversal::Staged) &&
-       Opts.L0 != L0Mode::Capacity && Opts.L0 != L0Mode::Single))
+      (Opts.Order == Traversal::Staged && Opts.L0 != L0Mode::Capacity &&
+       Opts.L0 != L0Mode::Single))
     return createStringError(inconvertibleErrorCode(),
                              "--order=%s keeps the L0 tiers %s; it cannot "
                              "follow --l0=%s",

@@ -209,9 +209,9 @@ int main(int Argc, char **Argv) {
       },
       []() -> Error {
         bool Window = Order == Traversal::Window;
-        bool ByOps = Order == Traversal::Groups || Order == Traversal::Staged;
-        if ((Window || ByOps) && L0 != L0Mode::Auto && L0 != L0Mode::Capacity &&
-            (Window || L0 != L0Mode::Single))
+        bool Staged = Order == Traversal::Staged;
+        if ((Window || Staged) && L0 != L0Mode::Auto &&
+            L0 != L0Mode::Capacity && (Window || L0 != L0Mode::Single))
           return usageError(
               "--order=" + traversalName(Order) + " keeps the L0 tiers " +
               (Window ? "within capacity"

@@ -88,6 +88,9 @@ struct View {
   /// The L0 gate's rule: at most one live buffer per L0 tier (stage 1's
   /// --l0=single) instead of live bytes within capacity.
   bool SingleL0 = false;
+  /// No L0 rule at all (stage 1's --l0=ignore): legalizeL0 keeps the
+  /// preferred order.
+  bool IgnoreL0 = false;
   std::array<bool, NumTiers> IsL0{}, InPeak{};
 
   MemState initial() const {

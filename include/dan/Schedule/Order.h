@@ -44,21 +44,21 @@ llvm::Error checkOrderInput(const Graph &G, const TargetDesc &T);
 /// \p InputChecked: the caller has run checkOrderInput on \p G and it
 /// passed (a search that orders one graph several ways checks it once).
 /// \p SingleL0: the View's L0 gate keeps one live buffer per L0 tier
-/// instead of the tier's bytes.
+/// instead of the tier's bytes; \p IgnoreL0: the L0 tiers are not kept at
+/// all (stage 1's --l0=ignore).
 llvm::Expected<std::vector<NodeIdx>> orderOperations(
     const Graph &G, const TargetDesc &T,
     llvm::function_ref<std::vector<uint32_t>(const sched::View &)> OrderOps,
-    bool InputChecked = false, bool SingleL0 = false);
+    bool InputChecked = false, bool SingleL0 = false, bool IgnoreL0 = false);
 
 /// The schedule of \p G that orders its operations by \p KeyOfNode (indexed by
 /// NodeIdx; smaller first, as far as the edges allow, ties to the input order),
 /// keeps the L0 tiers within capacity as the baselines do (with
-/// \p SingleL0, one live buffer per L0 tier), and places every ALLOC late
-/// and every FREE early around them.
-llvm::Expected<std::vector<NodeIdx>>
-orderOperationsByKey(const Graph &G, const TargetDesc &T,
-                     llvm::ArrayRef<uint64_t> KeyOfNode,
-                     bool InputChecked = false, bool SingleL0 = false);
+/// \p SingleL0, one live buffer per L0 tier; with \p IgnoreL0, not at all),
+/// and places every ALLOC late and every FREE early around them.
+llvm::Expected<std::vector<NodeIdx>> orderOperationsByKey(
+    const Graph &G, const TargetDesc &T, llvm::ArrayRef<uint64_t> KeyOfNode,
+    bool InputChecked = false, bool SingleL0 = false, bool IgnoreL0 = false);
 
 /// The schedule of \p G by the windowed exact search (reverse post-order
 /// made L0 legal, then a DP over each window of operations), ALLOCs late and
