@@ -16,6 +16,8 @@
 #include "dan/Support/Timing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include <atomic>
+#include <memory>
 #include <optional>
 #include <tuple>
 
@@ -188,32 +190,38 @@ std::vector<Ordered> orderAll(const Graph &G, const TargetDesc &T,
   std::optional<PhaseTimer> Timer;
   if (Timed)
     Timer.emplace("mpas-order", "dan-mpas: ordering the candidates");
-  auto RunJobs = [&](ArrayRef<size_t> Which) {
-    Runner.run(Which.size(), [&](size_t K) {
-      size_t J = Which[K];
-      MPASOptions One = settingOf(Opts, Cands[Jobs[J].Cand], Jobs[J].W);
-      One.OpOrderInputChecked = OpOrderInputChecked;
-      Runs[J].Stats = orderMPAS(G, T, One, Runs[J].Order, &Tasks);
-    });
-  };
-  // The jobs without a twin first; then a job under Single whose twin
-  // under Capacity made every L0 test as Single would takes the twin's
-  // order (MPASStats::SameUnderSingle), and only the others run.
-  SmallVector<size_t, 16> First, Second;
+  // The jobs without a twin first, then those under Single that have one,
+  // all in one batch. A job under Single whose twin under Capacity has
+  // finished and made every L0 test as Single would takes the twin's order
+  // (MPASStats::SameUnderSingle); otherwise, its twin unfinished (a thread
+  // was free) or different, it runs. Either way its result is the same.
+  SmallVector<size_t, 16> Sequence;
   for (size_t J = 0; J != Jobs.size(); ++J)
-    (Jobs[J].Twin == SIZE_MAX ? First : Second).push_back(J);
-  RunJobs(First);
-  llvm::erase_if(Second, [&](size_t J) {
-    Ordered &Twin = Runs[Jobs[J].Twin];
-    if (!Twin.Stats || !Twin.Stats->SameUnderSingle)
-      return false;
-    Runs[J].Order = Twin.Order;
-    Runs[J].Stats = *Twin.Stats;
-    Runs[J].Stats->L0Chosen = L0Mode::Single;
-    Runs[J].Stats->SameUnderSingle = false;
-    return true;
+    if (Jobs[J].Twin == SIZE_MAX)
+      Sequence.push_back(J);
+  for (size_t J = 0; J != Jobs.size(); ++J)
+    if (Jobs[J].Twin != SIZE_MAX)
+      Sequence.push_back(J);
+  std::unique_ptr<std::atomic<bool>[]> Finished(
+      new std::atomic<bool>[Jobs.size()]);
+  for (size_t J = 0; J != Jobs.size(); ++J)
+    Finished[J].store(false, std::memory_order_relaxed);
+  Runner.run(Sequence.size(), [&](size_t K) {
+    size_t J = Sequence[K];
+    size_t Twin = Jobs[J].Twin;
+    if (Twin != SIZE_MAX && Finished[Twin].load(std::memory_order_acquire) &&
+        Runs[Twin].Stats && Runs[Twin].Stats->SameUnderSingle) {
+      Runs[J].Order = Runs[Twin].Order;
+      Runs[J].Stats = *Runs[Twin].Stats;
+      Runs[J].Stats->L0Chosen = L0Mode::Single;
+      Runs[J].Stats->SameUnderSingle = false;
+      return;
+    }
+    MPASOptions One = settingOf(Opts, Cands[Jobs[J].Cand], Jobs[J].W);
+    One.OpOrderInputChecked = OpOrderInputChecked;
+    Runs[J].Stats = orderMPAS(G, T, One, Runs[J].Order, &Tasks);
+    Finished[J].store(true, std::memory_order_release);
   });
-  RunJobs(Second);
   std::vector<Ordered> Best(Cands.size());
   for (size_t J = 0, K; J != Jobs.size(); J = K) {
     for (K = J; K != Jobs.size() && Jobs[K].Cand == Jobs[J].Cand;)
