@@ -179,3 +179,34 @@ TEST(SearchTest, SameUnderSingleMeansTheSameOrder) {
   EXPECT_GT(Same, 0u);
   EXPECT_GT(Differs, 0u);
 }
+
+TEST(SearchTest, TheOrderBeforePlacementIsTheUnplacedOrder) {
+  // The selection plans the best candidates' orders without the placement
+  // step from the order each run had before it, instead of ordering again
+  // with --place=false: the two are the same, and so are their peaks.
+  TargetDesc T = tightTarget();
+  for (const std::unique_ptr<Graph> &G : workloads(T))
+    for (L0Mode M : {L0Mode::Capacity, L0Mode::Single})
+      for (Traversal O : {Traversal::Free, Traversal::Tasks, Traversal::Window,
+                          Traversal::Groups, Traversal::Staged}) {
+        if (O == Traversal::Window && M != L0Mode::Capacity)
+          continue;
+        SCOPED_TRACE(G->Name + " " + l0ModeName(M).str() + " " +
+                     traversalName(O).str());
+        MPASOptions Opts;
+        Opts.L0 = M;
+        Opts.Order = O;
+        Opts.Weights = MPASWeights::Balanced;
+        std::vector<NodeIdx> Placed, Before, Unplaced;
+        llvm::Expected<MPASStats> P =
+            orderMPAS(*G, T, Opts, Placed, nullptr, &Before);
+        ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
+        Opts.Place = false;
+        llvm::Expected<MPASStats> U = orderMPAS(*G, T, Opts, Unplaced);
+        ASSERT_TRUE(bool(U)) << llvm::toString(U.takeError());
+        EXPECT_EQ(Before, Unplaced);
+        EXPECT_EQ(P->UnplacedPeakL1UB, U->PeakL1UB);
+        EXPECT_TRUE(P->Placed);
+        EXPECT_FALSE(U->Placed);
+      }
+}

@@ -114,6 +114,8 @@ MPASOptions settingOf(const MPASOptions &Opts, const OrderCandidate &C,
 /// One run of stage 1 under one setting: its order and statistics.
 struct Ordered {
   std::vector<NodeIdx> Order;
+  /// When asked for: the order before the placement step (orderMPAS).
+  std::vector<NodeIdx> Unplaced;
   Expected<MPASStats> Stats = MPASStats();
 };
 
@@ -136,11 +138,10 @@ SmallVector<MPASWeights, 4> weightings(MPASWeights W, Traversal O) {
 /// (orderMPAS: the jobs share the graph), made concurrently; then keeps per
 /// candidate the weighting of the lowest peak (ties to the earlier), with the
 /// peaks of all in MPASStats::Tried when there were several.
-std::vector<Ordered> orderAll(const Graph &G, const TargetDesc &T,
-                              const MPASOptions &Opts,
-                              ArrayRef<OrderCandidate> Cands,
-                              const std::optional<TaskOrder> &Tasks,
-                              JobRunner &Runner, bool Timed) {
+std::vector<Ordered>
+orderAll(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
+         ArrayRef<OrderCandidate> Cands, const std::optional<TaskOrder> &Tasks,
+         JobRunner &Runner, bool Timed, bool KeepUnplaced = false) {
   struct Job {
     size_t Cand;
     MPASWeights W;
@@ -212,6 +213,7 @@ std::vector<Ordered> orderAll(const Graph &G, const TargetDesc &T,
     if (Twin != SIZE_MAX && Finished[Twin].load(std::memory_order_acquire) &&
         Runs[Twin].Stats && Runs[Twin].Stats->SameUnderSingle) {
       Runs[J].Order = Runs[Twin].Order;
+      Runs[J].Unplaced = Runs[Twin].Unplaced;
       Runs[J].Stats = *Runs[Twin].Stats;
       Runs[J].Stats->L0Chosen = L0Mode::Single;
       Runs[J].Stats->SameUnderSingle = false;
@@ -219,7 +221,8 @@ std::vector<Ordered> orderAll(const Graph &G, const TargetDesc &T,
     }
     MPASOptions One = settingOf(Opts, Cands[Jobs[J].Cand], Jobs[J].W);
     One.OpOrderInputChecked = OpOrderInputChecked;
-    Runs[J].Stats = orderMPAS(G, T, One, Runs[J].Order, &Tasks);
+    Runs[J].Stats = orderMPAS(G, T, One, Runs[J].Order, &Tasks,
+                              KeepUnplaced ? &Runs[J].Unplaced : nullptr);
     Finished[J].store(true, std::memory_order_release);
   });
   std::vector<Ordered> Best(Cands.size());
@@ -285,7 +288,8 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
                            const SearchOptions &Search, JobRunner &Runner) {
   SmallVector<OrderCandidate, 9> Cands = orderCandidates(Opts, Tasks);
   std::vector<Ordered> Runs =
-      orderAll(G, T, Opts, Cands, Tasks, Runner, Search.TimePhases);
+      orderAll(G, T, Opts, Cands, Tasks, Runner, Search.TimePhases,
+               /*KeepUnplaced=*/true);
   // A candidate that cannot order the graph drops out (the orders of whole
   // operations need a legal input order, the list scheduler does not); only
   // when none can does the first one's error stand.
@@ -375,8 +379,7 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
   if (Plans.size() > 1 && InputChecked && Runs[BestC].Stats->Placed) {
     std::optional<PhaseTimer> Timer;
     if (Search.TimePhases)
-      Timer.emplace("mpas-unplaced",
-                    "dan-mpas: ordering and planning the best unplaced");
+      Timer.emplace("mpas-unplaced", "dan-mpas: planning the best unplaced");
     std::vector<size_t> Ranked(Unique.begin(), Unique.end());
     llvm::stable_sort(Ranked, [&](size_t A, size_t B) {
       return KeyOf(Plans[PlanOf[A]], *Runs[A].Stats) <
@@ -385,16 +388,21 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
     Ranked.resize(std::min<size_t>(Ranked.size(), UnplacedTries));
     std::vector<Ordered> Unplaced(Ranked.size());
     std::vector<PlanResult> UnplacedPlans(Ranked.size());
+    // Each is the candidate's order before its placement step, which is
+    // what the same setting makes without it.
+    for (size_t K = 0; K != Ranked.size(); ++K) {
+      Ordered &Placed = Runs[Ranked[K]];
+      Unplaced[K].Order = std::move(Placed.Unplaced);
+      MPASStats S = *Placed.Stats;
+      S.PeakL1UB = S.UnplacedPeakL1UB;
+      S.Placed = false;
+      S.UnplacedPeakL1UB = 0;
+      S.Tried.clear();
+      Unplaced[K].Stats = std::move(S);
+    }
     Runner.run(Ranked.size(), [&](size_t K) {
       size_t C = Ranked[K];
-      MPASOptions One =
-          settingOf(Opts, Cands[C],
-                    Runs[C].Stats->Chosen.value_or(MPASWeights::Balanced));
-      // This candidate ordered the graph once: its input check passed.
-      One.OpOrderInputChecked = true;
-      One.Place = false;
-      Unplaced[K].Stats = orderMPAS(G, T, One, Unplaced[K].Order, &Tasks);
-      if (Unplaced[K].Stats && Unplaced[K].Order != Runs[C].Order)
+      if (Unplaced[K].Order != Runs[C].Order)
         UnplacedPlans[K] = planAndMeasure(G, T, Unplaced[K].Order, true);
     });
     for (size_t K = 0; K != Ranked.size(); ++K) {

@@ -418,7 +418,8 @@ static Expected<MPASStats> orderOne(const Graph &G, const TargetDesc &T,
 Expected<MPASStats> orderMPAS(const Graph &G, const TargetDesc &T,
                               const MPASOptions &Opts,
                               std::vector<NodeIdx> &Order,
-                              const std::optional<TaskOrder> *Known) {
+                              const std::optional<TaskOrder> *Known,
+                              std::vector<NodeIdx> *Unplaced) {
   if (Error E = checkMPASInput(G))
     return E;
   if (Opts.KeepInputOrder) {
@@ -460,6 +461,9 @@ Expected<MPASStats> orderMPAS(const Graph &G, const TargetDesc &T,
   // ALLOC and its COPY_IN as late and every FREE as early as the order of
   // the other nodes allows; the peak is that of the placed order.
   if (Opts.Place) {
+    S->UnplacedPeakL1UB = S->PeakL1UB;
+    if (Unplaced)
+      *Unplaced = Order;
     // The staged order under the one-buffer rule also leaves each result in
     // L0 until the tier is needed (placeLate's drains).
     bool Drain = One.Order == Traversal::Staged && Opts.L0 == L0Mode::Single;

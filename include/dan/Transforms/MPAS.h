@@ -109,6 +109,8 @@ struct MPASStats {
   Traversal OrderChosen = Traversal::Free;
   /// Whether the placement step placed the order.
   bool Placed = false;
+  /// With Placed: the peak L1+UB of the order before the placement step.
+  uint64_t UnplacedPeakL1UB = 0;
   /// With OrderChosen == Groups: tasks per group (0: all).
   unsigned GroupChosen = 0;
   /// The graph's tasks, when it has two or more and they were looked for
@@ -153,11 +155,15 @@ llvm::Error checkMPASInput(const Graph &G);
 /// KeepInputOrder, which only checks the input order. \p Known, when given,
 /// holds the graph's tasks (findTaskOrder); else they are found here when
 /// the traversal needs them and returned in MPASStats::Tasks. Tasks and
-/// Groups become Free on a graph with fewer than two tasks.
+/// Groups become Free on a graph with fewer than two tasks. With
+/// Opts.Place and \p Unplaced, also the order before the placement step
+/// into \p Unplaced: the order of the same setting without it, whose peak
+/// is MPASStats::UnplacedPeakL1UB.
 llvm::Expected<MPASStats>
 orderMPAS(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
           std::vector<NodeIdx> &Order,
-          const std::optional<TaskOrder> *Known = nullptr);
+          const std::optional<TaskOrder> *Known = nullptr,
+          std::vector<NodeIdx> *Unplaced = nullptr);
 
 /// orderMPAS, then \p G takes the order (on success only).
 llvm::Expected<MPASStats>
