@@ -157,7 +157,7 @@ Expected<MPASStats> Scheduler::run(std::vector<NodeIdx> &Out) {
   Order.reserve(V);
   while (Order.size() != V) {
     tryOpen();
-    if (Ready.empty() && !fallback()) {
+    if (firstReady() == None && !fallback()) {
       // Located at the first node in input order that can never run.
       NodeIdx Stuck =
           *llvm::find_if(G.Order, [&](NodeIdx I) { return !Done[I]; });
@@ -168,16 +168,15 @@ Expected<MPASStats> Scheduler::run(std::vector<NodeIdx> &Out) {
                       " nodes can never run); dan-verify shows the cycle");
       return Diags.takeError();
     }
-    if (Ready.empty())
+    NodeIdx I = firstReady();
+    if (I == None)
       continue;
-    NodeIdx I = Ready.begin()->second;
     if (G[I].Kind == NodeKind::Alloc && Opts.Allocs == AllocChoice::Demand) {
       NodeIdx A = demandAlloc();
       if (A != None)
         I = A;
     }
-    Ready.erase({key(I), I});
-    IsReady[I] = 0;
+    IsReady[I] = 0; // (its heap entry goes when it comes to the top)
     schedule(I);
   }
   Out = std::move(Order);

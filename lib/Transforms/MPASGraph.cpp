@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MPASScheduler.h"
+#include "dan/IR/IdIndex.h"
 
 using namespace llvm;
 
@@ -22,47 +23,78 @@ Error Scheduler::buildEdges() {
   // the graph says so with edges (traces do; a hand-written graph may not),
   // so the scheduler adds those orderings to the graph's edges.
   Preds.assign(V, {});
-  DenseMap<uint64_t, NodeIdx> AllocOf, FreeOf;
+  // Each buffer's first ALLOC and first FREE, and whether an operation uses
+  // it.
+  struct Ends {
+    NodeIdx Alloc = None, Free = None;
+    bool Used = false;
+  };
+  IdTable<Ends> BufEnds(V);
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
     Preds[I].append(N.Preds.begin(), N.Preds.end());
-    if (N.Kind == NodeKind::Alloc)
-      AllocOf.try_emplace(N.Buf, I);
-    else if (N.Kind == NodeKind::Free)
-      FreeOf.try_emplace(N.Buf, I);
+    if (N.Kind == NodeKind::Alloc) {
+      Ends &E = BufEnds[N.Buf];
+      if (E.Alloc == None)
+        E.Alloc = I;
+    } else if (N.Kind == NodeKind::Free) {
+      Ends &E = BufEnds[N.Buf];
+      if (E.Free == None)
+        E.Free = I;
+    }
   }
   // An operation is a predecessor of a FREE already when the graph says so
-  // or when it named the buffer before; looking in the FREE's list instead
-  // made a buffer with U users cost O(U^2).
-  DenseSet<std::pair<NodeIdx, NodeIdx>> ToFree; // (user, FREE) given
+  // or when it named the buffer before. The FREEs that list each node as a
+  // predecessor (CSR), so that the test looks at that node's few FREEs;
+  // looking in the FREE's list instead made a buffer with U users cost
+  // O(U^2).
+  std::vector<uint32_t> FreesOfBegin(V + 1, 0);
   for (NodeIdx F = 0; F != V; ++F)
     if (G[F].Kind == NodeKind::Free)
       for (NodeIdx P : G[F].Preds)
-        ToFree.insert({P, F});
-  DenseSet<uint64_t> Used;
+        ++FreesOfBegin[P + 1];
+  for (size_t I = 0; I != V; ++I)
+    FreesOfBegin[I + 1] += FreesOfBegin[I];
+  std::vector<NodeIdx> FreesOf(FreesOfBegin[V]);
+  {
+    std::vector<uint32_t> At(FreesOfBegin.begin(), FreesOfBegin.end() - 1);
+    for (NodeIdx F = 0; F != V; ++F)
+      if (G[F].Kind == NodeKind::Free)
+        for (NodeIdx P : G[F].Preds)
+          FreesOf[At[P]++] = F;
+  }
+  auto ListsAsFree = [&](NodeIdx I, NodeIdx F) {
+    return is_contained(
+        ArrayRef(FreesOf).slice(FreesOfBegin[I],
+                                FreesOfBegin[I + 1] - FreesOfBegin[I]),
+        F);
+  };
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
     if (N.Kind != NodeKind::Op)
       continue;
     for (size_t K = 0; K != N.Bufs.size(); ++K) {
       uint64_t B = N.Bufs[K];
-      Used.insert(B);
-      auto A = AllocOf.find(B);
-      if (A != AllocOf.end() && !is_contained(Preds[I], A->second))
-        Preds[I].push_back(A->second);
-      auto F = FreeOf.find(B);
-      if (F != FreeOf.end() && !ToFree.count({I, F->second}) &&
+      Ends *E = BufEnds.find(B);
+      if (!E)
+        continue;
+      E->Used = true;
+      if (E->Alloc != None && !is_contained(Preds[I], E->Alloc))
+        Preds[I].push_back(E->Alloc);
+      if (E->Free != None && !ListsAsFree(I, E->Free) &&
           !is_contained(ArrayRef(N.Bufs).take_front(K), B))
-        Preds[F->second].push_back(I);
+        Preds[E->Free].push_back(I);
     }
   }
   // A buffer no operation uses has no use to order its FREE after its
   // ALLOC, so that edge is added directly.
-  for (auto [B, F] : FreeOf) {
-    auto A = AllocOf.find(B);
-    if (!Used.count(B) && A != AllocOf.end() &&
-        !is_contained(Preds[F], A->second))
-      Preds[F].push_back(A->second);
+  for (NodeIdx F : G.Order) {
+    if (G[F].Kind != NodeKind::Free)
+      continue;
+    const Ends *E = BufEnds.find(G[F].Buf);
+    if (E->Free == F && !E->Used && E->Alloc != None &&
+        !is_contained(Preds[F], E->Alloc))
+      Preds[F].push_back(E->Alloc);
   }
   SuccBegin.assign(V + 1, 0);
   InDeg.assign(V, 0);
@@ -106,6 +138,7 @@ void Scheduler::computeCriticality() {
 }
 
 void Scheduler::buildBuffers() {
+  Bufs = IdTable<BufInfo>(V);
   Delta.assign(V, 0);
   Lambda.assign(V, 1);
   for (NodeIdx I : G.Order) {

@@ -20,9 +20,8 @@ void Scheduler::buildGroups() {
   if (Opts.L0 == L0Mode::Ignore)
     return;
   auto IsL0Buf = [&](uint64_t B) {
-    auto It = Bufs.find(B);
-    return It != Bufs.end() && It->second.Alloc != None &&
-           T.isL0(It->second.BufTier);
+    const BufInfo *Info = Bufs.find(B);
+    return Info && Info->Alloc != None && T.isL0(Info->BufTier);
   };
   // The consumer of an L0 buffer: its first user that also uses another L0
   // buffer (a MATMUL for its operands), else its last user; for a buffer no

@@ -13,13 +13,16 @@
 
 #include "dan/Analysis/Verifier.h"
 #include "dan/IR/Diagnostic.h"
+#include "dan/IR/IdIndex.h"
 #include "dan/Schedule/Order.h"
 #include "dan/Schedule/Placement.h"
 #include "dan/Transforms/MPAS.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include <algorithm>
 #include <array>
+#include <functional>
 #include <map>
 #include <set>
 #include <tuple>
@@ -101,7 +104,7 @@ private:
     uint64_t Size = 0;
     SmallVector<NodeIdx, 4> Users; // operations, in input order
   };
-  DenseMap<uint64_t, BufInfo> Bufs;
+  IdTable<BufInfo> Bufs;
 
   // L0 gating.
   std::vector<uint8_t> GatedAlloc, Admitted, Done;
@@ -139,12 +142,25 @@ private:
   std::array<uint32_t, NumTiers> LiveCount{}, ReservedCount{};
   std::set<std::pair<Key, NodeIdx>> Pending; // ready but gated L0 allocs
 
-  std::set<std::pair<Key, NodeIdx>> Ready;
-  /// Whether a node is in Ready; the demand scan asks this often.
+  /// The ready queue: a binary heap on (key, node), smallest first, whose
+  /// entries of nodes no longer ready (IsReady 0) are dropped when they come
+  /// to the top. A node is ready once, and keys do not change, so its top
+  /// is the smallest ready node, as an ordered set's first would be.
+  std::vector<std::pair<Key, NodeIdx>> Ready;
+  /// Whether a node is ready; the demand scan asks this often.
   std::vector<uint8_t> IsReady;
   void addReady(NodeIdx I) {
-    Ready.insert({key(I), I});
+    Ready.push_back({key(I), I});
+    std::push_heap(Ready.begin(), Ready.end(), std::greater<>());
     IsReady[I] = 1;
+  }
+  /// The smallest ready node, or None.
+  NodeIdx firstReady() {
+    while (!Ready.empty() && !IsReady[Ready.front().second]) {
+      std::pop_heap(Ready.begin(), Ready.end(), std::greater<>());
+      Ready.pop_back();
+    }
+    return Ready.empty() ? None : Ready.front().second;
   }
   std::vector<NodeIdx> Order;
 
