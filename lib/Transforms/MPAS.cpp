@@ -1,7 +1,7 @@
 //===- MPAS.cpp - Stage 1: memory-pressure-aware ordering -----------------===//
 //
 // A ready-set list scheduler (paper eqs. 17-21). The priority of a node is
-// static, so one ordered set serves as the ready queue: (lambda, delta_pk,
+// static, so one binary heap serves as the ready queue: (lambda, delta_pk,
 // -h, ord) for the balanced weights, where lambda is 0 for FREE, 1 for an
 // operation and 2 for ALLOC; delta_pk is the node's change of live L1+UB
 // bytes; h is the longest cycle path from the node to a sink; ord is the
