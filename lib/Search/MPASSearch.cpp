@@ -196,9 +196,15 @@ orderAll(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
   // finished and made every L0 test as Single would takes the twin's order
   // (MPASStats::SameUnderSingle); otherwise, its twin unfinished (a thread
   // was free) or different, it runs. Either way its result is the same.
+  // The window search, the slowest candidate by far on large graphs, starts
+  // first, so that the other threads share out the rest meanwhile.
   SmallVector<size_t, 16> Sequence;
   for (size_t J = 0; J != Jobs.size(); ++J)
-    if (Jobs[J].Twin == SIZE_MAX)
+    if (Cands[Jobs[J].Cand].Order == Traversal::Window)
+      Sequence.push_back(J);
+  for (size_t J = 0; J != Jobs.size(); ++J)
+    if (Jobs[J].Twin == SIZE_MAX &&
+        Cands[Jobs[J].Cand].Order != Traversal::Window)
       Sequence.push_back(J);
   for (size_t J = 0; J != Jobs.size(); ++J)
     if (Jobs[J].Twin != SIZE_MAX)
