@@ -191,6 +191,14 @@ orderAll(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
   std::optional<PhaseTimer> Timer;
   if (Timed)
     Timer.emplace("mpas-order", "dan-mpas: ordering the candidates");
+  // What the list scheduler knows of the graph is the same for each of its
+  // settings: made once when two or more use it.
+  std::shared_ptr<const MPASGraphInfo> Info;
+  if (llvm::count_if(Jobs, [&](const Job &J) {
+        Traversal O = Effective[J.Cand];
+        return O == Traversal::Free || O == Traversal::Tasks;
+      }) > 1)
+    Info = analyzeForMPAS(G, T);
   // The jobs without a twin first, then those under Single that have one,
   // all in one batch. A job under Single whose twin under Capacity has
   // finished and made every L0 test as Single would takes the twin's order
@@ -227,8 +235,9 @@ orderAll(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
     }
     MPASOptions One = settingOf(Opts, Cands[Jobs[J].Cand], Jobs[J].W);
     One.OpOrderInputChecked = OpOrderInputChecked;
-    Runs[J].Stats = orderMPAS(G, T, One, Runs[J].Order, &Tasks,
-                              KeepUnplaced ? &Runs[J].Unplaced : nullptr);
+    Runs[J].Stats =
+        orderMPAS(G, T, One, Runs[J].Order, &Tasks,
+                  KeepUnplaced ? &Runs[J].Unplaced : nullptr, Info.get());
     Finished[J].store(true, std::memory_order_release);
   });
   std::vector<Ordered> Best(Cands.size());

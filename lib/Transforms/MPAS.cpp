@@ -126,26 +126,25 @@ void Scheduler::schedule(NodeIdx I) {
       addOpenable(CI);
 }
 
+/// Base: the input order as it is, if it is legal.
+static Expected<MPASStats> keepInputOrder(const Graph &G, const TargetDesc &T,
+                                          std::vector<NodeIdx> &Out) {
+  std::vector<uint32_t> Pos = G.positions();
+  for (NodeIdx I = 0, V = G.size(); I != V; ++I)
+    for (NodeIdx P : G[I].Preds)
+      if (Pos[P] > Pos[I])
+        return createStringError(
+            inconvertibleErrorCode(),
+            "the input order is not a schedule: %s runs before its "
+            "predecessor %s",
+            describeNode(G, I).c_str(), describeNode(G, P).c_str());
+  MPASStats Stats;
+  Stats.PeakL1UB = peakL1UB(G, T, G.Order);
+  Out = G.Order;
+  return Stats;
+}
+
 Expected<MPASStats> Scheduler::run(std::vector<NodeIdx> &Out) {
-  if (Error E = buildEdges())
-    return E;
-  buildBuffers();
-  if (Opts.KeepInputOrder) {
-    // Base: the input order as it is, if it is legal.
-    std::vector<uint32_t> Pos = G.positions();
-    for (NodeIdx I = 0; I != V; ++I)
-      for (NodeIdx P : G[I].Preds)
-        if (Pos[P] > Pos[I])
-          return createStringError(
-              inconvertibleErrorCode(),
-              "the input order is not a schedule: %s runs before its "
-              "predecessor %s",
-              describeNode(G, I).c_str(), describeNode(G, P).c_str());
-    Stats.PeakL1UB = peakL1UB(G, T, G.Order);
-    Out = G.Order;
-    return Stats;
-  }
-  computeCriticality();
   buildGroups();
   Done.assign(V, 0);
   IsReady.assign(V, 0);
@@ -380,6 +379,7 @@ Error checkMPASInput(const Graph &G) {
 static Expected<MPASStats> orderOne(const Graph &G, const TargetDesc &T,
                                     const MPASOptions &Opts,
                                     const std::optional<TaskOrder> &Tasks,
+                                    const MPASGraphInfo *Info,
                                     std::vector<NodeIdx> &Out) {
   if (Opts.Order == Traversal::Groups || Opts.Order == Traversal::Window ||
       Opts.Order == Traversal::Staged) {
@@ -407,23 +407,31 @@ static Expected<MPASStats> orderOne(const Graph &G, const TargetDesc &T,
   // Under a task order the task rank comes first and the weights only order
   // nodes inside a task.
   bool ByTask = Opts.Order == Traversal::Tasks;
+  std::optional<MPASGraphInfo> Own;
+  if (!Info)
+    Info = &Own.emplace(G, T);
   Expected<MPASStats> S =
-      mpas::Scheduler(G, T, Opts, ByTask ? &Tasks->Rank : nullptr).run(Out);
+      mpas::Scheduler(*Info, G, T, Opts, ByTask ? &Tasks->Rank : nullptr)
+          .run(Out);
   if (S)
     S->Chosen = Opts.Weights;
   return S;
 }
 
-Expected<MPASStats> orderMPAS(const Graph &G, const TargetDesc &T,
-                              const MPASOptions &Opts,
-                              std::vector<NodeIdx> &Order,
-                              const std::optional<TaskOrder> *Known,
-                              std::vector<NodeIdx> *Unplaced) {
+std::shared_ptr<const MPASGraphInfo> analyzeForMPAS(const Graph &G,
+                                                    const TargetDesc &T) {
+  return std::make_shared<const MPASGraphInfo>(G, T);
+}
+
+Expected<MPASStats>
+orderMPAS(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
+          std::vector<NodeIdx> &Order, const std::optional<TaskOrder> *Known,
+          std::vector<NodeIdx> *Unplaced, const MPASGraphInfo *Info) {
   if (Error E = checkMPASInput(G))
     return E;
   if (Opts.KeepInputOrder) {
     // Base: the input order as it is, if it is legal; no setting applies.
-    Expected<MPASStats> S = mpas::Scheduler(G, T, Opts).run(Order);
+    Expected<MPASStats> S = mpas::keepInputOrder(G, T, Order);
     if (S)
       S->L0Chosen = Opts.L0;
     return S;
@@ -453,7 +461,7 @@ Expected<MPASStats> orderMPAS(const Graph &G, const TargetDesc &T,
   MPASOptions One = Opts;
   if (NeedsTasks && !Tasks)
     One.Order = Traversal::Free;
-  Expected<MPASStats> S = orderOne(G, T, One, Tasks, Order);
+  Expected<MPASStats> S = orderOne(G, T, One, Tasks, Info, Order);
   if (!S)
     return S;
   // The placement step (docs/MPAS.md): whatever ordered the graph, every

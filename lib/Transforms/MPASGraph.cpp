@@ -12,9 +12,14 @@
 using namespace llvm;
 
 namespace dan {
-namespace mpas {
 
-Error Scheduler::buildEdges() {
+MPASGraphInfo::MPASGraphInfo(const Graph &G, const TargetDesc &T) {
+  buildEdges(G);
+  buildBuffers(G, T);
+  computeCriticality(G);
+}
+
+void MPASGraphInfo::buildEdges(const Graph &G) {
   V = G.size();
   Ord.assign(V, 0);
   for (uint32_t P = 0; P != G.Order.size(); ++P)
@@ -111,10 +116,9 @@ Error Scheduler::buildEdges() {
   for (NodeIdx I : G.Order)
     for (NodeIdx P : Preds[I])
       Succs[Fill[P]++] = I;
-  return Error::success();
 }
 
-void Scheduler::computeCriticality() {
+void MPASGraphInfo::computeCriticality(const Graph &G) {
   // h(v) = c_v + max over successors; a reverse topological order comes
   // from Kahn's algorithm on the predecessors.
   std::vector<uint32_t> Deg = InDeg;
@@ -137,7 +141,7 @@ void Scheduler::computeCriticality() {
   }
 }
 
-void Scheduler::buildBuffers() {
+void MPASGraphInfo::buildBuffers(const Graph &G, const TargetDesc &T) {
   Bufs = IdTable<BufInfo>(V);
   Delta.assign(V, 0);
   Lambda.assign(V, 1);
@@ -172,7 +176,5 @@ void Scheduler::buildBuffers() {
     }
   }
 }
-
-} // namespace mpas
 
 } // namespace dan

@@ -31,7 +31,7 @@ void Scheduler::buildGroups() {
     const Node &N = G[I];
     if (N.Kind != NodeKind::Alloc || !T.isL0(N.BufTier))
       continue;
-    const BufInfo &B = Bufs[N.Buf];
+    const BufInfo &B = *Bufs.find(N.Buf);
     if (B.Users.empty() && B.Free == None)
       continue;
     NodeIdx Cons = B.Users.empty() ? B.Free : B.Users.back();
@@ -66,7 +66,7 @@ void Scheduler::buildGroups() {
     Inside.push_back(C.Op);
     SmallVector<NodeIdx, 8> Writers;
     for (NodeIdx A : C.Allocs)
-      for (NodeIdx U : Bufs[G[A].Buf].Users)
+      for (NodeIdx U : Bufs.find(G[A].Buf)->Users)
         if (Ord[U] < Ord[C.Op] && !is_contained(Inside, U)) {
           Inside.push_back(U);
           Writers.push_back(U);

@@ -29,6 +29,39 @@
 
 namespace dan {
 
+/// What stage 1's list scheduler knows of a graph whatever the setting:
+/// the edges with the implicit ALLOC -> use -> FREE orderings, the
+/// criticality h and the buffers (MPASGraph.cpp). Made once per graph and
+/// shared by the orders of every setting a search tries.
+class MPASGraphInfo {
+public:
+  static constexpr uint32_t None = UINT32_MAX;
+  size_t V = 0;
+  std::vector<uint32_t> Ord; // input position
+  /// The graph's edges plus the implicit ALLOC -> use -> FREE orderings.
+  std::vector<llvm::SmallVector<NodeIdx, 4>> Preds;
+  std::vector<uint32_t> SuccBegin; // CSR successors
+  std::vector<NodeIdx> Succs;
+  std::vector<uint32_t> InDeg;
+  std::vector<int64_t> H;     // criticality
+  std::vector<int64_t> Delta; // change of live L1+UB bytes
+  std::vector<uint8_t> Lambda;
+  struct BufInfo {
+    NodeIdx Alloc = None, Free = None;
+    Tier BufTier = Tier::L1;
+    uint64_t Size = 0;
+    llvm::SmallVector<NodeIdx, 4> Users; // operations, in input order
+  };
+  IdTable<BufInfo> Bufs;
+
+  MPASGraphInfo(const Graph &G, const TargetDesc &T);
+
+private:
+  void buildEdges(const Graph &G);
+  void computeCriticality(const Graph &G);
+  void buildBuffers(const Graph &G, const TargetDesc &T);
+};
+
 namespace mpas {
 
 using namespace llvm;
@@ -56,16 +89,17 @@ using Key = std::array<int64_t, 5>;
 
 class Scheduler {
 public:
-  Scheduler(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
+  Scheduler(const MPASGraphInfo &Info, const Graph &G, const TargetDesc &T,
+            const MPASOptions &Opts,
             const std::vector<uint32_t> *Rank = nullptr)
-      : G(G), T(T), Opts(Opts), Rank(Rank) {}
+      : G(G), T(T), Opts(Opts), Rank(Rank), V(Info.V), Ord(Info.Ord),
+        Preds(Info.Preds), SuccBegin(Info.SuccBegin), Succs(Info.Succs),
+        InDeg(Info.InDeg), H(Info.H), Delta(Info.Delta), Lambda(Info.Lambda),
+        Bufs(Info.Bufs) {}
   /// Orders the graph into \p Out (the input order with KeepInputOrder).
   Expected<MPASStats> run(std::vector<NodeIdx> &Out);
 
 private:
-  Error buildEdges();
-  void computeCriticality();
-  void buildBuffers();
   void buildGroups();
   Key key(NodeIdx V) const;
   bool gated(NodeIdx V) const { return GatedAlloc[V] && !Admitted[V]; }
@@ -86,25 +120,19 @@ private:
   const std::vector<uint32_t> *Rank;
   MPASStats Stats;
 
-  size_t V = 0;
-  std::vector<uint32_t> Ord; // input position
-  /// The graph's edges plus the implicit ALLOC -> use -> FREE orderings.
-  std::vector<SmallVector<NodeIdx, 4>> Preds;
-  std::vector<uint32_t> SuccBegin; // CSR successors
-  std::vector<NodeIdx> Succs;
+  // The graph as MPASGraphInfo has it (shared, read only), but InDeg,
+  // which counts down.
+  size_t V;
+  const std::vector<uint32_t> &Ord;
+  const std::vector<SmallVector<NodeIdx, 4>> &Preds;
+  const std::vector<uint32_t> &SuccBegin;
+  const std::vector<NodeIdx> &Succs;
   std::vector<uint32_t> InDeg;
-  std::vector<int64_t> H;     // criticality
-  std::vector<int64_t> Delta; // change of live L1+UB bytes
-  std::vector<uint8_t> Lambda;
-
-  // Buffers.
-  struct BufInfo {
-    NodeIdx Alloc = None, Free = None;
-    Tier BufTier = Tier::L1;
-    uint64_t Size = 0;
-    SmallVector<NodeIdx, 4> Users; // operations, in input order
-  };
-  IdTable<BufInfo> Bufs;
+  const std::vector<int64_t> &H;
+  const std::vector<int64_t> &Delta;
+  const std::vector<uint8_t> &Lambda;
+  using BufInfo = MPASGraphInfo::BufInfo;
+  const IdTable<BufInfo> &Bufs;
 
   // L0 gating.
   std::vector<uint8_t> GatedAlloc, Admitted, Done;

@@ -10,6 +10,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
+#include <memory>
 #include <optional>
 
 namespace dan {
@@ -149,6 +150,16 @@ llvm::StringRef weightsName(MPASWeights W);
 /// The input check of stage 1, located: \p G has no memory plan.
 llvm::Error checkMPASInput(const Graph &G);
 
+/// What stage 1's list scheduler derives from a graph whatever the setting
+/// (its edges with the implicit ALLOC -> use -> FREE orderings, the
+/// criticality, the buffers); opaque.
+class MPASGraphInfo;
+
+/// That of \p G, made once for orderMPAS calls on the same graph to share
+/// (a search's candidates).
+std::shared_ptr<const MPASGraphInfo> analyzeForMPAS(const Graph &G,
+                                                    const TargetDesc &T);
+
 /// A legal schedule of \p G (which must have no memory plan, and is not
 /// changed) into \p Order, under one setting: no option may be Auto (the
 /// search layer, dan/Search/Search.h, chooses among settings), unless
@@ -158,12 +169,14 @@ llvm::Error checkMPASInput(const Graph &G);
 /// Groups become Free on a graph with fewer than two tasks. With
 /// Opts.Place and \p Unplaced, also the order before the placement step
 /// into \p Unplaced: the order of the same setting without it, whose peak
-/// is MPASStats::UnplacedPeakL1UB.
+/// is MPASStats::UnplacedPeakL1UB. \p Info, when given, is
+/// analyzeForMPAS(G, T).
 llvm::Expected<MPASStats>
 orderMPAS(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
           std::vector<NodeIdx> &Order,
           const std::optional<TaskOrder> *Known = nullptr,
-          std::vector<NodeIdx> *Unplaced = nullptr);
+          std::vector<NodeIdx> *Unplaced = nullptr,
+          const MPASGraphInfo *Info = nullptr);
 
 /// orderMPAS, then \p G takes the order (on success only).
 llvm::Expected<MPASStats>
