@@ -19,6 +19,7 @@
 #include <atomic>
 #include <memory>
 #include <optional>
+#include <thread>
 #include <tuple>
 
 using namespace llvm;
@@ -141,7 +142,8 @@ SmallVector<MPASWeights, 4> weightings(MPASWeights W, Traversal O) {
 std::vector<Ordered>
 orderAll(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
          ArrayRef<OrderCandidate> Cands, const std::optional<TaskOrder> &Tasks,
-         JobRunner &Runner, bool Timed, bool KeepUnplaced = false) {
+         JobRunner &Runner, bool Timed,
+         std::shared_ptr<const MPASGraphInfo> Info, bool KeepUnplaced = false) {
   struct Job {
     size_t Cand;
     MPASWeights W;
@@ -192,12 +194,11 @@ orderAll(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
   if (Timed)
     Timer.emplace("mpas-order", "dan-mpas: ordering the candidates");
   // What the list scheduler knows of the graph is the same for each of its
-  // settings: made once when two or more use it.
-  std::shared_ptr<const MPASGraphInfo> Info;
-  if (llvm::count_if(Jobs, [&](const Job &J) {
-        Traversal O = Effective[J.Cand];
-        return O == Traversal::Free || O == Traversal::Tasks;
-      }) > 1)
+  // settings: made once when two or more use it (if the caller has not).
+  if (!Info && llvm::count_if(Jobs, [&](const Job &J) {
+                 Traversal O = Effective[J.Cand];
+                 return O == Traversal::Free || O == Traversal::Tasks;
+               }) > 1)
     Info = analyzeForMPAS(G, T);
   // The jobs without a twin first, then those under Single that have one,
   // all in one batch. A job under Single whose twin under Capacity has
@@ -300,11 +301,12 @@ PlanResult planAndMeasure(const Graph &G, const TargetDesc &T,
 Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
                            const MPASOptions &Opts,
                            const std::optional<TaskOrder> &Tasks,
-                           const SearchOptions &Search, JobRunner &Runner) {
+                           const SearchOptions &Search, JobRunner &Runner,
+                           std::shared_ptr<const MPASGraphInfo> Info) {
   SmallVector<OrderCandidate, 9> Cands = orderCandidates(Opts, Tasks);
   std::vector<Ordered> Runs =
       orderAll(G, T, Opts, Cands, Tasks, Runner, Search.TimePhases,
-               /*KeepUnplaced=*/true);
+               std::move(Info), /*KeepUnplaced=*/true);
   // A candidate that cannot order the graph drops out (the orders of whole
   // operations need a legal input order, the list scheduler does not); only
   // when none can does the first one's error stand.
@@ -486,18 +488,32 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
                                        const MPASOptions &Opts,
                                        const SearchOptions &Search) {
   JobRunner Runner(Search.Threads);
+  // What the list scheduler knows of the graph, for the settings that run
+  // it (the others order whole operations): on two or more threads made
+  // while the tasks are found, which do not need it.
+  std::shared_ptr<const MPASGraphInfo> Info;
+  bool ListScheduled =
+      Opts.Order == Traversal::Auto || Opts.Order == Traversal::Free ||
+      Opts.Order == Traversal::Tasks || Opts.Order == Traversal::Groups;
   std::optional<TaskOrder> Tasks;
   if (Opts.Order != Traversal::Free && Opts.Order != Traversal::Window) {
+    std::thread Maker;
+    if (ListScheduled && Runner.threads() > 1)
+      Maker = std::thread([&] { Info = analyzeForMPAS(G, T); });
     std::optional<PhaseTimer> Timer;
     if (Search.TimePhases)
       Timer.emplace("mpas-tasks", "dan-mpas: finding the tasks");
     Tasks = findTaskOrder(G, T, [&](size_t N, function_ref<void(size_t)> Job) {
       Runner.run(N, Job);
     });
+    if (Maker.joinable())
+      Maker.join();
   }
+  if (ListScheduled && !Info)
+    Info = analyzeForMPAS(G, T);
   Expected<MPASStats> S = [&]() -> Expected<MPASStats> {
     if (Opts.L0 == L0Mode::Auto)
-      return autoL0(G, T, Opts, Tasks, Search, Runner);
+      return autoL0(G, T, Opts, Tasks, Search, Runner, Info);
     // One L0 mode: --order=auto is the list scheduler alone; under
     // --l0=single (stage 1's contest rule, judged by its peak) also the
     // orders of whole operations a group of tasks at a time and the staged
@@ -515,7 +531,7 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
         Cands.push_back({Traversal::Staged, L0Mode::Single, 0, Opts.Place});
     }
     std::vector<Ordered> Runs =
-        orderAll(G, T, Opts, Cands, Tasks, Runner, Search.TimePhases);
+        orderAll(G, T, Opts, Cands, Tasks, Runner, Search.TimePhases, Info);
     size_t Kept = 0;
     for (size_t C = 1; C != Runs.size(); ++C) {
       if (!Runs[C].Stats) {

@@ -33,6 +33,8 @@ public:
   /// finished in. With one thread or one job they run in index order on
   /// this thread.
   void run(size_t N, llvm::function_ref<void(size_t)> Job);
+  /// How many threads run jobs, this one included.
+  unsigned threads() const { return Threads; }
 
 private:
   unsigned Threads;
