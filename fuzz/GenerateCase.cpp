@@ -76,14 +76,16 @@ void chooseOptions(ByteReader &R, FuzzCase &C) {
   M.Allocs = R.pick<AllocChoice>({AllocChoice::Demand, AllocChoice::Priority});
   M.Objective =
       R.pick<MPASObjective>({MPASObjective::Overflow, MPASObjective::Peak});
-  M.Order =
-      R.pick<Traversal>({Traversal::Auto, Traversal::Free, Traversal::Tasks,
-                         Traversal::Window, Traversal::Groups});
+  M.Order = R.pick<Traversal>({Traversal::Auto, Traversal::Free,
+                               Traversal::Tasks, Traversal::Window,
+                               Traversal::Groups, Traversal::Staged});
   M.Group = R.pick<unsigned>({2, 0, 1, 3});
-  // dan-mpas refuses these two traversals under another fixed L0 rule.
-  if ((M.Order == Traversal::Window || M.Order == Traversal::Groups) &&
-      M.L0 != L0Mode::Auto)
+  // dan-mpas refuses the window search under a fixed L0 rule other than
+  // capacity, and the staged order under --l0=ignore.
+  if (M.Order == Traversal::Window && M.L0 != L0Mode::Auto)
     M.L0 = L0Mode::Capacity;
+  if (M.Order == Traversal::Staged && M.L0 == L0Mode::Ignore)
+    M.L0 = L0Mode::Single;
   // Rare: the input order is already legal, so this only checks it.
   M.KeepInputOrder = R.byte() == 0xff;
 

@@ -374,6 +374,32 @@ Error checkMPASInput(const Graph &G) {
                             "orders a graph before memory planning (a trace)");
 }
 
+/// The ALLOCs of \p Order that break the L0 rule (\p Single: a second live
+/// buffer in an L0 tier; else bytes beyond the tier's capacity).
+static uint64_t l0RuleBreaks(const Graph &G, const TargetDesc &T,
+                             ArrayRef<NodeIdx> Order, bool Single) {
+  std::array<uint64_t, NumTiers> Bytes{};
+  std::array<uint32_t, NumTiers> Count{};
+  uint64_t Breaks = 0;
+  for (NodeIdx I : Order) {
+    const Node &N = G[I];
+    if ((N.Kind != NodeKind::Alloc && N.Kind != NodeKind::Free) ||
+        !T.isL0(N.BufTier))
+      continue;
+    unsigned K = static_cast<unsigned>(N.BufTier);
+    if (N.Kind == NodeKind::Free) {
+      Bytes[K] -= std::min(Bytes[K], N.Size);
+      Count[K] -= Count[K] ? 1 : 0;
+      continue;
+    }
+    Bytes[K] += N.Size;
+    ++Count[K];
+    if (Single ? Count[K] > 1 : Bytes[K] > T.capacity(N.BufTier))
+      ++Breaks;
+  }
+  return Breaks;
+}
+
 /// The order of one setting into \p Out; \p Tasks holds the graph's tasks
 /// when the traversal is Tasks or Groups.
 static Expected<MPASStats> orderOne(const Graph &G, const TargetDesc &T,
@@ -478,6 +504,13 @@ orderMPAS(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
     S->PeakL1UB = mpas::peakL1UB(G, T, Order);
     S->Placed = true;
   }
+  // The orders of whole operations run an operation the L0 legalization
+  // refuses when nothing else can run (one whose own buffers break the
+  // rule): those count as fallbacks.
+  bool ByOps = One.Order == Traversal::Groups ||
+               One.Order == Traversal::Window || One.Order == Traversal::Staged;
+  if (ByOps && Opts.L0 != L0Mode::Ignore)
+    S->Fallbacks = l0RuleBreaks(G, T, Order, Opts.L0 == L0Mode::Single);
   S->L0Chosen = Opts.L0;
   S->OrderChosen = One.Order;
   if (Found) {

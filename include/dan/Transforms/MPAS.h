@@ -83,7 +83,9 @@ struct MPASOptions {
 
 struct MPASStats {
   /// Steps where no ready node could run under the L0 rule and the
-  /// documented fallback took one anyway.
+  /// documented fallback took one anyway; for the orders of whole
+  /// operations (window, groups, staged), the ALLOCs of the order that break
+  /// the rule (an operation whose own buffers cannot meet it runs anyway).
   uint64_t Fallbacks = 0;
   uint64_t PeakL1UB = 0;
   /// The weights that produced the order (with Auto: the one kept); unset
