@@ -120,3 +120,31 @@ TEST(PlacementTest, DrainsWaitInL0UnderTheOneBufferRule) {
         }
   EXPECT_GT(Moved, 0u);
 }
+
+TEST(PlacementTest, AFreeAfterAnotherBuffersAllocKeepsItsPlace) {
+  // The FREE of b2 is stated after the ALLOC of b1 (n2), which a later
+  // ALLOC needs. Pulling n2 late would take b2's FREE along and leave b1
+  // and b2 live together in L0A: n2 stays where it is (found by
+  // dan-fuzz-stages: a --l0=single order broke the rule once placed).
+  llvm::SourceMgr SM;
+  std::string Diags;
+  std::unique_ptr<Graph> G = test::parse(SM, R"(graph @FreeAfterOtherAlloc {
+  n0 = alloc b0 L1 64
+  n1 = COPY_IN MTE2 10 (b0) after n0
+  n2 = alloc b1 L0A 32 after n1
+  n3 = free b1 L0A 32 after n2
+  n4 = alloc b2 L0A 16
+  n5 = free b2 L0A 16 after n2, n4
+  n6 = alloc b3 UB 16 after n2
+  n7 = ADD VECTOR 5 (b3, b0) after n1, n6
+  n8 = free b3 UB 16 after n7
+  n9 = free b0 L1 64 after n7
+})",
+                                         Diags);
+  ASSERT_TRUE(G) << Diags;
+  TargetDesc T = TargetDesc::davinci();
+  ASSERT_EQ(errors(*G, T, /*L0Single=*/true), 0u);
+  Graph Placed = *G;
+  Placed.Order = placeLate(*G, G->Order);
+  EXPECT_EQ(errors(Placed, T, /*L0Single=*/true), 0u);
+}

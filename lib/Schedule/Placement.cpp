@@ -201,13 +201,24 @@ std::vector<NodeIdx> placeLate(const Graph &G, ArrayRef<NodeIdx> Order,
       Movable = TargetDesc::loadsFromDDR(G.opName(N)) || IsDrain(I);
     if (!Movable)
       continue;
+    // Moving a node later moves every FREE after it later too: one that
+    // frees a buffer the node neither allocates nor uses (an edge the graph
+    // states) would lengthen that buffer's life, so such a node stays.
+    auto OwnBuffer = [&](uint64_t Id) {
+      return N.Kind == NodeKind::Alloc ? Id == N.Buf : is_contained(N.Bufs, Id);
+    };
+    bool FreesOther = false, Pulled = false;
+    for (uint32_t E = SuccBegin[I]; E != SuccBegin[I + 1]; ++E) {
+      const Node &S = G[Succs[E]];
+      if (S.Kind == NodeKind::Free)
+        FreesOther |= !OwnBuffer(S.Buf);
+      else
+        Pulled = true;
+    }
     // Pulled in only by a successor that is not a FREE: one that only FREEs
     // follow stays where it is (else it would wait for the end).
-    for (uint32_t E = SuccBegin[I]; E != SuccBegin[I + 1]; ++E)
-      if (G[Succs[E]].Kind != NodeKind::Free) {
-        Roles[I] = Role::Lazy;
-        break;
-      }
+    if (Pulled && !FreesOther)
+      Roles[I] = Role::Lazy;
   }
 
   std::vector<NodeIdx> Out;

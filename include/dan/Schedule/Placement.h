@@ -26,8 +26,9 @@ namespace dan {
 ///
 /// - the anchors (every operation but a movable COPY_IN, and every node of
 ///   another kind: a spill, the ALLOC and FREE of a buffer allocated or
-///   freed twice, an ALLOC or COPY_IN only FREEs follow) keep their
-///   relative order;
+///   freed twice, an ALLOC or COPY_IN only FREEs follow, and one that the
+///   FREE of another buffer follows, whose life moving it would lengthen)
+///   keep their relative order;
 /// - an ALLOC, and a COPY_IN (an operation that loads from DDR), that some
 ///   node other than a FREE follows is emitted lazily: right before the
 ///   first node that needs it, its own unplaced predecessors first (depth
