@@ -148,3 +148,32 @@ TEST(PlacementTest, AFreeAfterAnotherBuffersAllocKeepsItsPlace) {
   Placed.Order = placeLate(*G, G->Order);
   EXPECT_EQ(errors(Placed, T, /*L0Single=*/true), 0u);
 }
+
+TEST(PlacementTest, AFreeAfterAnotherFreeKeepsItsPlace) {
+  // The FREE of b1 (L0A) is stated after the FREE of b9, which follows
+  // b9's COPY_IN, a lazy node the ADD pulls. Pulling it late would delay
+  // both FREEs and leave b1 live when b2 (L0A) is allocated; the COPY_IN
+  // stays (found by dan-fuzz-stages).
+  llvm::SourceMgr SM;
+  std::string Diags;
+  std::unique_ptr<Graph> G = test::parse(SM, R"(graph @FreeAfterOtherFree {
+  n0 = alloc b0 L1 64
+  n1 = COPY_IN MTE2 10 (b0) after n0
+  n2 = alloc b9 L1 8
+  n3 = COPY_IN MTE2 1 (b9) after n2
+  n4 = free b9 L1 8 after n2, n3
+  n5 = alloc b1 L0A 16
+  n6 = free b1 L0A 16 after n4, n5
+  n7 = alloc b2 L0A 32
+  n8 = free b2 L0A 32 after n7
+  n9 = ADD VECTOR 5 (b0) after n1, n3
+  n10 = free b0 L1 64 after n9
+})",
+                                         Diags);
+  ASSERT_TRUE(G) << Diags;
+  TargetDesc T = TargetDesc::davinci();
+  ASSERT_EQ(errors(*G, T, /*L0Single=*/true), 0u);
+  Graph Placed = *G;
+  Placed.Order = placeLate(*G, G->Order);
+  EXPECT_EQ(errors(Placed, T, /*L0Single=*/true), 0u);
+}

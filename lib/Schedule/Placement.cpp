@@ -201,24 +201,44 @@ std::vector<NodeIdx> placeLate(const Graph &G, ArrayRef<NodeIdx> Order,
       Movable = TargetDesc::loadsFromDDR(G.opName(N)) || IsDrain(I);
     if (!Movable)
       continue;
-    // Moving a node later moves every FREE after it later too: one that
-    // frees a buffer the node neither allocates nor uses (an edge the graph
-    // states) would lengthen that buffer's life, so such a node stays.
-    auto OwnBuffer = [&](uint64_t Id) {
-      return N.Kind == NodeKind::Alloc ? Id == N.Buf : is_contained(N.Bufs, Id);
-    };
-    bool FreesOther = false, Pulled = false;
-    for (uint32_t E = SuccBegin[I]; E != SuccBegin[I + 1]; ++E) {
-      const Node &S = G[Succs[E]];
-      if (S.Kind == NodeKind::Free)
-        FreesOther |= !OwnBuffer(S.Buf);
-      else
-        Pulled = true;
-    }
     // Pulled in only by a successor that is not a FREE: one that only FREEs
     // follow stays where it is (else it would wait for the end).
-    if (Pulled && !FreesOther)
-      Roles[I] = Role::Lazy;
+    for (uint32_t E = SuccBegin[I]; E != SuccBegin[I + 1]; ++E)
+      if (G[Succs[E]].Kind != NodeKind::Free) {
+        Roles[I] = Role::Lazy;
+        break;
+      }
+  }
+  // A FREE that the graph orders after a node other than its buffer's ALLOC
+  // and users (another buffer's ALLOC or FREE, an unrelated operation) would
+  // wait for that node, and so for any lazy node before it: moving those
+  // later would lengthen the buffer's life. They stay anchors, and so do
+  // the lazy nodes before such a node through FREEs.
+  SmallVector<NodeIdx, 16> Pin;
+  for (NodeIdx F : Order) {
+    const Node &N = G[F];
+    if (N.Kind != NodeKind::Free || Roles[F] != Role::Eager)
+      continue;
+    for (NodeIdx P : N.Preds) {
+      const Node &PN = G[P];
+      bool Own = PN.Kind == NodeKind::Alloc
+                     ? PN.Buf == N.Buf
+                     : PN.Kind == NodeKind::Op && is_contained(PN.Bufs, N.Buf);
+      if (!Own)
+        Pin.push_back(P);
+    }
+  }
+  std::vector<uint8_t> Pinned(Pin.empty() ? 0 : V, 0);
+  while (!Pin.empty()) {
+    NodeIdx P = Pin.pop_back_val();
+    if (Pinned[P])
+      continue;
+    Pinned[P] = 1;
+    if (Roles[P] == Role::Lazy)
+      Roles[P] = Role::Anchor;
+    else if (Roles[P] == Role::Eager)
+      for (uint32_t E = PredBegin[P]; E != PredBegin[P + 1]; ++E)
+        Pin.push_back(Preds[E]);
   }
 
   std::vector<NodeIdx> Out;

@@ -26,9 +26,10 @@ namespace dan {
 ///
 /// - the anchors (every operation but a movable COPY_IN, and every node of
 ///   another kind: a spill, the ALLOC and FREE of a buffer allocated or
-///   freed twice, an ALLOC or COPY_IN only FREEs follow, and one that the
-///   FREE of another buffer follows, whose life moving it would lengthen)
-///   keep their relative order;
+///   freed twice, an ALLOC or COPY_IN only FREEs follow, and one that a
+///   FREE waits for through an edge to a node other than its buffer's ALLOC
+///   and users, directly or through FREEs: moving it would lengthen that
+///   buffer's life) keep their relative order;
 /// - an ALLOC, and a COPY_IN (an operation that loads from DDR), that some
 ///   node other than a FREE follows is emitted lazily: right before the
 ///   first node that needs it, its own unplaced predecessors first (depth
