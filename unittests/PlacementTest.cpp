@@ -177,3 +177,30 @@ TEST(PlacementTest, AFreeAfterAnotherFreeKeepsItsPlace) {
   Placed.Order = placeLate(*G, G->Order);
   EXPECT_EQ(errors(Placed, T, /*L0Single=*/true), 0u);
 }
+
+TEST(PlacementTest, AFreeComesNoLaterThanInTheOrder) {
+  // b1 (L0C) is loaded but no operation of b1 follows; an edge makes the
+  // ADD wait for its load, so the ADD would pull the load, and b1's FREE
+  // with it, past the ALLOC of b2 (L0C): the FREE is pulled where the
+  // order has it instead (found by dan-fuzz-stages).
+  llvm::SourceMgr SM;
+  std::string Diags;
+  std::unique_ptr<Graph> G = test::parse(SM, R"(graph @LoadWithoutUse {
+  n0 = alloc b1 L0C 14
+  n1 = COPY_IN MTE2 5 (b1) after n0
+  n2 = free b1 L0C 14 after n0, n1
+  n3 = alloc b2 L0C 8
+  n5 = alloc b3 UB 16
+  n6 = COPY_IN MTE2 5 (b3) after n5
+  n7 = ADD VECTOR 5 (b3) after n1, n6
+  n4 = free b2 L0C 8 after n3, n7
+  n8 = free b3 UB 16 after n7
+})",
+                                         Diags);
+  ASSERT_TRUE(G) << Diags;
+  TargetDesc T = TargetDesc::davinci();
+  ASSERT_EQ(errors(*G, T, /*L0Single=*/true), 0u);
+  Graph Placed = *G;
+  Placed.Order = placeLate(*G, G->Order);
+  EXPECT_EQ(errors(Placed, T, /*L0Single=*/true), 0u);
+}

@@ -209,38 +209,6 @@ std::vector<NodeIdx> placeLate(const Graph &G, ArrayRef<NodeIdx> Order,
         break;
       }
   }
-  // A FREE that the graph orders after a node other than its buffer's ALLOC
-  // and users (another buffer's ALLOC or FREE, an unrelated operation) would
-  // wait for that node, and so for any lazy node before it: moving those
-  // later would lengthen the buffer's life. They stay anchors, and so do
-  // the lazy nodes before such a node through FREEs.
-  SmallVector<NodeIdx, 16> Pin;
-  for (NodeIdx F : Order) {
-    const Node &N = G[F];
-    if (N.Kind != NodeKind::Free || Roles[F] != Role::Eager)
-      continue;
-    for (NodeIdx P : N.Preds) {
-      const Node &PN = G[P];
-      bool Own = PN.Kind == NodeKind::Alloc
-                     ? PN.Buf == N.Buf
-                     : PN.Kind == NodeKind::Op && is_contained(PN.Bufs, N.Buf);
-      if (!Own)
-        Pin.push_back(P);
-    }
-  }
-  std::vector<uint8_t> Pinned(Pin.empty() ? 0 : V, 0);
-  while (!Pin.empty()) {
-    NodeIdx P = Pin.pop_back_val();
-    if (Pinned[P])
-      continue;
-    Pinned[P] = 1;
-    if (Roles[P] == Role::Lazy)
-      Roles[P] = Role::Anchor;
-    else if (Roles[P] == Role::Eager)
-      for (uint32_t E = PredBegin[P]; E != PredBegin[P + 1]; ++E)
-        Pin.push_back(Preds[E]);
-  }
-
   std::vector<NodeIdx> Out;
   Out.reserve(V);
   std::vector<uint8_t> Emitted(V, 0);
@@ -291,8 +259,16 @@ std::vector<NodeIdx> placeLate(const Graph &G, ArrayRef<NodeIdx> Order,
       Emit(Done);
     }
   };
+  // A FREE not yet emitted when the order reaches it is pulled there too,
+  // with the lazy nodes it waits for: it may wait for one that only a later
+  // anchor would pull (a COPY_IN that no operation of its buffer follows,
+  // another buffer's ALLOC or FREE named by an edge), and must not come
+  // later than in \p Order, or its buffer would live longer. (With drains,
+  // an L0 buffer lives longer on purpose, and the FREE -> next ALLOC edges
+  // keep its tier's rule.)
   for (NodeIdx I : Order)
-    if (Roles[I] == Role::Anchor)
+    if (Roles[I] == Role::Anchor ||
+        (Roles[I] == Role::Eager && !(DrainL0 && DrainL0->isL0(G[I].BufTier))))
       Pull(I);
   // Every lazy node precedes an anchor and every FREE follows its
   // predecessors; anything left (only on an order that is not legal) keeps

@@ -26,15 +26,15 @@ namespace dan {
 ///
 /// - the anchors (every operation but a movable COPY_IN, and every node of
 ///   another kind: a spill, the ALLOC and FREE of a buffer allocated or
-///   freed twice, an ALLOC or COPY_IN only FREEs follow, and one that a
-///   FREE waits for through an edge to a node other than its buffer's ALLOC
-///   and users, directly or through FREEs: moving it would lengthen that
-///   buffer's life) keep their relative order;
+///   freed twice, an ALLOC or COPY_IN only FREEs follow) keep their
+///   relative order;
 /// - an ALLOC, and a COPY_IN (an operation that loads from DDR), that some
 ///   node other than a FREE follows is emitted lazily: right before the
 ///   first node that needs it, its own unplaced predecessors first (depth
 ///   first, in edge order);
-/// - a FREE is emitted right after its last predecessor.
+/// - a FREE is emitted right after its last predecessor, and no later than
+///   its place in \p Order (pulled there, with the lazy nodes it waits
+///   for, if it is not out yet), so no buffer lives longer.
 ///
 /// With \p DrainL0 (the target; for an order that keeps one live buffer per
 /// L0 tier), a drain is lazy too: an operation that is the last use of its
