@@ -44,6 +44,20 @@ unsigned errors(const Graph &G, const TargetDesc &T, bool L0Single) {
       });
 }
 
+/// Placing the order of the graph \p Text, which keeps one live buffer per
+/// L0 tier, keeps it so.
+void expectPlacementKeepsL0Single(llvm::StringRef Text) {
+  llvm::SourceMgr SM;
+  std::string Diags;
+  std::unique_ptr<Graph> G = test::parse(SM, Text, Diags);
+  ASSERT_TRUE(G) << Diags;
+  TargetDesc T = TargetDesc::davinci();
+  ASSERT_EQ(errors(*G, T, /*L0Single=*/true), 0u);
+  Graph Placed = *G;
+  Placed.Order = placeLate(*G, G->Order);
+  EXPECT_EQ(errors(Placed, T, /*L0Single=*/true), 0u);
+}
+
 } // namespace
 
 TEST(PlacementTest, ShortensLiveRangesOnly) {
@@ -124,11 +138,10 @@ TEST(PlacementTest, DrainsWaitInL0UnderTheOneBufferRule) {
 TEST(PlacementTest, AFreeAfterAnotherBuffersAllocKeepsItsPlace) {
   // The FREE of b2 is stated after the ALLOC of b1 (n2), which a later
   // ALLOC needs. Pulling n2 late would take b2's FREE along and leave b1
-  // and b2 live together in L0A: n2 stays where it is (found by
-  // dan-fuzz-stages: a --l0=single order broke the rule once placed).
-  llvm::SourceMgr SM;
-  std::string Diags;
-  std::unique_ptr<Graph> G = test::parse(SM, R"(graph @FreeAfterOtherAlloc {
+  // and b2 live together in L0A; the FREE comes where the order has it,
+  // with n2 before it (found by dan-fuzz-stages: a --l0=single order broke
+  // the rule once placed).
+  expectPlacementKeepsL0Single(R"(graph @FreeAfterOtherAlloc {
   n0 = alloc b0 L1 64
   n1 = COPY_IN MTE2 10 (b0) after n0
   n2 = alloc b1 L0A 32 after n1
@@ -139,24 +152,15 @@ TEST(PlacementTest, AFreeAfterAnotherBuffersAllocKeepsItsPlace) {
   n7 = ADD VECTOR 5 (b3, b0) after n1, n6
   n8 = free b3 UB 16 after n7
   n9 = free b0 L1 64 after n7
-})",
-                                         Diags);
-  ASSERT_TRUE(G) << Diags;
-  TargetDesc T = TargetDesc::davinci();
-  ASSERT_EQ(errors(*G, T, /*L0Single=*/true), 0u);
-  Graph Placed = *G;
-  Placed.Order = placeLate(*G, G->Order);
-  EXPECT_EQ(errors(Placed, T, /*L0Single=*/true), 0u);
+})");
 }
 
 TEST(PlacementTest, AFreeAfterAnotherFreeKeepsItsPlace) {
   // The FREE of b1 (L0A) is stated after the FREE of b9, which follows
   // b9's COPY_IN, a lazy node the ADD pulls. Pulling it late would delay
-  // both FREEs and leave b1 live when b2 (L0A) is allocated; the COPY_IN
-  // stays (found by dan-fuzz-stages).
-  llvm::SourceMgr SM;
-  std::string Diags;
-  std::unique_ptr<Graph> G = test::parse(SM, R"(graph @FreeAfterOtherFree {
+  // both FREEs and leave b1 live when b2 (L0A) is allocated; both FREEs
+  // come where the order has them (found by dan-fuzz-stages).
+  expectPlacementKeepsL0Single(R"(graph @FreeAfterOtherFree {
   n0 = alloc b0 L1 64
   n1 = COPY_IN MTE2 10 (b0) after n0
   n2 = alloc b9 L1 8
@@ -168,14 +172,7 @@ TEST(PlacementTest, AFreeAfterAnotherFreeKeepsItsPlace) {
   n8 = free b2 L0A 32 after n7
   n9 = ADD VECTOR 5 (b0) after n1, n3
   n10 = free b0 L1 64 after n9
-})",
-                                         Diags);
-  ASSERT_TRUE(G) << Diags;
-  TargetDesc T = TargetDesc::davinci();
-  ASSERT_EQ(errors(*G, T, /*L0Single=*/true), 0u);
-  Graph Placed = *G;
-  Placed.Order = placeLate(*G, G->Order);
-  EXPECT_EQ(errors(Placed, T, /*L0Single=*/true), 0u);
+})");
 }
 
 TEST(PlacementTest, AFreeComesNoLaterThanInTheOrder) {
@@ -183,9 +180,7 @@ TEST(PlacementTest, AFreeComesNoLaterThanInTheOrder) {
   // ADD wait for its load, so the ADD would pull the load, and b1's FREE
   // with it, past the ALLOC of b2 (L0C): the FREE is pulled where the
   // order has it instead (found by dan-fuzz-stages).
-  llvm::SourceMgr SM;
-  std::string Diags;
-  std::unique_ptr<Graph> G = test::parse(SM, R"(graph @LoadWithoutUse {
+  expectPlacementKeepsL0Single(R"(graph @LoadWithoutUse {
   n0 = alloc b1 L0C 14
   n1 = COPY_IN MTE2 5 (b1) after n0
   n2 = free b1 L0C 14 after n0, n1
@@ -195,12 +190,5 @@ TEST(PlacementTest, AFreeComesNoLaterThanInTheOrder) {
   n7 = ADD VECTOR 5 (b3) after n1, n6
   n4 = free b2 L0C 8 after n3, n7
   n8 = free b3 UB 16 after n7
-})",
-                                         Diags);
-  ASSERT_TRUE(G) << Diags;
-  TargetDesc T = TargetDesc::davinci();
-  ASSERT_EQ(errors(*G, T, /*L0Single=*/true), 0u);
-  Graph Placed = *G;
-  Placed.Order = placeLate(*G, G->Order);
-  EXPECT_EQ(errors(Placed, T, /*L0Single=*/true), 0u);
+})");
 }
