@@ -136,14 +136,15 @@ SmallVector<MPASWeights, 4> weightings(MPASWeights W, Traversal O) {
 }
 
 /// The orders of \p G under each candidate and each of its weightings
-/// (orderMPAS: the jobs share the graph), made concurrently; then keeps per
+/// (orderMPAS: the jobs share the graph and \p Info, when the caller made
+/// it), made concurrently; then keeps per
 /// candidate the weighting of the lowest peak (ties to the earlier), with the
 /// peaks of all in MPASStats::Tried when there were several.
 std::vector<Ordered>
 orderAll(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
          ArrayRef<OrderCandidate> Cands, const std::optional<TaskOrder> &Tasks,
-         JobRunner &Runner, bool Timed,
-         std::shared_ptr<const MPASGraphInfo> Info, bool KeepUnplaced = false) {
+         JobRunner &Runner, bool Timed, const MPASGraphInfo *Info,
+         bool KeepUnplaced = false) {
   struct Job {
     size_t Cand;
     MPASWeights W;
@@ -193,13 +194,6 @@ orderAll(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
   std::optional<PhaseTimer> Timer;
   if (Timed)
     Timer.emplace("mpas-order", "dan-mpas: ordering the candidates");
-  // What the list scheduler knows of the graph is the same for each of its
-  // settings: made once when two or more use it (if the caller has not).
-  if (!Info && llvm::count_if(Jobs, [&](const Job &J) {
-                 Traversal O = Effective[J.Cand];
-                 return O == Traversal::Free || O == Traversal::Tasks;
-               }) > 1)
-    Info = analyzeForMPAS(G, T);
   // The jobs without a twin first, then those under Single that have one,
   // all in one batch. A job under Single whose twin under Capacity has
   // finished and made every L0 test as Single would takes the twin's order
@@ -236,9 +230,8 @@ orderAll(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
     }
     MPASOptions One = settingOf(Opts, Cands[Jobs[J].Cand], Jobs[J].W);
     One.OpOrderInputChecked = OpOrderInputChecked;
-    Runs[J].Stats =
-        orderMPAS(G, T, One, Runs[J].Order, &Tasks,
-                  KeepUnplaced ? &Runs[J].Unplaced : nullptr, Info.get());
+    Runs[J].Stats = orderMPAS(G, T, One, Runs[J].Order, &Tasks,
+                              KeepUnplaced ? &Runs[J].Unplaced : nullptr, Info);
     Finished[J].store(true, std::memory_order_release);
   });
   std::vector<Ordered> Best(Cands.size());
@@ -302,11 +295,11 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
                            const MPASOptions &Opts,
                            const std::optional<TaskOrder> &Tasks,
                            const SearchOptions &Search, JobRunner &Runner,
-                           std::shared_ptr<const MPASGraphInfo> Info) {
+                           const MPASGraphInfo *Info) {
   SmallVector<OrderCandidate, 9> Cands = orderCandidates(Opts, Tasks);
   std::vector<Ordered> Runs =
-      orderAll(G, T, Opts, Cands, Tasks, Runner, Search.TimePhases,
-               std::move(Info), /*KeepUnplaced=*/true);
+      orderAll(G, T, Opts, Cands, Tasks, Runner, Search.TimePhases, Info,
+               /*KeepUnplaced=*/true);
   // A candidate that cannot order the graph drops out (the orders of whole
   // operations need a legal input order, the list scheduler does not); only
   // when none can does the first one's error stand.
@@ -488,17 +481,16 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
                                        const MPASOptions &Opts,
                                        const SearchOptions &Search) {
   JobRunner Runner(Search.Threads);
-  // What the list scheduler knows of the graph, for the settings that run
-  // it (the others order whole operations): on two or more threads made
-  // while the tasks are found, which do not need it.
+  // What the list scheduler knows of the graph, made once for every
+  // candidate that runs it (the others order whole operations): on two or
+  // more threads while the tasks are found, which do not need it, when the
+  // selection surely runs the list scheduler.
   std::shared_ptr<const MPASGraphInfo> Info;
-  bool ListScheduled =
-      Opts.Order == Traversal::Auto || Opts.Order == Traversal::Free ||
-      Opts.Order == Traversal::Tasks || Opts.Order == Traversal::Groups;
   std::optional<TaskOrder> Tasks;
   if (Opts.Order != Traversal::Free && Opts.Order != Traversal::Window) {
     std::thread Maker;
-    if (ListScheduled && Runner.threads() > 1)
+    if ((Opts.Order == Traversal::Auto || Opts.Order == Traversal::Tasks) &&
+        Runner.threads() > 1)
       Maker = std::thread([&] { Info = analyzeForMPAS(G, T); });
     std::optional<PhaseTimer> Timer;
     if (Search.TimePhases)
@@ -509,11 +501,16 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
     if (Maker.joinable())
       Maker.join();
   }
+  // (Groups is the list scheduler on a graph with fewer than two tasks.)
+  bool ListScheduled = Opts.Order == Traversal::Auto ||
+                       Opts.Order == Traversal::Free ||
+                       Opts.Order == Traversal::Tasks ||
+                       (Opts.Order == Traversal::Groups && !Tasks);
   if (ListScheduled && !Info)
     Info = analyzeForMPAS(G, T);
   Expected<MPASStats> S = [&]() -> Expected<MPASStats> {
     if (Opts.L0 == L0Mode::Auto)
-      return autoL0(G, T, Opts, Tasks, Search, Runner, Info);
+      return autoL0(G, T, Opts, Tasks, Search, Runner, Info.get());
     // One L0 mode: --order=auto is the list scheduler alone; under
     // --l0=single (stage 1's contest rule, judged by its peak) also the
     // orders of whole operations a group of tasks at a time and the staged
@@ -530,8 +527,8 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
       if (Opts.L0 == L0Mode::Single)
         Cands.push_back({Traversal::Staged, L0Mode::Single, 0, Opts.Place});
     }
-    std::vector<Ordered> Runs =
-        orderAll(G, T, Opts, Cands, Tasks, Runner, Search.TimePhases, Info);
+    std::vector<Ordered> Runs = orderAll(G, T, Opts, Cands, Tasks, Runner,
+                                         Search.TimePhases, Info.get());
     size_t Kept = 0;
     for (size_t C = 1; C != Runs.size(); ++C) {
       if (!Runs[C].Stats) {

@@ -18,7 +18,6 @@
 #include "dan/Schedule/Placement.h"
 #include "dan/Transforms/MPAS.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 #include <array>
@@ -96,7 +95,7 @@ public:
         Preds(Info.Preds), SuccBegin(Info.SuccBegin), Succs(Info.Succs),
         InDeg(Info.InDeg), H(Info.H), Delta(Info.Delta), Lambda(Info.Lambda),
         Bufs(Info.Bufs) {}
-  /// Orders the graph into \p Out (the input order with KeepInputOrder).
+  /// Orders the graph into \p Out.
   Expected<MPASStats> run(std::vector<NodeIdx> &Out);
 
 private:
