@@ -247,8 +247,8 @@ static const EnumEntry<Traversal> Traversals[] = {
     {Traversal::Staged, "staged",
      "the input order of the operations in two stages: first those that need "
      "no vector result (attention's score matmuls), then the rest; with "
-     "--l0=single a result waits in L0 until the tier is needed; L0 as with "
-     "groups"},
+     "--l0=single a result waits in L0 until the tier is needed; L0 within "
+     "capacity or one live buffer per tier, so not with --l0=ignore"},
 };
 
 ArrayRef<EnumEntry<L0Mode>> l0ModeTable() { return L0Modes; }
