@@ -11,6 +11,7 @@
 #include "dan/Support/UnionFind.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -436,6 +437,87 @@ std::optional<TaskOrder> findTaskOrder(const Graph &G, const TargetDesc &T,
   }
   assignRanks(G, W, SourceOf, *Order, Result);
   return Result;
+}
+
+std::vector<NodeIdx> leadingTasks(const Graph &G, const TaskOrder &Tasks,
+                                  size_t MaxNodes, unsigned MinTasks,
+                                  unsigned &Taken) {
+  const std::vector<uint32_t> &TaskOf = Tasks.TaskOf;
+  std::vector<size_t> TaskNodes(Tasks.Tasks, 0);
+  for (uint32_t K : TaskOf)
+    if (K != None)
+      ++TaskNodes[K];
+  unsigned Count = 0;
+  for (size_t Held = 0; Count != Tasks.Tasks; ++Count) {
+    if (Count >= MinTasks && Held + TaskNodes[Count] > MaxNodes)
+      break;
+    Held += TaskNodes[Count];
+  }
+  if (Count == Tasks.Tasks)
+    return {};
+  // The nodes outside every task (the DDR-backed buffers' ALLOC, COPY_IN
+  // and FREE), by the buffers they name.
+  DenseMap<uint64_t, SmallVector<NodeIdx, 3>> OutsideOf;
+  for (NodeIdx I = 0, V = G.size(); I != V; ++I) {
+    if (TaskOf[I] != None)
+      continue;
+    const Node &N = G[I];
+    if (N.isBufferNode())
+      OutsideOf[N.Buf].push_back(I);
+    else
+      for (uint64_t B : N.Bufs)
+        OutsideOf[B].push_back(I);
+  }
+  std::vector<uint8_t> In(G.size(), 0);
+  std::vector<NodeIdx> Work;
+  for (NodeIdx I = 0, V = G.size(); I != V; ++I)
+    if (TaskOf[I] < Count) {
+      In[I] = 1;
+      Work.push_back(I);
+    }
+  bool NeedsLater = false;
+  auto Add = [&](NodeIdx I) {
+    if (In[I])
+      return;
+    // Part of a later task: the sample would hold a task in part.
+    if (TaskOf[I] != None) {
+      NeedsLater = true;
+      return;
+    }
+    In[I] = 1;
+    Work.push_back(I);
+  };
+  DenseSet<uint64_t> Named;
+  auto Name = [&](uint64_t B) {
+    if (!Named.insert(B).second)
+      return;
+    if (auto It = OutsideOf.find(B); It != OutsideOf.end())
+      for (NodeIdx X : It->second)
+        Add(X);
+  };
+  while (!Work.empty() && !NeedsLater) {
+    NodeIdx I = Work.back();
+    Work.pop_back();
+    const Node &N = G[I];
+    // A FREE waits for its buffer's last users, in any task: the sample
+    // keeps those it holds (extractPart drops the other edges).
+    if (N.Kind != NodeKind::Free)
+      for (NodeIdx P : N.Preds)
+        Add(P);
+    if (N.isBufferNode())
+      Name(N.Buf);
+    else
+      for (uint64_t B : N.Bufs)
+        Name(B);
+  }
+  if (NeedsLater)
+    return {};
+  std::vector<NodeIdx> Nodes;
+  for (NodeIdx I : G.Order)
+    if (In[I])
+      Nodes.push_back(I);
+  Taken = Count;
+  return Nodes;
 }
 
 } // namespace dan

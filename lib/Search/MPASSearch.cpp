@@ -12,12 +12,14 @@
 #include "dan/Analysis/Replay.h"
 #include "dan/IR/Components.h"
 #include "dan/Schedule/Order.h"
+#include "dan/Schedule/TaskOrder.h"
 #include "dan/Search/Search.h"
 #include "dan/Support/Timing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <atomic>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <thread>
 #include <tuple>
@@ -282,6 +284,64 @@ PlanResult planAndMeasure(const Graph &G, const TargetDesc &T,
   return {true, R.ExtraTraffic, R.Makespan, planCost(R, T)};
 }
 
+/// How the selections rank a candidate: by plan cost, then the least
+/// traffic, the lower makespan and the lower peak; a failed plan after
+/// every successful one.
+using RankKey = std::tuple<bool, uint64_t, uint64_t, uint64_t, uint64_t>;
+RankKey rankKey(const PlanResult &P, uint64_t PeakL1UB) {
+  return {!P.Ok, P.Cost, P.Traffic, P.Makespan, PeakL1UB};
+}
+
+/// The plans of a list of orders (planOrders).
+struct PlannedOrders {
+  /// Per order: its plan in Plans.
+  std::vector<size_t> PlanOf;
+  /// Per plan: the first order it is the plan of.
+  std::vector<size_t> Unique;
+  std::vector<PlanResult> Plans;
+  /// Whether dan-dlr's input checks passed (they pass for every order made
+  /// here once they pass for one).
+  bool InputChecked = false;
+};
+
+/// Default dan-dlr's plan of each distinct order of \p Orders, made
+/// concurrently and measured by the replay; an order equal to an earlier
+/// one shares its plan. With a single distinct order nothing is planned
+/// unless \p MeasureSole (the plan cannot change a choice). Timed as phase
+/// \p Phase when \p Timed.
+PlannedOrders planOrders(Graph &G, const TargetDesc &T,
+                         ArrayRef<std::vector<NodeIdx> *> Orders,
+                         bool MeasureSole, bool Timed, StringRef Phase,
+                         StringRef PhaseDesc, JobRunner &Runner) {
+  PlannedOrders P;
+  P.PlanOf.resize(Orders.size());
+  for (size_t C = 0; C != Orders.size(); ++C) {
+    auto Same = llvm::find_if(
+        P.Unique, [&](size_t U) { return *Orders[U] == *Orders[C]; });
+    P.PlanOf[C] = Same - P.Unique.begin();
+    if (Same == P.Unique.end())
+      P.Unique.push_back(C);
+  }
+  P.Plans.resize(P.Unique.size());
+  if (P.Unique.size() < 2 && !MeasureSole)
+    return P;
+  if (P.Unique.size() > 1) {
+    // The graph under the first order, without copying it.
+    std::swap(G.Order, *Orders[P.Unique[0]]);
+    Error E = checkPlannableInput(G, T);
+    std::swap(G.Order, *Orders[P.Unique[0]]);
+    P.InputChecked = !E;
+    consumeError(std::move(E));
+  }
+  std::optional<PhaseTimer> Timer;
+  if (Timed)
+    Timer.emplace(Phase, PhaseDesc);
+  Runner.run(P.Unique.size(), [&](size_t U) {
+    P.Plans[U] = planAndMeasure(G, T, *Orders[P.Unique[U]], P.InputChecked);
+  });
+  return P;
+}
+
 /// --l0=auto: a bounded candidate selection across the stage boundary. Each
 /// candidate (an order and an L0 mode, orderCandidates) orders the graph;
 /// default dan-dlr plans each distinct order on a copy and the replay
@@ -327,45 +387,19 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
           consumeError(Runs[D].Stats.takeError());
       return Runs[C].Stats.takeError();
     }
-  // Each candidate's plan: the first candidate with its order plans it.
-  std::vector<size_t> PlanOf(Runs.size());
-  std::vector<size_t> Unique;
-  for (size_t C = 0; C != Runs.size(); ++C) {
-    auto Same = llvm::find_if(
-        Unique, [&](size_t U) { return Runs[U].Order == Runs[C].Order; });
-    PlanOf[C] = Same - Unique.begin();
-    if (Same == Unique.end())
-      Unique.push_back(C);
-  }
-  // With one distinct order every candidate shares its plan, so the plan
-  // cannot change the choice (the peak and the candidate order decide).
-  std::vector<PlanResult> Plans(Unique.size());
-  // dan-dlr's input checks look at the graph (sizes against the tiers) and
-  // at the order's lifetimes, which every order made here respects: they
-  // pass for every order once they pass for the first.
-  bool InputChecked = false;
-  if (Unique.size() > 1 || Search.MeasureSoleOrder) {
-    if (Unique.size() > 1) {
-      // The graph under the first order, without copying it.
-      std::swap(G.Order, Runs[Unique[0]].Order);
-      Error E = checkPlannableInput(G, T);
-      std::swap(G.Order, Runs[Unique[0]].Order);
-      InputChecked = !E;
-      consumeError(std::move(E));
-    }
-    std::optional<PhaseTimer> Timer;
-    if (Search.TimePhases)
-      Timer.emplace("mpas-plan", "dan-mpas: planning the candidates");
-    Runner.run(Unique.size(), [&](size_t U) {
-      Plans[U] = planAndMeasure(G, T, Runs[Unique[U]].Order, InputChecked);
-    });
-  }
+  std::vector<std::vector<NodeIdx> *> Orders;
+  for (Ordered &R : Runs)
+    Orders.push_back(&R.Order);
+  PlannedOrders P =
+      planOrders(G, T, Orders, Search.MeasureSoleOrder, Search.TimePhases,
+                 "mpas-plan", "dan-mpas: planning the candidates", Runner);
+  std::vector<size_t> &PlanOf = P.PlanOf, &Unique = P.Unique;
+  std::vector<PlanResult> &Plans = P.Plans;
+  bool InputChecked = P.InputChecked;
   MPASStats Best;
   size_t BestC = 0;
-  using RankKey = std::tuple<bool, uint64_t, uint64_t, uint64_t, uint64_t>;
-  // A failed plan ranks after every successful one.
-  auto KeyOf = [](const PlanResult &P, const MPASStats &S) -> RankKey {
-    return {!P.Ok, P.Cost, P.Traffic, P.Makespan, S.PeakL1UB};
+  auto KeyOf = [](const PlanResult &P, const MPASStats &S) {
+    return rankKey(P, S.PeakL1UB);
   };
   RankKey BestKey;
   for (size_t C = 0; C != Runs.size(); ++C) {
@@ -448,6 +482,168 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
   return Best;
 }
 
+/// The fewest tasks a sample holds: two groups of the largest group size
+/// --order=auto tries (4), and more than "all" of them.
+constexpr unsigned MinSampleTasks = 8;
+
+/// How many of the settings a sample ranks first order and plan the whole
+/// graph.
+constexpr size_t SampledBest = 2;
+
+/// A trial's figures as a plan result.
+PlanResult resultOf(const MPASStats::L0Trial &Trial, const TargetDesc &T) {
+  ReplayResult R;
+  R.ExtraTraffic = Trial.Traffic;
+  R.Makespan = Trial.Makespan;
+  return {Trial.Planned, Trial.Traffic, Trial.Makespan, planCost(R, T)};
+}
+
+} // namespace
+
+static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
+                                       const MPASOptions &Opts,
+                                       const SearchOptions &Search);
+
+namespace {
+
+/// The settings the selection ranks best on a sample of \p G (its first
+/// tasks, leadingTasks): at most SampledBest, each with its placement
+/// flag, with the sample's figures in \p Out. Nothing when \p G yields no
+/// sample or the selection fails on it.
+std::optional<SmallVector<OrderCandidate, 2>>
+rankOnSample(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
+             const TaskOrder &Tasks, const SearchOptions &Search,
+             MPASStats &Out) {
+  unsigned Taken = 0;
+  std::vector<NodeIdx> Nodes =
+      leadingTasks(G, Tasks, Search.SampleAbove / 2, MinSampleTasks, Taken);
+  if (Nodes.empty())
+    return std::nullopt;
+  std::unique_ptr<Graph> Sample = extractPart(G, Nodes);
+  SearchOptions Inner = Search;
+  Inner.SampleAbove = 0;
+  Inner.TimePhases = false;
+  Inner.MeasureSoleOrder = false;
+  Expected<MPASStats> S = searchWhole(*Sample, T, Opts, Inner);
+  if (!S) {
+    consumeError(S.takeError());
+    return std::nullopt;
+  }
+  const auto &Tried = S->L0Tried;
+  std::vector<size_t> Ranked(Tried.size());
+  std::iota(Ranked.begin(), Ranked.end(), 0);
+  llvm::stable_sort(Ranked, [&](size_t A, size_t B) {
+    return rankKey(resultOf(Tried[A], T), Tried[A].PeakL1UB) <
+           rankKey(resultOf(Tried[B], T), Tried[B].PeakL1UB);
+  });
+  SmallVector<OrderCandidate, 2> Best;
+  SmallVector<size_t, 2> BestTrials;
+  for (size_t K : Ranked) {
+    // One variant of each setting, the better with or without the
+    // placement step: the sample tells group sizes apart less surely than
+    // it does those (its first and last groups weigh more than in the whole
+    // graph). Equal figures are almost surely one order (both L0 modes
+    // often reach the same), which the whole graph would plan only once.
+    if (llvm::any_of(BestTrials, [&](size_t B) {
+          return (Tried[B].Mode == Tried[K].Mode &&
+                  Tried[B].Order == Tried[K].Order &&
+                  Tried[B].Group == Tried[K].Group) ||
+                 (resultOf(Tried[B], T).Cost == resultOf(Tried[K], T).Cost &&
+                  Tried[B].Traffic == Tried[K].Traffic &&
+                  Tried[B].PeakL1UB == Tried[K].PeakL1UB);
+        }))
+      continue;
+    BestTrials.push_back(K);
+    Best.push_back(
+        {Tried[K].Order, Tried[K].Mode, Tried[K].Group, Tried[K].Placed});
+    if (Best.size() == SampledBest)
+      break;
+  }
+  Out.SampleTasks = Taken;
+  Out.SampleNodes = Nodes.size();
+  Out.SampleTried = std::move(S->L0Tried);
+  return Best;
+}
+
+/// --l0=auto on a large graph: the settings rankOnSample chose, \p
+/// Settings, order the whole graph (each order once: a setting without the
+/// placement step takes the order of the same setting before it), default
+/// dan-dlr plans each distinct order, and the lowest planCost wins as in
+/// autoL0, ties to the earlier setting. Nothing when a setting cannot order
+/// the whole graph: then the whole selection runs.
+std::optional<MPASStats>
+autoL0Sampled(Graph &G, const TargetDesc &T, const MPASOptions &Opts,
+              const std::optional<TaskOrder> &Tasks,
+              const SearchOptions &Search, JobRunner &Runner,
+              const MPASGraphInfo *Info, ArrayRef<OrderCandidate> Settings,
+              MPASStats &Sampled) {
+  SmallVector<OrderCandidate, 2> Cands;
+  SmallVector<size_t, 2> CandOf;
+  for (const OrderCandidate &S : Settings) {
+    auto It = llvm::find_if(Cands, [&](const OrderCandidate &C) {
+      return C.Order == S.Order && C.Mode == S.Mode && C.Group == S.Group;
+    });
+    CandOf.push_back(It - Cands.begin());
+    if (It == Cands.end())
+      Cands.push_back({S.Order, S.Mode, S.Group, Opts.Place});
+  }
+  std::vector<Ordered> Runs =
+      orderAll(G, T, Opts, Cands, Tasks, Runner, Search.TimePhases, Info,
+               /*KeepUnplaced=*/true);
+  bool AllOrdered = true;
+  for (Ordered &R : Runs)
+    if (!R.Stats) {
+      consumeError(R.Stats.takeError());
+      AllOrdered = false;
+    }
+  if (!AllOrdered)
+    return std::nullopt;
+  // Each setting's order and figures.
+  std::vector<std::vector<NodeIdx> *> Orders;
+  SmallVector<MPASStats, 2> Stats;
+  for (size_t K = 0; K != Settings.size(); ++K) {
+    Ordered &R = Runs[CandOf[K]];
+    MPASStats S = *R.Stats;
+    if (Settings[K].Place || !S.Placed) {
+      Orders.push_back(&R.Order);
+    } else {
+      Orders.push_back(&R.Unplaced);
+      S.PeakL1UB = S.UnplacedPeakL1UB;
+      S.Placed = false;
+      S.UnplacedPeakL1UB = 0;
+    }
+    Stats.push_back(std::move(S));
+  }
+  PlannedOrders P =
+      planOrders(G, T, Orders, Search.MeasureSoleOrder, Search.TimePhases,
+                 "mpas-plan", "dan-mpas: planning the candidates", Runner);
+  size_t BestK = 0;
+  RankKey BestKey;
+  SmallVector<MPASStats::L0Trial, 9> Tried;
+  for (size_t K = 0; K != Settings.size(); ++K) {
+    const PlanResult &Plan = P.Plans[P.PlanOf[K]];
+    Tried.push_back({Settings[K].Mode, Settings[K].Order, Settings[K].Group,
+                     Plan.Traffic, Plan.Makespan, Stats[K].PeakL1UB, Plan.Ok,
+                     Stats[K].Placed});
+    RankKey Key = rankKey(Plan, Stats[K].PeakL1UB);
+    if (K == 0 || Key < BestKey) {
+      BestKey = Key;
+      BestK = K;
+    }
+  }
+  MPASStats Best = std::move(Stats[BestK]);
+  Best.L0Tried = std::move(Tried);
+  Best.L0Chosen = Settings[BestK].Mode;
+  Best.OrderChosen = Settings[BestK].Order;
+  Best.GroupChosen = Settings[BestK].Group;
+  Best.SampleTasks = Sampled.SampleTasks;
+  Best.SampleNodes = Sampled.SampleNodes;
+  Best.SampleTried = std::move(Sampled.SampleTried);
+  Best.Tasks.reset();
+  G.Order = *Orders[BestK];
+  return Best;
+}
+
 /// The stage-1 result of a graph ordered part by part: the parts' orders
 /// one after another; the figures of the part with the highest peak (the
 /// first such), the peak and the fallbacks of all.
@@ -509,6 +705,27 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
   if (ListScheduled && !Info)
     Info = analyzeForMPAS(G, T);
   Expected<MPASStats> S = [&]() -> Expected<MPASStats> {
+    // A large graph whose tasks form no grid tries every candidate (about
+    // fifteen orders, eight plans) on a sample of its tasks, and only the
+    // best on the whole (docs/MPAS.md, "Large graphs").
+    if (Opts.L0 == L0Mode::Auto && Opts.Order == Traversal::Auto &&
+        Search.SampleAbove && G.size() > Search.SampleAbove && Tasks &&
+        !Tasks->IsGrid) {
+      MPASStats Sampled;
+      std::optional<SmallVector<OrderCandidate, 2>> Settings;
+      {
+        std::optional<PhaseTimer> Timer;
+        if (Search.TimePhases)
+          Timer.emplace("mpas-sample",
+                        "dan-mpas: ranking the candidates on a sample");
+        Settings = rankOnSample(G, T, Opts, *Tasks, Search, Sampled);
+      }
+      if (Settings)
+        if (std::optional<MPASStats> S =
+                autoL0Sampled(G, T, Opts, Tasks, Search, Runner, Info.get(),
+                              *Settings, Sampled))
+          return std::move(*S);
+    }
     if (Opts.L0 == L0Mode::Auto)
       return autoL0(G, T, Opts, Tasks, Search, Runner, Info.get());
     // One L0 mode: --order=auto is the list scheduler alone; under

@@ -74,6 +74,15 @@ static cl::opt<unsigned, /*ExternalStorage=*/true> Threads(
              "hardware thread (default 0); the output is the same for any N"),
     cl::cat(DANCategory));
 
+static cl::opt<size_t> SampleAbove(
+    "sample-above", cl::init(SearchOptions().SampleAbove), cl::value_desc("N"),
+    cl::desc("With --l0=auto and --order=auto, on a graph of more than N "
+             "nodes whose tasks form no reuse grid: rank the candidates on "
+             "its first tasks (at most N/2 nodes, at least eight), then "
+             "order and plan the best two on the whole graph; 0 for always "
+             "the whole graph (default 200000)"),
+    cl::cat(DANCategory));
+
 /// Whether \p Trial is the candidate kept.
 static bool isKept(const MPASStats &S, const MPASStats::L0Trial &Trial) {
   return Trial.Mode == S.L0Chosen && Trial.Order == S.OrderChosen &&
@@ -104,9 +113,10 @@ static void printStats(raw_ostream &OS, const Graph &G, const MPASStats &S,
   else if (S.Tasks)
     OS << "dan-mpas:   tasks: " << S.Tasks->Tasks
        << ", no reuse grid: in input order\n";
-  for (const MPASStats::L0Trial &Trial : S.L0Tried) {
-    OS << "dan-mpas:   tried l0 " << l0ModeName(Trial.Mode) << ", order "
-       << orderName(Trial.Order, Trial.Group)
+  auto PrintTrial = [&](StringRef Where, const MPASStats::L0Trial &Trial,
+                        bool Kept) {
+    OS << "dan-mpas:   " << Where << "tried l0 " << l0ModeName(Trial.Mode)
+       << ", order " << orderName(Trial.Order, Trial.Group)
        << (Trial.Placed ? "" : ", not placed") << ": peak L1+UB "
        << Trial.PeakL1UB;
     if (Trial.Planned)
@@ -114,8 +124,17 @@ static void printStats(raw_ostream &OS, const Graph &G, const MPASStats &S,
          << Trial.Makespan;
     else
       OS << ", dan-dlr cannot plan it";
-    OS << (isKept(S, Trial) ? " (kept)" : "") << '\n';
+    OS << (Kept ? " (kept)" : "") << '\n';
+  };
+  if (S.SampleTasks) {
+    OS << "dan-mpas:   ranked on a sample: the first " << S.SampleTasks
+       << " tasks, " << S.SampleNodes << " nodes; the best " << S.L0Tried.size()
+       << " tried on the whole graph\n";
+    for (const MPASStats::L0Trial &Trial : S.SampleTried)
+      PrintTrial("on the sample, ", Trial, false);
   }
+  for (const MPASStats::L0Trial &Trial : S.L0Tried)
+    PrintTrial("", Trial, isKept(S, Trial));
   for (auto [W, Peak] : S.Tried)
     OS << "dan-mpas:   tried " << weightsName(W) << ": peak L1+UB " << Peak
        << (W == S.Chosen ? " (kept)" : "") << '\n';
@@ -152,8 +171,8 @@ static void printStatsJSON(raw_ostream &OS, const Graph &G, const MPASStats &S,
           J.attribute("row_walk_reload_bytes", S.Tasks->RowWalkReloadBytes);
         }
       });
-    J.attributeArray("candidates", [&] {
-      for (const MPASStats::L0Trial &Trial : S.L0Tried)
+    auto Trials = [&](ArrayRef<MPASStats::L0Trial> List, bool MarkKept) {
+      for (const MPASStats::L0Trial &Trial : List)
         J.object([&] {
           J.attribute("l0", l0ModeName(Trial.Mode));
           J.attribute("order", orderName(Trial.Order, Trial.Group));
@@ -164,9 +183,17 @@ static void printStatsJSON(raw_ostream &OS, const Graph &G, const MPASStats &S,
             J.attribute("stage2_traffic", Trial.Traffic);
             J.attribute("makespan", Trial.Makespan);
           }
-          J.attribute("kept", isKept(S, Trial));
+          if (MarkKept)
+            J.attribute("kept", isKept(S, Trial));
         });
-    });
+    };
+    if (S.SampleTasks)
+      J.attributeObject("sample", [&] {
+        J.attribute("tasks", S.SampleTasks);
+        J.attribute("nodes", uint64_t(S.SampleNodes));
+        J.attributeArray("candidates", [&] { Trials(S.SampleTried, false); });
+      });
+    J.attributeArray("candidates", [&] { Trials(S.L0Tried, true); });
     J.attributeArray("weights_tried", [&] {
       for (auto [W, Peak] : S.Tried)
         J.object([&] {
@@ -197,6 +224,7 @@ int main(int Argc, char **Argv) {
         // Without --stats no figure of a trial is printed.
         SearchOptions Search;
         Search.Threads = Threads;
+        Search.SampleAbove = SampleAbove;
         Search.MeasureSoleOrder = Stats != nullptr;
         Expected<MPASStats> S = searchMPAS(G, T, Opts, Search);
         if (!S)

@@ -80,6 +80,18 @@ using ForEachIndex =
 std::optional<TaskOrder> findTaskOrder(const Graph &G, const TargetDesc &T,
                                        ForEachIndex ForEach = nullptr);
 
+/// A sample of \p G on which to rank settings when the graph is too large
+/// to try them all on: the nodes of its first tasks in input order (as
+/// many as hold at most \p MaxNodes nodes, but at least \p MinTasks), the
+/// nodes outside every task they need (the ALLOC, COPY_IN and FREE of each
+/// DDR-backed buffer they read) and the predecessors of those, in schedule
+/// order, for extractPart (dan/IR/Components.h) to cut out; \p Taken
+/// receives the number of tasks. Empty when that would be every task, or
+/// when a node they need belongs to a later task. O(V + E).
+std::vector<NodeIdx> leadingTasks(const Graph &G, const TaskOrder &Tasks,
+                                  size_t MaxNodes, unsigned MinTasks,
+                                  unsigned &Taken);
+
 } // namespace dan
 
 #endif // DAN_SCHEDULE_TASKORDER_H

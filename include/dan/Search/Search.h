@@ -34,6 +34,12 @@ struct SearchOptions {
   /// Whether the search's own phases (finding the tasks, ordering and
   /// planning the candidates) show in --time-passes.
   bool TimePhases = true;
+  /// --l0=auto with --order=auto on a graph of more nodes than this whose
+  /// tasks form no reuse grid: the candidates are ranked on a sample of
+  /// about half as many nodes (its first tasks), and only the best
+  /// SampledBest settings order and plan the whole graph (docs/MPAS.md,
+  /// "Large graphs"); 0: always the whole graph.
+  size_t SampleAbove = 200000;
 };
 
 /// runMPAS with any option Auto: --l0=auto is the candidate selection of

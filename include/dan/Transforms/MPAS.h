@@ -108,6 +108,12 @@ struct MPASStats {
     bool Placed;
   };
   llvm::SmallVector<L0Trial, 9> L0Tried;
+  /// When the candidates were ranked on a sample of the graph
+  /// (SearchOptions::SampleAbove): its tasks (0: no sample) and nodes, and
+  /// its trials; L0Tried then lists the settings tried on the whole graph.
+  unsigned SampleTasks = 0;
+  size_t SampleNodes = 0;
+  llvm::SmallVector<L0Trial, 0> SampleTried;
   /// The traversal that produced the order (never Auto).
   Traversal OrderChosen = Traversal::Free;
   /// Whether the placement step placed the order.
