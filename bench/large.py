@@ -16,11 +16,14 @@ On each, the default pipe runs tool by tool: dan-translate (the import, or
 the print of an IR file), dan-mpas, dan-dlr, dan-cpe, dan-verify and
 dan-replay, every one with its default options (on the fan-in, dan-verify
 and dan-replay with -w: its operations use no buffer, and a million
-warnings would fill the pipe the timing reads stderr from). Each time is the least of
---runs runs (default 3): on a shared machine other work only ever adds time.
-Peak RSS is the largest of the runs (wait4). "pipe" is the sum of the six.
-Then, per family, each tool's growth exponent between the 1e5- and the
-1e6-node graph: log(t2 / t1) / log(V2 / V1) from the least times.
+warnings would fill the pipe the timing reads stderr from). Each time is
+the least of --runs runs (default 3): on a shared machine other work only
+ever adds time. The two sizes of a family run alternately, tool by tool (a
+run on the 1e5 graph, one on the 1e6 graph, --runs times), so that both
+meet the same spells of the machine. Peak RSS is the largest of the runs
+(wait4). "pipe" is the sum of the six. Then, per family, each tool's growth
+exponent between the 1e5- and the 1e6-node graph: log(t2 / t1) / log(V2 /
+V1) from the least times.
 --quick runs the 1e5 graphs and the smallest copies only (a smoke run).
 It prints figures; it checks nothing (the tests do).
 """
@@ -32,7 +35,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from scale import best_run, shape  # noqa: E402  (the same timing and shapes)
+from scale import measure, shape  # noqa: E402  (the same timing and shapes)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOLS = ("translate", "mpas", "dlr", "cpe", "verify", "replay")
@@ -63,26 +66,43 @@ def count_nodes(path):
         return sum(1 for line in f if " = " in line)
 
 
-def pipe(b, src, tmp, tag, runs, timeout, quiet):
-    """The default pipe on `src` (contest JSON or DAN IR), tool by tool;
-    returns {tool: (seconds, MiB) or None}. `quiet`: dan-verify and
-    dan-replay with -w."""
+def pipe(b, srcs, tmp, tags, runs, timeout, quiet):
+    """The default pipe on each of `srcs` (contest JSON or DAN IR), tool by
+    tool, the graphs' runs of a tool alternating (one run on each graph,
+    then the next round), so that the graphs of one family meet the same
+    spells of the machine; returns per graph {tool: (seconds, MiB) or
+    None}. `quiet`: dan-verify and dan-replay with -w."""
     w = ["-w"] if quiet else []
-    p = lambda s: os.path.join(tmp, f"{tag}.{s}.dan")
-    imp = ["--import=json"] if src.endswith(".json") else []
-    steps = (("translate", [b("dan-translate")] + imp + [src, "-o", p("in")]),
-             ("mpas", [b("dan-mpas"), p("in"), "-o", p("s1")]),
-             ("dlr", [b("dan-dlr"), p("s1"), "-o", p("s2")]),
-             ("cpe", [b("dan-cpe"), p("s2"), "-o", p("s3")]),
-             ("verify", [b("dan-verify")] + w + [p("s3")]),
-             ("replay", [b("dan-replay")] + w + [p("s3")]))
-    out = {}
-    for tool, cmd in steps:
-        out[tool] = best_run(cmd, runs, timeout)
-        if out[tool] is None:
-            break
-    out["nodes"] = count_nodes(p("in")) if os.path.exists(p("in")) else 0
-    return out
+    outs = [{} for _ in srcs]
+    cmds = []
+    for src, tag in zip(srcs, tags):
+        p = lambda s, tag=tag: os.path.join(tmp, f"{tag}.{s}.dan")
+        imp = ["--import=json"] if src.endswith(".json") else []
+        cmds.append((
+            ("translate", [b("dan-translate")] + imp + [src, "-o", p("in")]),
+            ("mpas", [b("dan-mpas"), p("in"), "-o", p("s1")]),
+            ("dlr", [b("dan-dlr"), p("s1"), "-o", p("s2")]),
+            ("cpe", [b("dan-cpe"), p("s2"), "-o", p("s3")]),
+            ("verify", [b("dan-verify")] + w + [p("s3")]),
+            ("replay", [b("dan-replay")] + w + [p("s3")])))
+    for step, tool in enumerate(TOOLS):
+        live = [k for k in range(len(srcs))
+                if all(outs[k].get(t) is not None for t in TOOLS[:step])]
+        results = {k: [] for k in live}
+        for _ in range(runs):
+            for k in live:
+                if results[k] is None:
+                    continue
+                r = measure(cmds[k][step][1], timeout)
+                results[k] = None if r is None else results[k] + [r]
+        for k in live:
+            rs = results[k]
+            outs[k][tool] = (None if rs is None else
+                             (min(t for t, _ in rs), max(m for _, m in rs)))
+    for k, tag in enumerate(tags):
+        path = os.path.join(tmp, f"{tag}.in.dan")
+        outs[k]["nodes"] = count_nodes(path) if os.path.exists(path) else 0
+    return outs
 
 
 def fmt(r):
@@ -139,10 +159,23 @@ def main():
             write_fan_in(fan, 1_000_000)
             graphs += [("a chain of 1e6 operations", chain, None, False),
                        ("one operation after 1e6 others", fan, None, True)]
-        for i, (label, path, key, quiet) in enumerate(graphs):
-            print(f"large: {label} ...", file=sys.stderr, flush=True)
-            r = pipe(b, path, tmp, f"g{i}", args.runs, args.timeout, quiet)
-            rows.append((label, key, r))
+        # A family's sizes run together, alternately; every other graph
+        # alone.
+        batches = []
+        for i, g in enumerate(graphs):
+            fam = g[2][0] if g[2] else None
+            if fam and batches and batches[-1][0] == fam:
+                batches[-1][1].append((i, g))
+            else:
+                batches.append((fam, [(i, g)]))
+        for _, batch in batches:
+            labels = " and ".join(g[0] for _, g in batch)
+            print(f"large: {labels} ...", file=sys.stderr, flush=True)
+            rs = pipe(b, [g[1] for _, g in batch], tmp,
+                      [f"g{i}" for i, _ in batch], args.runs, args.timeout,
+                      batch[0][1][3])
+            for (_, (label, _, key, _)), r in zip(batch, rs):
+                rows.append((label, key, r))
     head = ["graph", "nodes"] + list(TOOLS) + ["pipe", "peak MiB"]
     lines = [head]
     if args.md:
