@@ -90,6 +90,13 @@ static cl::opt<uint64_t> DenseAfter(
              "same for every N)"),
     cl::Hidden, cl::cat(DANCategory));
 
+static cl::opt<unsigned, /*ExternalStorage=*/true> Threads(
+    "threads", cl::location(ToolThreads), cl::init(0), cl::value_desc("N"),
+    cl::desc("Threads that read a large input in pieces and refine the "
+             "kernels of a graph of several at once, 0 for one per hardware "
+             "thread (default 0); the output is the same for any N"),
+    cl::cat(DANCategory));
+
 static void printStats(raw_ostream &OS, const Graph &G, const CPEStats &S) {
   auto Change = [&](uint64_t Before, uint64_t After) {
     OS << After;
@@ -199,7 +206,9 @@ int main(int Argc, char **Argv) {
         Opts.MinRetimes = MinRetimes;
         Opts.TimeBudget = TimeBudget;
         Opts.DenseAfter = DenseAfter;
-        Expected<CPEStats> S = searchCPE(G, T, Opts);
+        SearchOptions Search;
+        Search.Threads = Threads;
+        Expected<CPEStats> S = searchCPE(G, T, Opts, Search);
         if (!S)
           return S.takeError();
         if (Stats)
