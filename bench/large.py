@@ -8,7 +8,8 @@ Usage: bench/large.py [--build DIR] [--workloads DIR] [--runs R]
 The graphs (issue 14's table):
   - dan-gen's three families (matmul, attention, conv) at about 1e5 and 1e6
     nodes (the shapes of bench/scale.py);
-  - K copies of a contest workload joined by dan-link: Matmul_Case1 x 8, 16
+  - Matmul_Case1 itself (imported from contest JSON), and K copies of a
+    contest workload joined by dan-link: Matmul_Case1 x 8, 16
     and 32, FlashAttention_Case0 x 64 and 512;
   - a chain of 1e6 operations on one buffer, and one operation with 1e6
     predecessors (written here as DAN IR).
@@ -146,6 +147,10 @@ def main():
                                check=True)
                 graphs.append((f"dan-gen {fam} 1e{round(math.log10(n))}", path,
                                (fam, n), False))
+        # The contest workload itself: the issue's "full default pipe on
+        # Matmul_Case1" is this row's "pipe".
+        graphs.append(("Matmul_Case1", os.path.join(
+            args.workloads, "Matmul_Case1.json"), None, False))
         for name, k in copies:
             path = os.path.join(tmp, f"{name}x{k}.dan")
             subprocess.run([b("dan-link"), f"--copies={k}",
