@@ -27,6 +27,7 @@
 #include "dan/Bench/Bench.h"
 #include "dan/Bench/Charts.h"
 #include "dan/Bench/Report.h"
+#include "dan/Schedule/TaskOrder.h"
 #include "dan/Search/Methods.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -288,6 +289,28 @@ std::string runStages(const fuzz::FuzzCase &C) {
     Single.L0Single = true;
     fuzz::expectVerifies(S1, T, Single,
                          "dan-mpas's output under its own L0 rule", context(T));
+  }
+
+  // The selection on a sample (dan-mpas --sample-above): on a graph of
+  // more tasks than a sample holds at least, sampled whatever its size, the
+  // order must be as legal and the peak as true as the whole selection's.
+  if (C.MPAS.L0 == L0Mode::Auto && C.MPAS.Order == Traversal::Auto &&
+      !C.MPAS.KeepInputOrder) {
+    std::optional<TaskSplit> Split = splitTasks(In);
+    if (Split && Split->NumTasks > 8) {
+      SearchOptions Sampled;
+      Sampled.SampleAbove = 1;
+      Graph SS = In;
+      MPASStats MS = orFail(searchMPAS(SS, T, C.MPAS, Sampled), In, T,
+                            "dan-mpas --sample-above=1");
+      ReplayResult RS =
+          checkOutput(SS, T, "dan-mpas --sample-above=1's output");
+      if (MS.PeakL1UB != RS.PeakL1UB)
+        failOn(SS, T,
+               "dan-mpas --sample-above=1 reports a peak of " +
+                   Twine(MS.PeakL1UB) + " but the replay finds " +
+                   Twine(RS.PeakL1UB));
+    }
   }
 
   Graph S2 = S1;
