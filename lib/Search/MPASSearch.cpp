@@ -530,12 +530,19 @@ rankOnSample(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
     return std::nullopt;
   }
   const auto &Tried = S->L0Tried;
+  std::vector<RankKey> Keys;
+  for (const MPASStats::L0Trial &Trial : Tried)
+    Keys.push_back(rankKey(resultOf(Trial, T), Trial.PeakL1UB));
   std::vector<size_t> Ranked(Tried.size());
   std::iota(Ranked.begin(), Ranked.end(), 0);
-  llvm::stable_sort(Ranked, [&](size_t A, size_t B) {
-    return rankKey(resultOf(Tried[A], T), Tried[A].PeakL1UB) <
-           rankKey(resultOf(Tried[B], T), Tried[B].PeakL1UB);
-  });
+  llvm::stable_sort(Ranked,
+                    [&](size_t A, size_t B) { return Keys[A] < Keys[B]; });
+  // The same figures: plan cost, traffic (so makespan) and peak.
+  auto SameFigures = [&](size_t A, size_t B) {
+    return std::get<1>(Keys[A]) == std::get<1>(Keys[B]) &&
+           std::get<2>(Keys[A]) == std::get<2>(Keys[B]) &&
+           std::get<4>(Keys[A]) == std::get<4>(Keys[B]);
+  };
   SmallVector<OrderCandidate, 2> Best;
   SmallVector<size_t, 2> BestTrials;
   for (size_t K : Ranked) {
@@ -548,9 +555,7 @@ rankOnSample(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
           return (Tried[B].Mode == Tried[K].Mode &&
                   Tried[B].Order == Tried[K].Order &&
                   Tried[B].Group == Tried[K].Group) ||
-                 (resultOf(Tried[B], T).Cost == resultOf(Tried[K], T).Cost &&
-                  Tried[B].Traffic == Tried[K].Traffic &&
-                  Tried[B].PeakL1UB == Tried[K].PeakL1UB);
+                 SameFigures(B, K);
         }))
       continue;
     BestTrials.push_back(K);
@@ -566,27 +571,21 @@ rankOnSample(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
 }
 
 /// --l0=auto on a large graph: the settings rankOnSample chose, \p
-/// Settings, order the whole graph (each order once: a setting without the
-/// placement step takes the order of the same setting before it), default
-/// dan-dlr plans each distinct order, and the lowest planCost wins as in
-/// autoL0, ties to the earlier setting. Nothing when a setting cannot order
-/// the whole graph: then the whole selection runs.
+/// Settings (no two of the same L0 mode, order and group size), order the
+/// whole graph (a setting without the placement step takes the order its
+/// run had before it), default dan-dlr plans each distinct order, and the
+/// lowest planCost wins as in autoL0, ties to the earlier setting. Nothing
+/// when a setting cannot order the whole graph: then the whole selection
+/// runs.
 std::optional<MPASStats>
 autoL0Sampled(Graph &G, const TargetDesc &T, const MPASOptions &Opts,
               const std::optional<TaskOrder> &Tasks,
               const SearchOptions &Search, JobRunner &Runner,
               const MPASGraphInfo *Info, ArrayRef<OrderCandidate> Settings,
               MPASStats &Sampled) {
-  SmallVector<OrderCandidate, 2> Cands;
-  SmallVector<size_t, 2> CandOf;
-  for (const OrderCandidate &S : Settings) {
-    auto It = llvm::find_if(Cands, [&](const OrderCandidate &C) {
-      return C.Order == S.Order && C.Mode == S.Mode && C.Group == S.Group;
-    });
-    CandOf.push_back(It - Cands.begin());
-    if (It == Cands.end())
-      Cands.push_back({S.Order, S.Mode, S.Group, Opts.Place});
-  }
+  SmallVector<OrderCandidate, 2> Cands(Settings.begin(), Settings.end());
+  for (OrderCandidate &C : Cands)
+    C.Place = Opts.Place;
   std::vector<Ordered> Runs =
       orderAll(G, T, Opts, Cands, Tasks, Runner, Search.TimePhases, Info,
                /*KeepUnplaced=*/true);
@@ -602,7 +601,7 @@ autoL0Sampled(Graph &G, const TargetDesc &T, const MPASOptions &Opts,
   std::vector<std::vector<NodeIdx> *> Orders;
   SmallVector<MPASStats, 2> Stats;
   for (size_t K = 0; K != Settings.size(); ++K) {
-    Ordered &R = Runs[CandOf[K]];
+    Ordered &R = Runs[K];
     MPASStats S = *R.Stats;
     if (Settings[K].Place || !S.Placed) {
       Orders.push_back(&R.Order);
@@ -702,8 +701,10 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
                        Opts.Order == Traversal::Free ||
                        Opts.Order == Traversal::Tasks ||
                        (Opts.Order == Traversal::Groups && !Tasks);
-  if (ListScheduled && !Info)
-    Info = analyzeForMPAS(G, T);
+  auto MakeInfo = [&] {
+    if (!Info)
+      Info = analyzeForMPAS(G, T);
+  };
   Expected<MPASStats> S = [&]() -> Expected<MPASStats> {
     // A large graph whose tasks form no grid tries every candidate (about
     // fifteen orders, eight plans) on a sample of its tasks, and only the
@@ -720,12 +721,20 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
                         "dan-mpas: ranking the candidates on a sample");
         Settings = rankOnSample(G, T, Opts, *Tasks, Search, Sampled);
       }
-      if (Settings)
+      if (Settings) {
+        // Only a setting of the list scheduler needs its view of the graph.
+        if (llvm::any_of(*Settings, [](const OrderCandidate &C) {
+              return C.Order == Traversal::Free || C.Order == Traversal::Tasks;
+            }))
+          MakeInfo();
         if (std::optional<MPASStats> S =
                 autoL0Sampled(G, T, Opts, Tasks, Search, Runner, Info.get(),
                               *Settings, Sampled))
           return std::move(*S);
+      }
     }
+    if (ListScheduled)
+      MakeInfo();
     if (Opts.L0 == L0Mode::Auto)
       return autoL0(G, T, Opts, Tasks, Search, Runner, Info.get());
     // One L0 mode: --order=auto is the list scheduler alone; under
