@@ -7,6 +7,7 @@
 #include "dan/IR/Printer.h"
 #include "dan/Parse/Parser.h"
 #include "dan/Support/Timing.h"
+#include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -512,7 +513,12 @@ int runStageTool(int Argc, char **Argv, StringRef Overview,
     }
     (*G)->Target = Target;
     PhaseTimer T("write", "Printing the output");
-    return writeOutput(Output, [&](raw_ostream &OS) { printGraph(**G, OS); });
+    Error E =
+        writeOutput(Output, [&](raw_ostream &OS) { printGraph(**G, OS); });
+    // The process ends next: freeing the graph node by node would only
+    // delay the exit (as clang leaves its AST to the exit).
+    BuryPointer(std::move(*G));
+    return E;
   });
 }
 
