@@ -178,7 +178,8 @@ bool CSVImporter::readBufferFields(const Row &Cells, size_t R, Node &N) {
   if (!(C = get(Cells, R, BufId)) || !parseUInt(B, *C, "BufId", N.Buf) ||
       !(C = get(Cells, R, Size)) || !parseUInt(B, *C, "Size", N.Size) ||
       !(C = get(Cells, R, Type)) ||
-      !detail::checkTierName(B, C->Text, C->Loc, N.BufTier))
+      !detail::checkTierName(
+          B, C->Text, [&] { return C->Loc; }, N.BufTier))
     return false;
   const Cell *Off = optional(Cells, Offset);
   if (N.Kind == NodeKind::Alloc && Off && !Off->Text.empty()) {
@@ -192,11 +193,13 @@ bool CSVImporter::readBufferFields(const Row &Cells, size_t R, Node &N) {
 /// An operation row: its name, pipe, cycles and the buffers it uses.
 bool CSVImporter::readOpFields(const Row &Cells, size_t R, StringRef OpName,
                                Node &N) {
-  if (!detail::checkOpName(B, OpName, Cells[Col[Op]].Loc, "Op"))
+  if (!detail::checkOpName(
+          B, OpName, [&] { return Cells[Col[Op]].Loc; }, "Op"))
     return false;
   const Cell *C;
   if (!(C = get(Cells, R, PipeCol)) ||
-      !detail::checkPipeName(B, C->Text, C->Loc, N.OpPipe) ||
+      !detail::checkPipeName(
+          B, C->Text, [&] { return C->Loc; }, N.OpPipe) ||
       !(C = get(Cells, R, Cycles)) || !parseUInt(B, *C, "Cycles", N.Cycles))
     return false;
   if (const Cell *BC = optional(Cells, Bufs)) {

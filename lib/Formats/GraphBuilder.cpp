@@ -47,46 +47,48 @@ bool GraphBuilder::addEdge(uint64_t From, uint64_t To, SMLoc Loc, bool Reuse) {
   return true;
 }
 
-bool checkTierName(GraphBuilder &B, StringRef Name, SMLoc Loc, Tier &T) {
+bool checkTierName(GraphBuilder &B, StringRef Name, LazyLoc Where, Tier &T) {
   if (auto Found = lookupTier(Name)) {
     T = *Found;
     return true;
   }
-  return B.error(Loc, unknownNameMessage("tier", Name, allTierNames()));
+  return B.error(Where(), unknownNameMessage("tier", Name, allTierNames()));
 }
 
-bool checkPipeName(GraphBuilder &B, StringRef Name, SMLoc Loc, Pipe &P) {
+bool checkPipeName(GraphBuilder &B, StringRef Name, LazyLoc Where, Pipe &P) {
   if (auto Found = lookupPipe(Name)) {
     P = *Found;
     return true;
   }
-  return B.error(Loc, unknownNameMessage("pipe", Name, allPipeNames()));
+  return B.error(Where(), unknownNameMessage("pipe", Name, allPipeNames()));
 }
 
-bool checkOpName(GraphBuilder &B, StringRef Name, SMLoc Loc,
+bool checkOpName(GraphBuilder &B, StringRef Name, LazyLoc Where,
                  const Twine &What) {
-  std::string Upper = Name.upper();
-  if (namesBufferNode(Name))
-    return B.error(Loc,
+  if (namesBufferNode(Name)) {
+    std::string Upper = Name.upper();
+    return B.error(Where(),
                    What + " " + quoteToken(Name) + " names a buffer node, " +
                        (Name == Upper
                             ? "which this format does not hold"
                             : "not an operation; write " + quoteToken(Upper)));
+  }
   bool Ident = !Name.empty() && (isAlpha(Name[0]) || Name[0] == '_') &&
                all_of(Name, [](char C) { return isAlnum(C) || C == '_'; });
   if (!Ident)
-    return B.error(Loc, What + " " + quoteToken(Name) +
-                            " cannot name an operation in DAN IR: write a "
-                            "letter or '_' followed by letters, digits or "
-                            "'_'");
+    return B.error(Where(), What + " " + quoteToken(Name) +
+                                " cannot name an operation in DAN IR: write a "
+                                "letter or '_' followed by letters, digits or "
+                                "'_'");
   if (is_contained({"target", "graph", "at", "after", "reuse"}, Name))
-    return B.error(Loc, What + " " + quoteToken(Name) +
-                            " is a keyword of DAN IR, not an operation name");
+    return B.error(Where(),
+                   What + " " + quoteToken(Name) +
+                       " is a keyword of DAN IR, not an operation name");
   if ((Name[0] == 'n' || Name[0] == 'b') && Name.size() > 1 &&
       all_of(Name.drop_front(), isDigit))
-    return B.error(Loc, What + " " + quoteToken(Name) +
-                            " reads as a node or buffer id in DAN IR, not "
-                            "an operation name");
+    return B.error(Where(), What + " " + quoteToken(Name) +
+                                " reads as a node or buffer id in DAN IR, not "
+                                "an operation name");
   return true;
 }
 

@@ -12,6 +12,7 @@
 #include "dan/IR/Diagnostic.h"
 #include "dan/IR/Graph.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -41,16 +42,20 @@ private:
   llvm::DenseSet<std::pair<NodeIdx, NodeIdx>> Edges, ReuseEdges;
 };
 
+/// Where a checked name is written, found only when the check fails (in
+/// JSON that is a scan of the element's text).
+using LazyLoc = llvm::function_ref<llvm::SMLoc()>;
+
 /// Checks that \p Name is a tier (or a pipe), with a "did you mean" hint.
-bool checkTierName(GraphBuilder &B, llvm::StringRef Name, llvm::SMLoc Loc,
+bool checkTierName(GraphBuilder &B, llvm::StringRef Name, LazyLoc Where,
                    Tier &T);
-bool checkPipeName(GraphBuilder &B, llvm::StringRef Name, llvm::SMLoc Loc,
+bool checkPipeName(GraphBuilder &B, llvm::StringRef Name, LazyLoc Where,
                    Pipe &P);
 /// Checks that \p Name (the field \p What) can name an operation in DAN IR,
 /// so that the imported graph prints as IR that parses back: an identifier,
 /// not a keyword, not shaped like a node or buffer id, and not a buffer
 /// node's name (ALLOC, FREE, SPILL_OUT, SPILL_IN) in any case.
-bool checkOpName(GraphBuilder &B, llvm::StringRef Name, llvm::SMLoc Loc,
+bool checkOpName(GraphBuilder &B, llvm::StringRef Name, LazyLoc Where,
                  const llvm::Twine &What);
 
 } // namespace dan::detail

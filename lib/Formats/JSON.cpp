@@ -342,7 +342,8 @@ bool JSONImporter::readNode(const json::Value &V, size_t Index) {
     if (!readUInt(*O, "BufId", Index, N.Buf) ||
         !readUInt(*O, "Size", Index, N.Size) ||
         !readString(*O, "Type", Index, Type) ||
-        !detail::checkTierName(B, Type, at("Nodes", Index, "Type"), N.BufTier))
+        !detail::checkTierName(
+            B, Type, [&] { return at("Nodes", Index, "Type"); }, N.BufTier))
       return false;
     if (N.Kind == NodeKind::Alloc &&
         !readUInt(*O, "Offset", Index, N.Offset, false, &N.HasOffset))
@@ -360,13 +361,15 @@ bool JSONImporter::readNode(const json::Value &V, size_t Index) {
     if (Op.empty())
       return B.error(at("Nodes", Index, "Op"),
                      "Nodes[" + Twine(Index) + "].Op is empty");
-    if (!detail::checkOpName(B, Op, at("Nodes", Index, "Op"),
-                             "Nodes[" + Twine(Index) + "].Op"))
+    if (!detail::checkOpName(
+            B, Op, [&] { return at("Nodes", Index, "Op"); },
+            "Nodes[" + Twine(Index) + "].Op"))
       return false;
     StringRef PipeName;
     if (!readString(*O, "Pipe", Index, PipeName) ||
-        !detail::checkPipeName(B, PipeName, at("Nodes", Index, "Pipe"),
-                               N.OpPipe) ||
+        !detail::checkPipeName(
+            B, PipeName, [&] { return at("Nodes", Index, "Pipe"); },
+            N.OpPipe) ||
         !readUInt(*O, "Cycles", Index, N.Cycles))
       return false;
     const json::Value *Bufs = O->get("Bufs");
