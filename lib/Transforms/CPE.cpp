@@ -142,18 +142,9 @@ bool Search::tryMove(const Move &M, Way W, ArrayRef<NodeIdx> Group) {
 }
 
 void Search::commit() {
-  for (const OldTimes &O : ArrayRef(Changed).take_front(ChangedCount)) {
-    uint32_t B = O.I / BlockSize;
-    if (!BlockDirty[B]) {
-      BlockDirty[B] = 1;
-      DirtyBlocks.push_back(B);
-    }
-  }
   ChangedCount = 0;
-  for (uint32_t B : DirtyBlocks) {
+  for (uint32_t B : DirtyBlocks)
     recountBlock(B);
-    BlockDirty[B] = 0;
-  }
   DirtyBlocks.clear();
   recountMax();
 }

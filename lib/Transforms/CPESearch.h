@@ -144,7 +144,10 @@ private:
   static constexpr uint32_t BlockSize = 256;
   std::vector<uint64_t> BlockMax;
   std::vector<uint32_t> BlockAtMax;
-  std::vector<uint8_t> BlockDirty;
+  /// The blocks the current candidate changed a time in, listed as its
+  /// times change (BlockStamp[B] == Epoch: B is listed), so that a commit
+  /// need not walk the changed nodes again.
+  std::vector<uint32_t> BlockStamp;
   std::vector<uint32_t> DirtyBlocks;
   void recountBlock(uint32_t B);
   /// Nodes retimed so far (every candidate's, accepted or not), and the
