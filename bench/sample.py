@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """dan-mpas's selection on a sample against the whole selection.
 
-Usage: bench/sample.py [--build DIR] [--shapes Q:KV,Q:KV,...] [--runs R]
+Usage: bench/sample.py [--build DIR] [--shapes SHAPE,SHAPE,...] [--runs R]
                        [--md]
 
 On a graph of more than --sample-above nodes (default 200,000) whose tasks
-form no reuse grid, dan-mpas ranks its candidates on the graph of the first
-tasks and orders and plans only the best two on the whole graph
-(docs/MPAS.md, "Large graphs"). For each shape (query blocks : key blocks)
-dan-gen writes an attention graph, and dan-mpas runs with its defaults and
+form no reuse grid, or that has no tasks, dan-mpas ranks its candidates on
+the graph of the first tasks (or the first operations) and orders and plans
+only the best two on the whole graph, each with the weighting it won with
+(docs/MPAS.md, "Large graphs"). For each shape dan-gen writes a graph (Q:KV:
+an attention graph of Q query blocks and KV key blocks, which has tasks;
+conv:L:T: a conv graph of L layers of T feature-map tiles, which has none),
+and dan-mpas runs with its defaults and
 with --sample-above=0 (the whole selection), each --runs times (default 1),
 alternately. It prints, for each: the nodes, the setting kept, the plan
 cost of its order (makespan + beta * stage-2 traffic, as the selection
@@ -24,7 +27,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHAPES = "25:200,43:43,40:120,60:60,95:95,120:40,200:25"
+SHAPES = ("25:200,43:43,40:120,60:60,95:95,120:40,200:25,"
+          "conv:8:1500,conv:4:3000,conv:2:6000")
 
 
 def run_mpas(mpas, graph, flags, out):
@@ -56,10 +60,14 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         graph = os.path.join(tmp, "g.dan")
         for shape in args.shapes.split(","):
-            q, kv = shape.split(":")
-            subprocess.run([b("dan-gen"), "--family=attention",
-                            f"--q-blocks={q}", f"--kv-blocks={kv}", "-o",
-                            graph], check=True)
+            parts = shape.split(":")
+            if parts[0] == "conv":
+                gen = ["--family=conv", f"--layers={parts[1]}",
+                       f"--fmap-tiles={parts[2]}"]
+            else:
+                gen = ["--family=attention", f"--q-blocks={parts[0]}",
+                       f"--kv-blocks={parts[1]}"]
+            subprocess.run([b("dan-gen")] + gen + ["-o", graph], check=True)
             with open(graph) as f:
                 nodes = sum(1 for line in f if line.lstrip().startswith("n"))
             best = {}
@@ -84,14 +92,15 @@ def main():
     def cost(kept):
         return kept["makespan"] + args.beta * kept["stage2_traffic"]
 
-    head = ["q:kv", "nodes", "sample tasks", "kept (sample)", "cost",
+    head = ["shape", "nodes", "sample tasks", "kept (sample)", "cost",
             "s", "kept (whole)", "cost", "s", "same"]
     lines = []
     for shape, nodes, best, same in rows:
         ts, ks, sample = best["sample"]
         tw, kw, _ = best["whole"]
         lines.append([shape, f"{nodes:,}",
-                      str(sample["tasks"]) if sample else "none",
+                      (str(sample.get("tasks", "no tasks")) if sample
+                       else "none"),
                       setting(ks), f"{cost(ks):,}", f"{ts:.2f}",
                       setting(kw), f"{cost(kw):,}", f"{tw:.2f}",
                       "yes" if same else "no"])

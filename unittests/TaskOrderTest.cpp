@@ -102,3 +102,43 @@ TEST(TaskOrderTest, NoSampleThatNeedsALaterTask) {
   unsigned Taken = 0;
   EXPECT_TRUE(leadingTasks(*G, *Tasks, 3, 1, Taken).empty());
 }
+
+// A graph without tasks is sampled by its first operations: each with its
+// predecessors and every node of the buffers it names; a FREE keeps only
+// the edges from the sample.
+TEST(TaskOrderTest, LeadingNodesTakeOperationsWithTheirBuffers) {
+  llvm::SourceMgr SM;
+  std::string Diags;
+  std::unique_ptr<Graph> G = parse(SM, R"(graph @g {
+  n0 = alloc b0 UB 16
+  n1 = ADD VECTOR 1 (b0) after n0
+  n2 = ADD VECTOR 1 (b0) after n1
+  n3 = alloc b1 UB 16
+  n4 = MUL VECTOR 1 (b1) after n3, n2
+  n5 = ADD VECTOR 1 (b0) after n4
+  n6 = free b1 UB 16 after n4
+  n7 = free b0 UB 16 after n5
+})",
+                                   Diags);
+  ASSERT_TRUE(G) << Diags;
+  EXPECT_FALSE(findTaskOrder(*G, TargetDesc::davinci()));
+  // n1 brings b0's ALLOC and FREE: four nodes reach 6 / 2.
+  std::vector<NodeIdx> Nodes = leadingNodes(*G, 6);
+  EXPECT_EQ(ids(*G, Nodes), (std::vector<uint64_t>{0, 1, 7}));
+  std::unique_ptr<Graph> Sample = extractPart(*G, Nodes);
+  EXPECT_EQ(print(*Sample), R"(target davinci
+
+graph @g {
+  n0 = alloc b0 UB 16
+  n1 = ADD VECTOR 1 (b0) after n0
+  n7 = free b0 UB 16
+}
+)");
+  EXPECT_EQ(verifyErrors(*Sample, TargetDesc::davinci()), "");
+  // n4 brings its predecessor n2 and b1.
+  EXPECT_EQ(ids(*G, leadingNodes(*G, 10)),
+            (std::vector<uint64_t>{0, 1, 2, 3, 4, 6, 7}));
+  // At least MaxNodes, or every node: no sample.
+  EXPECT_TRUE(leadingNodes(*G, 3).empty());
+  EXPECT_TRUE(leadingNodes(*G, 100).empty());
+}

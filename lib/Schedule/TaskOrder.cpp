@@ -520,4 +520,60 @@ std::vector<NodeIdx> leadingTasks(const Graph &G, const TaskOrder &Tasks,
   return Nodes;
 }
 
+std::vector<NodeIdx> leadingNodes(const Graph &G, size_t MaxNodes) {
+  size_t V = G.size();
+  // Every node of each buffer, to take a named buffer whole.
+  DenseMap<uint64_t, SmallVector<NodeIdx, 3>> NodesOf;
+  for (NodeIdx I = 0; I != V; ++I)
+    if (G[I].isBufferNode())
+      NodesOf[G[I].Buf].push_back(I);
+  std::vector<uint8_t> In(V, 0);
+  std::vector<NodeIdx> Work;
+  size_t Held = 0;
+  auto Add = [&](NodeIdx I) {
+    if (!In[I]) {
+      In[I] = 1;
+      ++Held;
+      Work.push_back(I);
+    }
+  };
+  DenseSet<uint64_t> Named;
+  auto Name = [&](uint64_t B) {
+    if (Named.insert(B).second)
+      if (auto It = NodesOf.find(B); It != NodesOf.end())
+        for (NodeIdx X : It->second)
+          Add(X);
+  };
+  for (NodeIdx Next : G.Order) {
+    if (Held >= MaxNodes / 2)
+      break;
+    if (G[Next].Kind != NodeKind::Op)
+      continue;
+    Add(Next);
+    while (!Work.empty()) {
+      NodeIdx I = Work.back();
+      Work.pop_back();
+      const Node &N = G[I];
+      // A FREE waits for its buffer's last users: the sample keeps those it
+      // holds.
+      if (N.Kind != NodeKind::Free)
+        for (NodeIdx P : N.Preds)
+          Add(P);
+      if (N.isBufferNode())
+        Name(N.Buf);
+      else
+        for (uint64_t B : N.Bufs)
+          Name(B);
+    }
+  }
+  if (Held >= MaxNodes || Held == V)
+    return {};
+  std::vector<NodeIdx> Nodes;
+  Nodes.reserve(Held);
+  for (NodeIdx I : G.Order)
+    if (In[I])
+      Nodes.push_back(I);
+  return Nodes;
+}
+
 } // namespace dan

@@ -38,6 +38,8 @@ struct OrderCandidate {
   unsigned Group = 0;
   /// Whether the placement step ends the order.
   bool Place = true;
+  /// The weighting to order with; Auto: as the options say.
+  MPASWeights Weights = MPASWeights::Auto;
 };
 
 /// How many of the best candidates --l0=auto also plans without the
@@ -162,7 +164,9 @@ orderAll(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
     if ((O == Traversal::Tasks || O == Traversal::Groups) && !Tasks)
       O = Traversal::Free;
     Effective[C] = O;
-    for (MPASWeights W : weightings(Opts.Weights, O))
+    MPASWeights Asked =
+        Cands[C].Weights != MPASWeights::Auto ? Cands[C].Weights : Opts.Weights;
+    for (MPASWeights W : weightings(Asked, O))
       Jobs.push_back({C, W});
   }
   for (Job &J : Jobs) {
@@ -263,6 +267,13 @@ orderAll(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
       Out.Stats->Tried = std::move(Tried);
   }
   return Best;
+}
+
+/// The weighting a run ordered with (Balanced for the orders that use
+/// none).
+MPASWeights chosenWeights(const MPASStats &S) {
+  return S.Chosen && *S.Chosen != MPASWeights::Auto ? *S.Chosen
+                                                    : MPASWeights::Balanced;
 }
 
 /// What default dan-dlr's plan of one order measured.
@@ -406,7 +417,8 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
     const PlanResult &P = Plans[PlanOf[C]];
     MPASStats &S = *Runs[C].Stats;
     Best.L0Tried.push_back({Cands[C].Mode, Cands[C].Order, Cands[C].Group,
-                            P.Traffic, P.Makespan, S.PeakL1UB, P.Ok, S.Placed});
+                            P.Traffic, P.Makespan, S.PeakL1UB, P.Ok, S.Placed,
+                            chosenWeights(S)});
     RankKey Key = KeyOf(P, S);
     // (An empty order, of a graph without nodes, gives way to the next.)
     if (C == 0 || Runs[BestC].Order.empty() || Key < BestKey) {
@@ -460,8 +472,8 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
       const PlanResult &P = UnplacedPlans[K];
       MPASStats &S = *Unplaced[K].Stats;
       Best.L0Tried.push_back({Cands[C].Mode, Cands[C].Order, Cands[C].Group,
-                              P.Traffic, P.Makespan, S.PeakL1UB, P.Ok,
-                              S.Placed});
+                              P.Traffic, P.Makespan, S.PeakL1UB, P.Ok, S.Placed,
+                              chosenWeights(S)});
       RankKey Key = KeyOf(P, S);
       if (Key < BestKey) {
         BestKey = Key;
@@ -507,23 +519,25 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
 namespace {
 
 /// The settings the selection ranks best on a sample of \p G (its first
-/// tasks, leadingTasks): at most SampledBest, each with its placement
-/// flag, with the sample's figures in \p Out. Nothing when \p G yields no
-/// sample or the selection fails on it.
+/// tasks, leadingTasks; without tasks, its first operations, leadingNodes):
+/// at most SampledBest, each with its placement flag and its weighting,
+/// with the sample's figures in \p Out. Nothing when \p G yields no sample
+/// or the selection fails on it.
 std::optional<SmallVector<OrderCandidate, 2>>
 rankOnSample(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
-             const TaskOrder &Tasks, const SearchOptions &Search,
+             const std::optional<TaskOrder> &Tasks, const SearchOptions &Search,
              MPASStats &Out) {
   unsigned Taken = 0;
   std::vector<NodeIdx> Nodes =
-      leadingTasks(G, Tasks, Search.SampleAbove / 2, MinSampleTasks, Taken);
+      Tasks ? leadingTasks(G, *Tasks, Search.SampleAbove / 2, MinSampleTasks,
+                           Taken)
+            : leadingNodes(G, Search.SampleAbove);
   if (Nodes.empty())
     return std::nullopt;
   std::unique_ptr<Graph> Sample = extractPart(G, Nodes);
   SearchOptions Inner = Search;
   Inner.SampleAbove = 0;
   Inner.TimePhases = false;
-  Inner.MeasureSoleOrder = false;
   Expected<MPASStats> S = searchWhole(*Sample, T, Opts, Inner);
   if (!S) {
     consumeError(S.takeError());
@@ -559,8 +573,8 @@ rankOnSample(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
         }))
       continue;
     BestTrials.push_back(K);
-    Best.push_back(
-        {Tried[K].Order, Tried[K].Mode, Tried[K].Group, Tried[K].Placed});
+    Best.push_back({Tried[K].Order, Tried[K].Mode, Tried[K].Group,
+                    Tried[K].Placed, Tried[K].Weights});
     if (Best.size() == SampledBest)
       break;
   }
@@ -623,7 +637,7 @@ autoL0Sampled(Graph &G, const TargetDesc &T, const MPASOptions &Opts,
     const PlanResult &Plan = P.Plans[P.PlanOf[K]];
     Tried.push_back({Settings[K].Mode, Settings[K].Order, Settings[K].Group,
                      Plan.Traffic, Plan.Makespan, Stats[K].PeakL1UB, Plan.Ok,
-                     Stats[K].Placed});
+                     Stats[K].Placed, chosenWeights(Stats[K])});
     RankKey Key = rankKey(Plan, Stats[K].PeakL1UB);
     if (K == 0 || Key < BestKey) {
       BestKey = Key;
@@ -706,12 +720,14 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
       Info = analyzeForMPAS(G, T);
   };
   Expected<MPASStats> S = [&]() -> Expected<MPASStats> {
-    // A large graph whose tasks form no grid tries every candidate (about
-    // fifteen orders, eight plans) on a sample of its tasks, and only the
-    // best on the whole (docs/MPAS.md, "Large graphs").
+    // A large graph whose tasks form no grid, or that has no tasks, tries
+    // every candidate (about fifteen orders, eight plans) on a sample of its
+    // tasks or its first operations, and only the best two settings, each
+    // with the weighting it won with, on the whole (docs/MPAS.md, "Large
+    // graphs").
     if (Opts.L0 == L0Mode::Auto && Opts.Order == Traversal::Auto &&
-        Search.SampleAbove && G.size() > Search.SampleAbove && Tasks &&
-        !Tasks->IsGrid) {
+        Search.SampleAbove && G.size() > Search.SampleAbove &&
+        (!Tasks || !Tasks->IsGrid)) {
       MPASStats Sampled;
       std::optional<SmallVector<OrderCandidate, 2>> Settings;
       {
@@ -719,7 +735,7 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
         if (Search.TimePhases)
           Timer.emplace("mpas-sample",
                         "dan-mpas: ranking the candidates on a sample");
-        Settings = rankOnSample(G, T, Opts, *Tasks, Search, Sampled);
+        Settings = rankOnSample(G, T, Opts, Tasks, Search, Sampled);
       }
       if (Settings) {
         // Only a setting of the list scheduler needs its view of the graph.

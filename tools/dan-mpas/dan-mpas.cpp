@@ -77,10 +77,11 @@ static cl::opt<unsigned, /*ExternalStorage=*/true> Threads(
 static cl::opt<size_t> SampleAbove(
     "sample-above", cl::init(SearchOptions().SampleAbove), cl::value_desc("N"),
     cl::desc("With --l0=auto and --order=auto, on a graph of more than N "
-             "nodes whose tasks form no reuse grid: rank the candidates on "
-             "its first tasks (at most N/2 nodes, at least eight), then "
-             "order and plan the best two on the whole graph; 0 for always "
-             "the whole graph (default 200000)"),
+             "nodes whose tasks form no reuse grid, or that has no tasks: "
+             "rank the candidates on its first tasks (at most N/2 nodes, at "
+             "least eight) or its first operations (N/2 nodes), then order "
+             "and plan the best two, each with the weighting it kept, on the "
+             "whole graph; 0 for always the whole graph (default 200000)"),
     cl::cat(DANCategory));
 
 /// Whether \p Trial is the candidate kept.
@@ -126,9 +127,11 @@ static void printStats(raw_ostream &OS, const Graph &G, const MPASStats &S,
       OS << ", dan-dlr cannot plan it";
     OS << (Kept ? " (kept)" : "") << '\n';
   };
-  if (S.SampleTasks) {
-    OS << "dan-mpas:   ranked on a sample: the first " << S.SampleTasks
-       << " tasks, " << S.SampleNodes << " nodes; the best " << S.L0Tried.size()
+  if (S.SampleNodes) {
+    OS << "dan-mpas:   ranked on a sample: the first ";
+    if (S.SampleTasks)
+      OS << S.SampleTasks << " tasks, ";
+    OS << S.SampleNodes << " nodes; the best " << S.L0Tried.size()
        << " tried on the whole graph\n";
     for (const MPASStats::L0Trial &Trial : S.SampleTried)
       PrintTrial("on the sample, ", Trial, false);
@@ -187,9 +190,10 @@ static void printStatsJSON(raw_ostream &OS, const Graph &G, const MPASStats &S,
             J.attribute("kept", isKept(S, Trial));
         });
     };
-    if (S.SampleTasks)
+    if (S.SampleNodes)
       J.attributeObject("sample", [&] {
-        J.attribute("tasks", S.SampleTasks);
+        if (S.SampleTasks)
+          J.attribute("tasks", S.SampleTasks);
         J.attribute("nodes", uint64_t(S.SampleNodes));
         J.attributeArray("candidates", [&] { Trials(S.SampleTried, false); });
       });

@@ -92,6 +92,14 @@ std::vector<NodeIdx> leadingTasks(const Graph &G, const TaskOrder &Tasks,
                                   size_t MaxNodes, unsigned MinTasks,
                                   unsigned &Taken);
 
+/// The sample of a graph without tasks (leadingTasks' counterpart): its
+/// operations in schedule order, each with its predecessors (but a FREE's)
+/// and every node of each buffer it names, until the sample holds at least
+/// \p MaxNodes / 2 nodes; a FREE keeps only the edges from the sample
+/// (extractPart drops the others). Empty when that would be at least
+/// \p MaxNodes nodes, or every node. O(V + E).
+std::vector<NodeIdx> leadingNodes(const Graph &G, size_t MaxNodes);
+
 } // namespace dan
 
 #endif // DAN_SCHEDULE_TASKORDER_H

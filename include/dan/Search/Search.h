@@ -35,10 +35,11 @@ struct SearchOptions {
   /// planning the candidates) show in --time-passes.
   bool TimePhases = true;
   /// --l0=auto with --order=auto on a graph of more nodes than this whose
-  /// tasks form no reuse grid: the candidates are ranked on a sample of
-  /// about half as many nodes (its first tasks), and only the best
-  /// SampledBest settings order and plan the whole graph (docs/MPAS.md,
-  /// "Large graphs"); 0: always the whole graph.
+  /// tasks form no reuse grid, or that has no tasks: the candidates are
+  /// ranked on a sample of about half as many nodes (its first tasks, or
+  /// its first operations), and only the best SampledBest settings, each
+  /// with the weighting it kept, order and plan the whole graph
+  /// (docs/MPAS.md, "Large graphs"); 0: always the whole graph.
   size_t SampleAbove = 200000;
 };
 

@@ -106,11 +106,15 @@ struct MPASStats {
     bool Planned;
     /// Whether the placement step placed the candidate's order.
     bool Placed;
+    /// The weighting of the candidate's order (--weights=auto keeps the
+    /// lowest peak's).
+    MPASWeights Weights = MPASWeights::Balanced;
   };
   llvm::SmallVector<L0Trial, 9> L0Tried;
   /// When the candidates were ranked on a sample of the graph
-  /// (SearchOptions::SampleAbove): its tasks (0: no sample) and nodes, and
-  /// its trials; L0Tried then lists the settings tried on the whole graph.
+  /// (SearchOptions::SampleAbove): its tasks (0: a graph without tasks) and
+  /// nodes (0: no sample), and its trials; L0Tried then lists the settings
+  /// tried on the whole graph.
   unsigned SampleTasks = 0;
   size_t SampleNodes = 0;
   llvm::SmallVector<L0Trial, 0> SampleTried;
