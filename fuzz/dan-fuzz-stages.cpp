@@ -292,25 +292,29 @@ std::string runStages(const fuzz::FuzzCase &C) {
   }
 
   // The selection on a sample (dan-mpas --sample-above): on a graph of
-  // more tasks than a sample holds at least, sampled whatever its size, the
-  // order must be as legal and the peak as true as the whole selection's.
+  // more tasks than a sample holds at least, sampled whatever its size, and
+  // on a graph without tasks, sampled by its first operations up to half
+  // its nodes, the order must be as legal and the peak as true as the whole
+  // selection's.
   if (C.MPAS.L0 == L0Mode::Auto && C.MPAS.Order == Traversal::Auto &&
       !C.MPAS.KeepInputOrder) {
-    std::optional<TaskSplit> Split = splitTasks(In);
-    if (Split && Split->NumTasks > 8) {
+    auto CheckSampled = [&](size_t Above) {
       SearchOptions Sampled;
-      Sampled.SampleAbove = 1;
+      Sampled.SampleAbove = Above;
+      std::string Run = "dan-mpas --sample-above=" + std::to_string(Above);
       Graph SS = In;
-      MPASStats MS = orFail(searchMPAS(SS, T, C.MPAS, Sampled), In, T,
-                            "dan-mpas --sample-above=1");
-      ReplayResult RS =
-          checkOutput(SS, T, "dan-mpas --sample-above=1's output");
+      MPASStats MS = orFail(searchMPAS(SS, T, C.MPAS, Sampled), In, T, Run);
+      ReplayResult RS = checkOutput(SS, T, Run + "'s output");
       if (MS.PeakL1UB != RS.PeakL1UB)
         failOn(SS, T,
-               "dan-mpas --sample-above=1 reports a peak of " +
-                   Twine(MS.PeakL1UB) + " but the replay finds " +
-                   Twine(RS.PeakL1UB));
-    }
+               Run + " reports a peak of " + Twine(MS.PeakL1UB) +
+                   " but the replay finds " + Twine(RS.PeakL1UB));
+    };
+    std::optional<TaskSplit> Split = splitTasks(In);
+    if (Split && Split->NumTasks > 8)
+      CheckSampled(1);
+    else if ((!Split || Split->NumTasks < 2) && In.size() > 2)
+      CheckSampled(In.size() - 1);
   }
 
   Graph S2 = S1;
