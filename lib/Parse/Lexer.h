@@ -27,8 +27,18 @@ public:
 
 private:
   IRParser::symbol_type error(const char *Start, const llvm::Twine &Msg);
-  /// Parses a decimal literal, rejecting values above MaxValue.
-  bool parseInt(const char *Start, const char *Digits, uint64_t &Value);
+  /// Parses a decimal literal, rejecting values above MaxValue. Every
+  /// number of a file comes here: up to twelve digits (below 10^12, so
+  /// below MaxValue, 2^40) are read inline, longer ones out of line.
+  bool parseInt(const char *Start, const char *Digits, uint64_t &Value) {
+    if (Cur - Digits > 12)
+      return parseLongInt(Start, Digits, Value);
+    Value = 0;
+    for (const char *P = Digits; P != Cur; ++P)
+      Value = Value * 10 + unsigned(*P - '0');
+    return true;
+  }
+  bool parseLongInt(const char *Start, const char *Digits, uint64_t &Value);
   SrcRange range(const char *Start) const {
     return {llvm::SMLoc::getFromPointer(Start),
             llvm::SMLoc::getFromPointer(Cur)};

@@ -17,11 +17,11 @@ IRParser::symbol_type Lexer::error(const char *Start, const Twine &Msg) {
   return IRParser::make_YYerror(range(Start));
 }
 
-bool Lexer::parseInt(const char *Start, const char *Digits, uint64_t &Value) {
+bool Lexer::parseLongInt(const char *Start, const char *Digits,
+                         uint64_t &Value) {
+  // Up to 19 digits cannot pass 2^64; longer ones, perhaps with leading
+  // zeros, go through getAsInteger.
   StringRef Text(Digits, Cur - Digits);
-  // Up to 19 digits cannot pass 2^64: read them here (every number of the
-  // file goes through this); longer ones, perhaps with leading zeros, go
-  // through getAsInteger.
   bool Bad;
   if (Text.size() <= 19) {
     Value = 0;

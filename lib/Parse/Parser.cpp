@@ -69,6 +69,17 @@ std::vector<const char *> pieceCuts(const char *Begin, const char *End,
   return Cuts;
 }
 
+/// How many times \p C occurs in [\p Begin, \p End): memchr finds each
+/// one, several times faster than a loop over every byte (two such counts
+/// were a twelfth of a parse).
+size_t countByte(const char *Begin, const char *End, char C) {
+  size_t N = 0;
+  for (const char *P = Begin;
+       (P = static_cast<const char *>(std::memchr(P, C, End - P))); ++P)
+    ++N;
+  return N;
+}
+
 /// One piece: its text, its graph and its parse state.
 struct Piece {
   const char *Begin, *Limit;
@@ -86,12 +97,12 @@ struct Piece {
 /// each comma, an upper bound short only by a list per statement.
 void parsePiece(SourceMgr &SM, Piece &P, const char *End, bool LaterPiece,
                 size_t ReserveNodes, bool Quiet) {
-  size_t Lines = std::count(P.Begin, P.Limit, '\n');
+  size_t Lines = countByte(P.Begin, P.Limit, '\n');
   P.G->Nodes.reserve(std::max(ReserveNodes, Lines));
   P.G->Order.reserve(std::max(ReserveNodes, Lines));
   P.PS.emplace(SM, *P.G);
   P.PS->setQuiet(Quiet);
-  P.PS->reserveRefs(Lines + std::count(P.Begin, P.Limit, ','));
+  P.PS->reserveRefs(Lines + countByte(P.Begin, P.Limit, ','));
   detail::Lexer Lex(P.Begin, P.Limit, End, LaterPiece, *P.PS);
   detail::IRParser Parser(Lex, *P.PS);
   P.Ok = Parser.parse() == 0 && !P.PS->hadError();
@@ -126,7 +137,7 @@ std::optional<std::unique_ptr<Graph>> parseInPieces(SourceMgr &SM,
         parsePiece(SM, Pieces[K], End, /*LaterPiece=*/true, 0, /*Quiet=*/true);
       });
     parsePiece(SM, Pieces[0], End, /*LaterPiece=*/false,
-               std::count(Begin, End, '\n'), /*Quiet=*/true);
+               countByte(Begin, End, '\n'), /*Quiet=*/true);
     Pool.wait();
   }
   detail::ParseState &Whole = *Pieces[0].PS;
