@@ -557,6 +557,20 @@ rankOnSample(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
            std::get<2>(Keys[A]) == std::get<2>(Keys[B]) &&
            std::get<4>(Keys[A]) == std::get<4>(Keys[B]);
   };
+  // A sample can have tasks that its graph has not (the first operations
+  // of a graph without tasks): there the task and groups orders are the
+  // list scheduler's, as orderMPAS takes them on the whole graph.
+  auto OnWhole = [&](MPASStats::L0Trial Trial) {
+    if (!Tasks &&
+        (Trial.Order == Traversal::Tasks || Trial.Order == Traversal::Groups)) {
+      Trial.Order = Traversal::Free;
+      Trial.Group = 0;
+    }
+    return Trial;
+  };
+  SmallVector<MPASStats::L0Trial, 16> Settings;
+  for (const MPASStats::L0Trial &Trial : Tried)
+    Settings.push_back(OnWhole(Trial));
   SmallVector<OrderCandidate, 2> Best;
   SmallVector<size_t, 2> BestTrials;
   for (size_t K : Ranked) {
@@ -566,15 +580,15 @@ rankOnSample(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
     // graph). Equal figures are almost surely one order (both L0 modes
     // often reach the same), which the whole graph would plan only once.
     if (llvm::any_of(BestTrials, [&](size_t B) {
-          return (Tried[B].Mode == Tried[K].Mode &&
-                  Tried[B].Order == Tried[K].Order &&
-                  Tried[B].Group == Tried[K].Group) ||
+          return (Settings[B].Mode == Settings[K].Mode &&
+                  Settings[B].Order == Settings[K].Order &&
+                  Settings[B].Group == Settings[K].Group) ||
                  SameFigures(B, K);
         }))
       continue;
     BestTrials.push_back(K);
-    Best.push_back({Tried[K].Order, Tried[K].Mode, Tried[K].Group,
-                    Tried[K].Placed, Tried[K].Weights});
+    Best.push_back({Settings[K].Order, Settings[K].Mode, Settings[K].Group,
+                    Settings[K].Placed, Settings[K].Weights});
     if (Best.size() == SampledBest)
       break;
   }
