@@ -144,10 +144,7 @@ private:
   static constexpr uint32_t BlockSize = 256;
   std::vector<uint64_t> BlockMax;
   std::vector<uint32_t> BlockAtMax;
-  /// The blocks the current candidate changed a time in, listed as its
-  /// times change (BlockStamp[B] == Epoch: B is listed), so that a commit
-  /// need not walk the changed nodes again.
-  std::vector<uint32_t> BlockStamp;
+  std::vector<uint8_t> BlockDirty;
   std::vector<uint32_t> DirtyBlocks;
   void recountBlock(uint32_t B);
   /// Nodes retimed so far (every candidate's, accepted or not), and the

@@ -132,7 +132,7 @@ void Search::timeAll() {
   uint32_t Blocks = (V + BlockSize - 1) / BlockSize;
   BlockMax.assign(Blocks, 0);
   BlockAtMax.assign(Blocks, 0);
-  BlockStamp.assign(Blocks, 0);
+  BlockDirty.assign(Blocks, 0);
   for (uint32_t B = 0; B != Blocks; ++B)
     recountBlock(B);
   recountMax();
@@ -232,22 +232,23 @@ bool Search::improves(ArrayRef<NodeIdx> Seeds) {
   const NodeIdx *PrevOf = PipePrev.data(), *NextOf = PipeNext.data();
   const uint32_t *HorizonOf = Horizon.data();
   // Each node is retimed at most once per candidate, so V entries suffice.
-  OldTimes *Log = Changed.data();
-  size_t Logged = 0;
+  // (The loop has more values than registers: the log is one pointer, and
+  // the budget one count down, so that fewer of them live on the stack.)
+  OldTimes *const Log = Changed.data();
+  OldTimes *LogEnd = Log;
   const uint64_t Limit = RetimeLimit ? RetimeLimit : UINT64_MAX;
   const uint64_t Max = Makespan;
-  uint64_t Count = Retimed;
+  // Retimings the budget still allows (Retimed never passes Limit but by
+  // the one that ends the search).
+  uint64_t Left = Retimed < Limit ? Limit - Retimed : 0;
 
   // Stamp[I] == Epoch: I's time changed in this candidate.
   if (++Epoch == 0) {
     std::fill(Stamp.begin(), Stamp.end(), 0);
-    std::fill(BlockStamp.begin(), BlockStamp.end(), 0);
     Epoch = 1;
   }
-  uint32_t *StampOf = Stamp.data(), *BlockStampOf = BlockStamp.data();
+  uint32_t *StampOf = Stamp.data();
   const uint32_t Now = Epoch;
-  // (A rejected candidate's blocks are not recounted.)
-  DirtyBlocks.clear();
 
   uint32_t Cursor = UINT32_MAX, Pending = 0, Reach = 0;
   // Every node a retimed node reaches lies after it in the order, and
@@ -276,8 +277,8 @@ bool Search::improves(ArrayRef<NodeIdx> Seeds) {
     // stopped at): the next candidate clears them.
     if (DenseFrom != UINT32_MAX)
       StaleFrom = std::min<uint32_t>(StaleFrom, DenseFrom / 64);
-    Retimed = Count;
-    ChangedCount = Logged;
+    Retimed = Limit - Left + OverLimit;
+    ChangedCount = LogEnd - Log;
     if (!Accept)
       undoTimes();
     return Accept;
@@ -292,10 +293,11 @@ bool Search::improves(ArrayRef<NodeIdx> Seeds) {
   // false when the candidate is rejected: the limit is passed, a node that
   // finished at the makespan still does, or a node reaches it.
   auto Admit = [&](uint64_t F, uint64_t Old) {
-    if (++Count > Limit) {
+    if (Left == 0) {
       OverLimit = true;
       return false;
     }
+    --Left;
     return F == Old ? F != Max : F < Max;
   };
   // The finish time of I after the latest finish of its predecessors and
@@ -310,13 +312,9 @@ bool Search::improves(ArrayRef<NodeIdx> Seeds) {
   };
   auto Record = [&](NodeIdx I, uint64_t F, uint64_t Old) {
     Reduced += Old == Max;
-    Log[Logged++] = {I, Old};
+    *LogEnd++ = {I, Old};
     FinishOf[I] = F;
     StampOf[I] = Now;
-    if (uint32_t B = I / BlockSize; BlockStampOf[B] != Now) {
-      BlockStampOf[B] = Now;
-      DirtyBlocks.push_back(B);
-    }
   };
   uint32_t Word = Cursor / 64;
   bool MayWalk = true;
@@ -341,7 +339,7 @@ bool Search::improves(ArrayRef<NodeIdx> Seeds) {
         Push(SuccsOf[E]);
       if (NodeIdx Next = NextOf[I]; Next != None)
         Push(Next);
-      if (MayWalk && Logged >= DenseAfter)
+      if (MayWalk && size_t(LogEnd - Log) >= DenseAfter)
         break;
     }
     if (!Pending)
@@ -360,7 +358,7 @@ bool Search::improves(ArrayRef<NodeIdx> Seeds) {
     // nodes (the budget) plus that slack.
     MayWalk = false;
     DenseFrom = Cursor;
-    size_t WalkLogFrom = Logged;
+    OldTimes *WalkLogFrom = LogEnd;
     uint64_t Slack = 4 * DenseAfter, Hits = 0, Passed = 0;
     bool Thinned = false;
     for (uint32_t P = Cursor + 1; P <= Reach; ++P) {
@@ -408,7 +406,7 @@ bool Search::improves(ArrayRef<NodeIdx> Seeds) {
       if (PosOf[Y] > Cursor)
         Push(Y);
     };
-    for (const OldTimes &O : ArrayRef(Log + WalkLogFrom, Log + Logged)) {
+    for (const OldTimes &O : ArrayRef(WalkLogFrom, LogEnd)) {
       for (uint32_t E = SuccAt[O.I], End = SuccAt[O.I + 1]; E != End; ++E)
         PushAfter(SuccsOf[E]);
       if (NodeIdx Next = NextOf[O.I]; Next != None)
