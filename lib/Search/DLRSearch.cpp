@@ -62,7 +62,7 @@ static Expected<DLRStats> searchWhole(Graph &G, const TargetDesc &T,
     One.AutoHorizon = false;
     One.Horizon = P.Horizon;
     One.Fit = P.Fit;
-    Graph Copy = G;
+    Graph Copy = copyForPlan(G);
     P.Stats = runDLR(Copy, T, One, /*InputChecked=*/true);
     if (!P.Stats)
       return;

@@ -284,7 +284,7 @@ struct PlanResult {
 
 PlanResult planAndMeasure(const Graph &G, const TargetDesc &T,
                           ArrayRef<NodeIdx> Order, bool InputChecked) {
-  Graph Copy = G;
+  Graph Copy = copyForPlan(G);
   Copy.Order.assign(Order.begin(), Order.end());
   Expected<DLRStats> D = runDLR(Copy, T, DLROptions(), InputChecked);
   if (!D) {

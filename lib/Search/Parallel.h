@@ -42,6 +42,18 @@ private:
   std::unique_ptr<llvm::DefaultThreadPool> Pool;
 };
 
+/// A copy of \p G for a candidate plan to add its spill nodes to: room for
+/// a quarter more nodes, so that the first spill does not move every node
+/// to a buffer twice the size (whose fresh pages were half of dan-dlr's
+/// page faults on Matmul_Case1).
+inline Graph copyForPlan(const Graph &G) {
+  Graph Copy;
+  Copy.Nodes.reserve(G.size() + G.size() / 4);
+  Copy.Order.reserve(G.Order.size() + G.Order.size() / 4);
+  Copy = G; // (vector assignment keeps the room)
+  return Copy;
+}
+
 /// JobRunner(Threads).run(N, Job).
 void runConcurrently(unsigned Threads, size_t N,
                      llvm::function_ref<void(size_t)> Job);
