@@ -322,12 +322,15 @@ Expected<CPEStats> runCPE(Graph &G, const TargetDesc &T,
   uint64_t TimedAfter = Local.makespan(), Measured = RBefore.Makespan;
   if (!Ignore && Opts.Start == CPEStart::Best) {
     // The best list schedule that keeps the plan, and the search from it
-    // when it beats the search from the input; ties to the input.
-    Graph FromList = G;
-    FromList.Order = cpe::bestListSchedule(FromList, Input, T, RBefore.PeakL1UB,
-                                           S.ListMakespan);
+    // when it beats the search from the input; ties to the input. Both use
+    // the graph under another order, not a copy of it (only the order
+    // differs).
+    std::vector<NodeIdx> Searched = std::move(G.Order);
+    std::vector<NodeIdx> ListOrder =
+        cpe::bestListSchedule(G, Input, T, RBefore.PeakL1UB, S.ListMakespan);
+    G.Order = std::move(ListOrder);
     if (S.ListMakespan < TimedAfter) {
-      cpe::Search Again(FromList, T, /*WithReuse=*/true, MoveBuffers);
+      cpe::Search Again(G, T, /*WithReuse=*/true, MoveBuffers);
       uint64_t AgainBefore = Again.makespan();
       CPEStats Counts;
       Again.run(Opts, Counts);
@@ -337,12 +340,13 @@ Expected<CPEStats> runCPE(Graph &G, const TargetDesc &T,
         Counts.ReuseEdges = S.ReuseEdges;
         Counts.FromList = true;
         S = Counts;
-        G.Order = Again.order();
+        Searched = Again.order();
         SearchBefore = AgainBefore;
         TimedAfter = Again.makespan();
         Measured = S.ListMakespan;
       }
     }
+    G.Order = std::move(Searched);
   }
   ReplayResult RAfter = replay(G, T);
   S.MakespanAfter = RAfter.Makespan;
