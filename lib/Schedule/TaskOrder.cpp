@@ -1,8 +1,8 @@
 //===- TaskOrder.cpp - One task at a time, cache-blocked on a grid --------===//
 //
 // Cost: O(V + E) to find tasks and lines, then one simulation per candidate
-// blocking, (Rows + Cols) candidates of O(U log U) each, U being the reads
-// of DDR-backed buffers.
+// blocking, at most 32 + O(log(Rows + Cols)) candidates (stripWidths) of
+// O(U log U) each, U being the reads of DDR-backed buffers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +11,7 @@
 #include "dan/Support/UnionFind.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <algorithm>
 #include <map>
@@ -203,6 +204,21 @@ void reserveTaskTiers(const Graph &G, const TargetDesc &T,
   }
 }
 
+/// The strip widths tried across \p Inner lines, in increasing order: every
+/// width up to 16 and the whole (the row-by-row walk), and beyond 16 a
+/// quarter wider each time. Each width costs a simulation of every read, so
+/// trying every one made finding the blocking grow as V^1.5 on square
+/// grids; the blockings that win have been 1 to 3 lines wide, and the
+/// grids up to 16 lines a side (the contest matmuls) try every width.
+std::vector<unsigned> stripWidths(unsigned Inner) {
+  std::vector<unsigned> Widths;
+  for (unsigned W = 1; W <= Inner; W = W < 16 ? W + 1 : W + (W + 3) / 4)
+    Widths.push_back(W);
+  if (Widths.back() != Inner)
+    Widths.push_back(Inner);
+  return Widths;
+}
+
 /// The grid's blocked order, or nothing if the tasks do not form a grid.
 std::optional<std::vector<uint32_t>>
 gridOrder(const Graph &G, const TargetDesc &T, Workload &W,
@@ -214,9 +230,10 @@ gridOrder(const Graph &G, const TargetDesc &T, Workload &W,
     return std::nullopt;
   const std::vector<uint32_t> &TaskAt = *Placed;
   reserveTaskTiers(G, T, TaskOf, W);
-  // Candidates: both orientations, every strip width; the fewest reload
-  // bytes wins, ties to strips of columns, then to the narrower strip. The
-  // simulations are independent: ForEach may run them at once.
+  // Candidates: both orientations, and the strip widths stripWidths gives;
+  // the fewest reload bytes wins, ties to strips of columns, then to the
+  // narrower strip. The simulations are independent: ForEach may run them
+  // at once.
   struct Blocking {
     bool OfColumns;
     unsigned Width;
@@ -224,11 +241,9 @@ gridOrder(const Graph &G, const TargetDesc &T, Workload &W,
     uint64_t Cost = 0;
   };
   std::vector<Blocking> Cands;
-  for (bool OfColumns : {true, false}) {
-    unsigned Inner = OfColumns ? Grid.Cols : Grid.Rows;
-    for (unsigned Width = 1; Width <= Inner; ++Width)
+  for (bool OfColumns : {true, false})
+    for (unsigned Width : stripWidths(OfColumns ? Grid.Cols : Grid.Rows))
       Cands.push_back({OfColumns, Width, {}, 0});
-  }
   ForEach(Cands.size(), [&](size_t K) {
     Blocking &B = Cands[K];
     B.Order = blockedOrder(TaskAt, Grid.Rows, Grid.Cols, B.Width, B.OfColumns);
@@ -439,6 +454,41 @@ std::optional<TaskOrder> findTaskOrder(const Graph &G, const TargetDesc &T,
   return Result;
 }
 
+namespace {
+/// The nodes of each buffer a sample takes whole when it names the buffer.
+using NodesByBuffer = DenseMap<uint64_t, SmallVector<NodeIdx, 3>>;
+
+/// Grows a sample to what its nodes need: takes the nodes on \p Work one at
+/// a time and offers \p Add each one's predecessors (but a FREE's: it waits
+/// for its buffer's last users, and the sample keeps those it holds;
+/// extractPart drops the other edges) and the nodes \p Of lists for each
+/// buffer it names the first time (\p Named), until \p Work is empty or
+/// \p Stop holds.
+void closeSample(const Graph &G, const NodesByBuffer &Of,
+                 DenseSet<uint64_t> &Named, std::vector<NodeIdx> &Work,
+                 function_ref<void(NodeIdx)> Add, function_ref<bool()> Stop) {
+  auto Name = [&](uint64_t B) {
+    if (Named.insert(B).second)
+      if (auto It = Of.find(B); It != Of.end())
+        for (NodeIdx X : It->second)
+          Add(X);
+  };
+  while (!Work.empty() && !Stop()) {
+    NodeIdx I = Work.back();
+    Work.pop_back();
+    const Node &N = G[I];
+    if (N.Kind != NodeKind::Free)
+      for (NodeIdx P : N.Preds)
+        Add(P);
+    if (N.isBufferNode())
+      Name(N.Buf);
+    else
+      for (uint64_t B : N.Bufs)
+        Name(B);
+  }
+}
+} // namespace
+
 std::vector<NodeIdx> leadingTasks(const Graph &G, const TaskOrder &Tasks,
                                   size_t MaxNodes, unsigned MinTasks,
                                   unsigned &Taken) {
@@ -457,7 +507,7 @@ std::vector<NodeIdx> leadingTasks(const Graph &G, const TaskOrder &Tasks,
     return {};
   // The nodes outside every task (the DDR-backed buffers' ALLOC, COPY_IN
   // and FREE), by the buffers they name.
-  DenseMap<uint64_t, SmallVector<NodeIdx, 3>> OutsideOf;
+  NodesByBuffer OutsideOf;
   for (NodeIdx I = 0, V = G.size(); I != V; ++I) {
     if (TaskOf[I] != None)
       continue;
@@ -488,28 +538,7 @@ std::vector<NodeIdx> leadingTasks(const Graph &G, const TaskOrder &Tasks,
     Work.push_back(I);
   };
   DenseSet<uint64_t> Named;
-  auto Name = [&](uint64_t B) {
-    if (!Named.insert(B).second)
-      return;
-    if (auto It = OutsideOf.find(B); It != OutsideOf.end())
-      for (NodeIdx X : It->second)
-        Add(X);
-  };
-  while (!Work.empty() && !NeedsLater) {
-    NodeIdx I = Work.back();
-    Work.pop_back();
-    const Node &N = G[I];
-    // A FREE waits for its buffer's last users, in any task: the sample
-    // keeps those it holds (extractPart drops the other edges).
-    if (N.Kind != NodeKind::Free)
-      for (NodeIdx P : N.Preds)
-        Add(P);
-    if (N.isBufferNode())
-      Name(N.Buf);
-    else
-      for (uint64_t B : N.Bufs)
-        Name(B);
-  }
+  closeSample(G, OutsideOf, Named, Work, Add, [&] { return NeedsLater; });
   if (NeedsLater)
     return {};
   std::vector<NodeIdx> Nodes;
@@ -523,7 +552,7 @@ std::vector<NodeIdx> leadingTasks(const Graph &G, const TaskOrder &Tasks,
 std::vector<NodeIdx> leadingNodes(const Graph &G, size_t MaxNodes) {
   size_t V = G.size();
   // Every node of each buffer, to take a named buffer whole.
-  DenseMap<uint64_t, SmallVector<NodeIdx, 3>> NodesOf;
+  NodesByBuffer NodesOf;
   for (NodeIdx I = 0; I != V; ++I)
     if (G[I].isBufferNode())
       NodesOf[G[I].Buf].push_back(I);
@@ -538,33 +567,13 @@ std::vector<NodeIdx> leadingNodes(const Graph &G, size_t MaxNodes) {
     }
   };
   DenseSet<uint64_t> Named;
-  auto Name = [&](uint64_t B) {
-    if (Named.insert(B).second)
-      if (auto It = NodesOf.find(B); It != NodesOf.end())
-        for (NodeIdx X : It->second)
-          Add(X);
-  };
   for (NodeIdx Next : G.Order) {
     if (Held >= MaxNodes / 2)
       break;
     if (G[Next].Kind != NodeKind::Op)
       continue;
     Add(Next);
-    while (!Work.empty()) {
-      NodeIdx I = Work.back();
-      Work.pop_back();
-      const Node &N = G[I];
-      // A FREE waits for its buffer's last users: the sample keeps those it
-      // holds.
-      if (N.Kind != NodeKind::Free)
-        for (NodeIdx P : N.Preds)
-          Add(P);
-      if (N.isBufferNode())
-        Name(N.Buf);
-      else
-        for (uint64_t B : N.Bufs)
-          Name(B);
-    }
+    closeSample(G, NodesOf, Named, Work, Add, [] { return false; });
   }
   if (Held >= MaxNodes || Held == V)
     return {};
