@@ -19,19 +19,10 @@ IRParser::symbol_type Lexer::error(const char *Start, const Twine &Msg) {
 
 bool Lexer::parseLongInt(const char *Start, const char *Digits,
                          uint64_t &Value) {
-  // Up to 19 digits cannot pass 2^64; longer ones, perhaps with leading
-  // zeros, go through getAsInteger.
-  StringRef Text(Digits, Cur - Digits);
-  bool Bad;
-  if (Text.size() <= 19) {
-    Value = 0;
-    for (char C : Text)
-      Value = Value * 10 + unsigned(C - '0');
-    Bad = false;
-  } else {
-    Bad = Text.getAsInteger(10, Value);
-  }
-  if (Bad || Value > MaxValue) {
+  // Rare (parseInt reads up to twelve digits itself): getAsInteger reports
+  // a value past 2^64, perhaps after leading zeros.
+  if (StringRef(Digits, Cur - Digits).getAsInteger(10, Value) ||
+      Value > MaxValue) {
     PS.error(SMLoc::getFromPointer(Start),
              "number " + quoteToken(StringRef(Start, Cur - Start)) +
                  " is too large; the limit is 2^40 (" + Twine(MaxValue) +

@@ -326,9 +326,8 @@ Expected<CPEStats> runCPE(Graph &G, const TargetDesc &T,
     // the graph under another order, not a copy of it (only the order
     // differs).
     std::vector<NodeIdx> Searched = std::move(G.Order);
-    std::vector<NodeIdx> ListOrder =
+    G.Order =
         cpe::bestListSchedule(G, Input, T, RBefore.PeakL1UB, S.ListMakespan);
-    G.Order = std::move(ListOrder);
     if (S.ListMakespan < TimedAfter) {
       cpe::Search Again(G, T, /*WithReuse=*/true, MoveBuffers);
       uint64_t AgainBefore = Again.makespan();
