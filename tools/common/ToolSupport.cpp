@@ -102,9 +102,12 @@ static bool parseCommandLine(int Argc, char **Argv, StringRef Overview) {
   // glibc gives a large freed block back to the kernel (munmap, or a trim
   // of the heap), and the next one pays a page fault per 4 KB again (a
   // third of dan-dlr's time on Matmul_Case1). Freed memory stays for reuse:
-  // blocks up to the largest threshold glibc allows come from the heap,
-  // which is never trimmed.
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  // every block comes from the heap, which is never trimmed. (Blocks above
+  // the largest mmap threshold glibc allows, 32 MB, were mapped and unmapped
+  // each time: a graph of a million nodes paid a fault per 4 KB for every
+  // large vector anew, a quarter of dan-dlr's faults there, and more so the
+  // larger the graph.) Should the heap fail to grow, glibc maps anyway.
+  mallopt(M_MMAP_MAX, 0);
   mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
 #endif
   // Both ways memory can run out: a failed operator new, and LLVM's own
