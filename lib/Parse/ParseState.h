@@ -117,6 +117,9 @@ private:
   std::vector<NodeIdx> DenseIds;
   llvm::DenseMap<uint64_t, NodeIdx> SparseIds;
   std::vector<PendingRef> Refs;
+  /// The references of the pieces appended after this one (appendPiece),
+  /// each with the index of the piece's first node in the whole graph.
+  std::vector<std::pair<std::vector<PendingRef>, NodeIdx>> LaterRefs;
   bool HadError = false;
   bool Quiet = false;
   struct PendingTargetValue {
