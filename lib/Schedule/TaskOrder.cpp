@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <queue>
 
 using namespace llvm;
 
@@ -54,22 +55,21 @@ uint64_t simulate(const Workload &W, ArrayRef<uint32_t> TaskOrder) {
   // comes to the top; no two entries share a use, so the first live one is
   // the buffer an ordered set would evict. (A std::set cost an allocation
   // per read, two thirds of the simulation.)
-  std::array<std::vector<uint64_t>, NumTiers> Resident;
+  std::array<std::priority_queue<uint64_t>, NumTiers> Resident;
   std::array<uint64_t, NumTiers> Used{};
   uint64_t Reloads = 0;
   for (size_t K = 0; K != Seq.size(); ++K) {
     uint32_t B = Seq[K];
     unsigned TI = static_cast<unsigned>(W.BufTier[B]);
-    std::vector<uint64_t> &Heap = Resident[TI];
+    std::priority_queue<uint64_t> &Heap = Resident[TI];
     if (ResidentUntil[B] == None) {
       if (Seen[B])
         Reloads += W.Size[B];
       Seen[B] = 1;
       Used[TI] += W.Size[B];
       while (Used[TI] > W.Capacity[TI] && !Heap.empty()) {
-        std::pop_heap(Heap.begin(), Heap.end());
-        uint64_t Top = Heap.back();
-        Heap.pop_back();
+        uint64_t Top = Heap.top();
+        Heap.pop();
         uint32_t Victim = static_cast<uint32_t>(Top);
         if (ResidentUntil[Victim] != Top >> 32)
           continue; // stale
@@ -82,8 +82,7 @@ uint64_t simulate(const Workload &W, ArrayRef<uint32_t> TaskOrder) {
       ResidentUntil[B] = None;
     } else {
       ResidentUntil[B] = Next[K];
-      Heap.push_back(uint64_t(Next[K]) << 32 | B);
-      std::push_heap(Heap.begin(), Heap.end());
+      Heap.push(uint64_t(Next[K]) << 32 | B);
     }
   }
   return Reloads;

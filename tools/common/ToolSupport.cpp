@@ -106,7 +106,9 @@ static bool parseCommandLine(int Argc, char **Argv, StringRef Overview) {
   // the largest mmap threshold glibc allows, 32 MB, were mapped and unmapped
   // each time: a graph of a million nodes paid a fault per 4 KB for every
   // large vector anew, a quarter of dan-dlr's faults there, and more so the
-  // larger the graph.) Should the heap fail to grow, glibc maps anyway.
+  // larger the graph.) Should the heap fail to grow, glibc maps anyway, and
+  // a helper thread's block too large for its arena's heap (64 MB) is still
+  // mapped.
   mallopt(M_MMAP_MAX, 0);
   mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
 #endif
