@@ -13,6 +13,7 @@
 #include "dan/Parse/Parser.h"
 #include "Lexer.h"
 #include "ParseState.h"
+#include "dan/Support/Threads.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
@@ -132,8 +133,10 @@ std::optional<std::unique_ptr<Graph>> parseInPieces(SourceMgr &SM,
     // This thread reads the first piece: its allocator's memory is warm,
     // and the graph it builds is the one the others join.
     DefaultThreadPool Pool(hardware_concurrency(Pieces.size() - 1));
+    CpuSpread Spread;
     for (size_t K = 1; K != Pieces.size(); ++K)
       Pool.async([&, K] {
+        Spread.moveHelper(K);
         parsePiece(SM, Pieces[K], End, /*LaterPiece=*/true, 0, /*Quiet=*/true);
       });
     parsePiece(SM, Pieces[0], End, /*LaterPiece=*/false,

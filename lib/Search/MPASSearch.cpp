@@ -14,6 +14,7 @@
 #include "dan/Schedule/Order.h"
 #include "dan/Schedule/TaskOrder.h"
 #include "dan/Search/Search.h"
+#include "dan/Support/Threads.h"
 #include "dan/Support/Timing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -714,7 +715,10 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
     std::thread Maker;
     if ((Opts.Order == Traversal::Auto || Opts.Order == Traversal::Tasks) &&
         Runner.threads() > 1)
-      Maker = std::thread([&] { Info = analyzeForMPAS(G, T); });
+      Maker = std::thread([&, Spread = CpuSpread()] {
+        Spread.moveHelper(1);
+        Info = analyzeForMPAS(G, T);
+      });
     std::optional<PhaseTimer> Timer;
     if (Search.TimePhases)
       Timer.emplace("mpas-tasks", "dan-mpas: finding the tasks");

@@ -1,6 +1,7 @@
 //===- Parallel.cpp - Run independent candidates on a thread pool ---------===//
 
 #include "Parallel.h"
+#include "dan/Support/Threads.h"
 #include "llvm/Support/Threading.h"
 #include <algorithm>
 #include <atomic>
@@ -33,8 +34,12 @@ void JobRunner::run(size_t N, function_ref<void(size_t)> Job) {
     S.ThreadsRequested = Threads - 1;
     Pool = std::make_unique<DefaultThreadPool>(S);
   }
+  CpuSpread Spread;
   for (size_t W = 1; W != Helpers; ++W)
-    Pool->async(Drain);
+    Pool->async([&, W] {
+      Spread.moveHelper(W);
+      Drain();
+    });
   Drain();
   Pool->wait();
 }

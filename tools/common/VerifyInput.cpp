@@ -9,6 +9,7 @@
 #include "ToolSupport.h"
 #include "dan/Analysis/Lint.h"
 #include "dan/IR/Diagnostic.h"
+#include "dan/Support/Threads.h"
 #include "llvm/Support/Threading.h"
 #include <string>
 #include <thread>
@@ -62,7 +63,10 @@ Error verifyAndReport(const Graph &G, const TargetDesc &T,
   bool Concurrent =
       Lint && hardware_concurrency(ToolThreads).compute_thread_count() > 1;
   if (Concurrent)
-    Beside = std::thread(RunLint);
+    Beside = std::thread([&, Spread = CpuSpread()] {
+      Spread.moveHelper(1);
+      RunLint();
+    });
   unsigned Errors = verifyGraph(
       G, T, Opts, [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
         printDiagnostic(SM, Loc, Kind, Msg);

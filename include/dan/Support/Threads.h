@@ -1,0 +1,38 @@
+//===- Threads.h - A batch's helper threads on other CPUs -------*- C++ -*-===//
+//
+// Linux starts a new thread, and often wakes a sleeping one, on the CPU of
+// the thread that created or woke it, and its balancer may leave the two
+// sharing that CPU for several milliseconds while another CPU idles. A
+// parallel phase of 5 to 20 ms then runs at half speed: on a machine of two
+// CPUs, the two pieces of a parse took 13 ms each instead of 7 in about half
+// the runs, both on one CPU (docs/Performance.md, "Both cores"). A helper
+// of a batch therefore moves itself off its dispatcher's CPU first.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DAN_SUPPORT_THREADS_H
+#define DAN_SUPPORT_THREADS_H
+
+namespace dan {
+
+/// The CPU a batch of work was handed out from: made by the thread that
+/// hands it out, asked by each helper thread before its first job.
+class CpuSpread {
+public:
+  /// Notes the calling thread's CPU (none where it cannot be known).
+  CpuSpread();
+
+  /// Called on helper thread \p Helper (1, 2, ...) of the batch: when it
+  /// runs on the dispatcher's CPU, moves it to the Helper-th CPU after that
+  /// one (cyclically) among those it may run on. Which CPUs the thread may
+  /// run on is left as it was; the scheduler may move it again later. Does
+  /// nothing where the CPU cannot be known or set.
+  void moveHelper(unsigned Helper) const;
+
+private:
+  int Cpu = -1;
+};
+
+} // namespace dan
+
+#endif // DAN_SUPPORT_THREADS_H

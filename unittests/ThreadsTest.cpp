@@ -1,0 +1,114 @@
+//===- ThreadsTest.cpp - CpuSpread ----------------------------------------===//
+
+#include "dan/Support/Threads.h"
+#include "gtest/gtest.h"
+#include <thread>
+
+#ifdef __linux__
+#include <sched.h>
+
+using namespace dan;
+
+namespace {
+
+cpu_set_t allowedCpus() {
+  cpu_set_t Set;
+  EXPECT_EQ(sched_getaffinity(0, sizeof Set, &Set), 0);
+  return Set;
+}
+
+/// Runs the calling thread on \p Cpu alone, then allows it every CPU of
+/// \p All again: it stays on Cpu (nothing moves a running thread that is
+/// allowed where it is).
+void settleOn(int Cpu, const cpu_set_t &All) {
+  cpu_set_t One;
+  CPU_ZERO(&One);
+  CPU_SET(Cpu, &One);
+  ASSERT_EQ(sched_setaffinity(0, sizeof One, &One), 0);
+  ASSERT_EQ(sched_setaffinity(0, sizeof All, &All), 0);
+}
+
+int firstCpu(const cpu_set_t &Set) {
+  for (int C = 0; C != CPU_SETSIZE; ++C)
+    if (CPU_ISSET(C, &Set))
+      return C;
+  return -1;
+}
+
+// A helper started on its dispatcher's CPU moves to another one, and may
+// run anywhere it could before.
+TEST(CpuSpreadTest, HelperLeavesTheDispatchersCpu) {
+  cpu_set_t All = allowedCpus();
+  if (CPU_COUNT(&All) < 2)
+    GTEST_SKIP() << "one CPU allowed";
+  int Shared = firstCpu(All);
+  settleOn(Shared, All);
+  CpuSpread Spread; // notes Shared
+  int Before = -1, After = -1;
+  cpu_set_t AfterSet;
+  std::thread Helper([&] {
+    settleOn(Shared, All);
+    Before = sched_getcpu();
+    Spread.moveHelper(1);
+    After = sched_getcpu();
+    AfterSet = allowedCpus();
+  });
+  Helper.join();
+  EXPECT_EQ(Before, Shared);
+  EXPECT_NE(After, Shared);
+  EXPECT_TRUE(CPU_ISSET(After, &All));
+  EXPECT_TRUE(CPU_EQUAL(&AfterSet, &All));
+}
+
+// The second helper goes to the second CPU after the dispatcher's, so that
+// two helpers stacked on the dispatcher's CPU end on different CPUs; with
+// fewer CPUs the count wraps around the others.
+TEST(CpuSpreadTest, HelpersTakeTheOtherCpusInTurn) {
+  cpu_set_t All = allowedCpus();
+  if (CPU_COUNT(&All) < 2)
+    GTEST_SKIP() << "one CPU allowed";
+  int Shared = firstCpu(All);
+  settleOn(Shared, All);
+  CpuSpread Spread;
+  int Ends[2] = {-1, -1};
+  for (unsigned H = 1; H <= 2; ++H) {
+    std::thread Helper([&] {
+      settleOn(Shared, All);
+      Spread.moveHelper(H);
+      Ends[H - 1] = sched_getcpu();
+    });
+    Helper.join();
+  }
+  EXPECT_NE(Ends[0], Shared);
+  EXPECT_NE(Ends[1], Shared);
+  if (CPU_COUNT(&All) >= 3)
+    EXPECT_NE(Ends[0], Ends[1]);
+  else
+    EXPECT_EQ(Ends[0], Ends[1]);
+}
+
+// A helper already on another CPU stays where it is.
+TEST(CpuSpreadTest, HelperElsewhereStays) {
+  cpu_set_t All = allowedCpus();
+  if (CPU_COUNT(&All) < 3)
+    GTEST_SKIP() << "fewer than three CPUs allowed";
+  int Shared = firstCpu(All);
+  settleOn(Shared, All);
+  CpuSpread Spread;
+  // The last allowed CPU: not the one helper 1 would be sent to.
+  int Last = -1;
+  for (int C = 0; C != CPU_SETSIZE; ++C)
+    if (CPU_ISSET(C, &All))
+      Last = C;
+  int End = -1;
+  std::thread Helper([&] {
+    settleOn(Last, All);
+    Spread.moveHelper(1);
+    End = sched_getcpu();
+  });
+  Helper.join();
+  EXPECT_EQ(End, Last);
+}
+
+} // namespace
+#endif
