@@ -22,7 +22,7 @@ struct ParseOptions {
   /// hardware thread; the graph is the same for any number.
   unsigned Threads = 1;
   /// The fewest bytes of a piece: a smaller file is read whole.
-  size_t MinPieceBytes = 2 * 1024 * 1024;
+  size_t MinPieceBytes = 256 * 1024;
   /// When set, receives how many pieces the file was read in (1: whole,
   /// also when a piece failed and the file was read again whole).
   unsigned *PiecesRead = nullptr;
