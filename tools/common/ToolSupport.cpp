@@ -274,34 +274,12 @@ class OutputFile {
 public:
   /// Opens \p Path ("-" for stdout) for writing.
   static Expected<std::unique_ptr<OutputFile>> open(StringRef Path) {
-    std::unique_ptr<OutputFile> F(new OutputFile());
-    if (Path == "-") {
-      F->OS = &outs();
-      return F;
-    }
-    sys::fs::file_status St;
-    bool Exists = !sys::fs::status(Path, St) && sys::fs::exists(St);
-    if (Exists && !sys::fs::is_regular_file(St)) {
-      std::error_code EC;
-      F->Own = std::make_unique<raw_fd_ostream>(Path, EC, sys::fs::OF_None);
-      if (EC)
-        return errorCodeToError(EC);
-      F->OS = F->Own.get();
-      return F;
-    }
-    // Through a symbolic link, replace the file it names, not the link.
-    F->Target = Path.str();
-    SmallString<256> Real;
-    if (Exists && !sys::fs::real_path(Path, Real))
-      F->Target = std::string(Real);
-    Expected<sys::fs::TempFile> Temp =
-        sys::fs::TempFile::create(F->Target + ".tmp%%%%%%");
-    if (!Temp)
-      return Temp.takeError();
-    F->Temp.emplace(std::move(*Temp));
-    F->Own = std::make_unique<raw_fd_ostream>(F->Temp->FD,
-                                              /*shouldClose=*/false);
-    F->OS = F->Own.get();
+    Expected<std::unique_ptr<OutputFile>> F = openStream(Path);
+    // Written in blocks of 64 KiB rather than the 4 KiB a file or pipe
+    // asks for: writing Matmul_Case1's 1.6 MB stage-1 file took 1.75 ms
+    // in 4 KiB writes, 0.5 ms in 64 KiB ones. A terminal stays unbuffered.
+    if (F && !(*F)->OS->is_displayed())
+      (*F)->OS->SetBufferSize(64 * 1024);
     return F;
   }
 
@@ -345,6 +323,39 @@ public:
 
 private:
   OutputFile() = default;
+
+  /// open() but for the buffer size.
+  static Expected<std::unique_ptr<OutputFile>> openStream(StringRef Path) {
+    std::unique_ptr<OutputFile> F(new OutputFile());
+    if (Path == "-") {
+      F->OS = &outs();
+      return F;
+    }
+    sys::fs::file_status St;
+    bool Exists = !sys::fs::status(Path, St) && sys::fs::exists(St);
+    if (Exists && !sys::fs::is_regular_file(St)) {
+      std::error_code EC;
+      F->Own = std::make_unique<raw_fd_ostream>(Path, EC, sys::fs::OF_None);
+      if (EC)
+        return errorCodeToError(EC);
+      F->OS = F->Own.get();
+      return F;
+    }
+    // Through a symbolic link, replace the file it names, not the link.
+    F->Target = Path.str();
+    SmallString<256> Real;
+    if (Exists && !sys::fs::real_path(Path, Real))
+      F->Target = std::string(Real);
+    Expected<sys::fs::TempFile> Temp =
+        sys::fs::TempFile::create(F->Target + ".tmp%%%%%%");
+    if (!Temp)
+      return Temp.takeError();
+    F->Temp.emplace(std::move(*Temp));
+    F->Own = std::make_unique<raw_fd_ostream>(F->Temp->FD,
+                                              /*shouldClose=*/false);
+    F->OS = F->Own.get();
+    return F;
+  }
 
   raw_fd_ostream *OS = nullptr;
   std::unique_ptr<raw_fd_ostream> Own;
