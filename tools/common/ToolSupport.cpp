@@ -2,7 +2,6 @@
 
 #include "ToolSupport.h"
 #include "Progress.h"
-#include "WriteBehind.h"
 #include "dan/Formats/Formats.h"
 #include "dan/IR/Diagnostic.h"
 #include "dan/IR/Printer.h"
@@ -14,7 +13,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Signals.h"
-#include "llvm/Support/Threading.h"
 #include "llvm/Support/WithColor.h"
 #include <algorithm>
 #include <csignal>
@@ -280,29 +278,18 @@ public:
     // Written in blocks of 64 KiB rather than the 4 KiB a file or pipe
     // asks for: writing Matmul_Case1's 1.6 MB stage-1 file took 1.75 ms
     // in 4 KiB writes, 0.5 ms in 64 KiB ones. A terminal stays unbuffered.
-    if (!F || (*F)->OS->is_displayed())
-      return F;
-    (*F)->OS->SetBufferSize(64 * 1024);
-    // With a second thread, the kernel copies each block into the file
-    // while the tool formats the next.
-    if (hardware_concurrency(ToolThreads).compute_thread_count() > 1)
-      (*F)->Behind = std::make_unique<WriteBehindStream>(*(*F)->OS);
+    if (F && !(*F)->OS->is_displayed())
+      (*F)->OS->SetBufferSize(64 * 1024);
     return F;
   }
 
   ~OutputFile() { discard(); }
 
-  raw_ostream &os() {
-    if (Behind)
-      return *Behind;
-    return *OS;
-  }
+  raw_ostream &os() { return *OS; }
 
   /// Flushes everything written and reports the first write error (disk
   /// full, file too large, a closed pipe).
   Error finish() {
-    if (Behind)
-      Behind->finish();
     if (Own && !Temp)
       Own->close(); // A device or FIFO: closing can fail too.
     else
@@ -319,7 +306,6 @@ public:
   Error keep() {
     if (!Temp)
       return Error::success();
-    Behind.reset();
     Own.reset();
     Error E = Temp->keep(Target);
     Temp.reset();
@@ -328,7 +314,6 @@ public:
 
   /// Removes the temporary file, if any.
   void discard() {
-    Behind.reset();
     if (!Temp)
       return;
     Own.reset();
@@ -376,8 +361,6 @@ private:
   std::unique_ptr<raw_fd_ostream> Own;
   std::optional<sys::fs::TempFile> Temp;
   std::string Target;
-  /// What the tool writes to, when OS is written behind it.
-  std::unique_ptr<WriteBehindStream> Behind;
 };
 
 /// "cannot write '<path>': <why>", the path as the user gave it.
