@@ -189,42 +189,76 @@ bool ParseState::appendPiece(ParseState &Piece) {
   return true;
 }
 
-bool ParseState::finish() {
-  // A node's references are contiguous in Refs, so a duplicate is a
-  // predecessor already marked with the same user: linear time even for a
-  // node with a million predecessors (a search of the list was quadratic).
-  constexpr NodeIdx NoUser = UINT32_MAX;
-  std::vector<NodeIdx> PredOf(G.size(), NoUser), ReusePredOf(G.size(), NoUser);
-  // The references in file order: this piece's, then each later piece's,
-  // whose users count from the piece's first node.
-  auto Resolve = [&](const PendingRef &Ref, NodeIdx Base) {
+namespace {
+/// The last user each node was made a predecessor (or reuse predecessor)
+/// of. A node's references are contiguous, so a duplicate is a predecessor
+/// already marked with the same user: linear time even for a node with a
+/// million predecessors (a search of the list was quadratic).
+struct UserMarks {
+  static constexpr NodeIdx NoUser = UINT32_MAX;
+  std::vector<NodeIdx> PredOf, ReusePredOf;
+  explicit UserMarks(size_t V) : PredOf(V, NoUser), ReusePredOf(V, NoUser) {}
+};
+} // namespace
+
+template <typename ReportFn>
+bool ParseState::resolveRefs(ArrayRef<PendingRef> List, NodeIdx Base,
+                             ReportFn Report) {
+  UserMarks Marks(G.size());
+  bool Ok = true;
+  for (const PendingRef &Ref : List) {
     NodeIdx *Found = findId(Ref.Id);
     if (!Found) {
-      error(Ref.Loc, "use of undefined node n" + Twine(Ref.Id));
-      return;
+      Ok = false;
+      if (!Report(Ref.Loc, "use of undefined node n" + Twine(Ref.Id)))
+        return false;
+      continue;
     }
     NodeIdx UserIdx = Base + Ref.User;
     Node &User = G[UserIdx];
-    auto &List = Ref.Reuse ? User.ReusePreds : User.Preds;
     NodeIdx Target = *Found;
-    NodeIdx &Mark = (Ref.Reuse ? ReusePredOf : PredOf)[Target];
-    bool Duplicate = Mark == UserIdx;
-    Mark = UserIdx;
-    if (Duplicate) {
-      error(Ref.Loc, "duplicate " + Twine(Ref.Reuse ? "reuse " : "") +
-                         "edge from n" + Twine(Ref.Id) + " to n" +
-                         Twine(User.Id));
-      return;
+    NodeIdx &Mark = (Ref.Reuse ? Marks.ReusePredOf : Marks.PredOf)[Target];
+    if (Mark == UserIdx) {
+      Ok = false;
+      if (!Report(Ref.Loc, "duplicate " + Twine(Ref.Reuse ? "reuse " : "") +
+                               "edge from n" + Twine(Ref.Id) + " to n" +
+                               Twine(User.Id)))
+        return false;
+      continue;
     }
-    List.push_back(Target);
+    Mark = UserIdx;
+    (Ref.Reuse ? User.ReusePreds : User.Preds).push_back(Target);
+  }
+  return Ok;
+}
+
+bool ParseState::finish() {
+  // The references in file order: this piece's, then each later piece's,
+  // whose users count from the piece's first node. (One list of marks for
+  // all: a user's references are in one piece.)
+  auto Report = [&](SMLoc Loc, const Twine &Msg) {
+    error(Loc, Msg);
+    return true;
   };
-  for (const PendingRef &Ref : Refs)
-    Resolve(Ref, 0);
+  resolveRefs(Refs, 0, Report);
   for (const auto &[PieceRefs, Base] : LaterRefs)
-    for (const PendingRef &Ref : PieceRefs)
-      Resolve(Ref, Base);
+    resolveRefs(PieceRefs, Base, Report);
   G.sortEdges();
   return !HadError;
+}
+
+bool ParseState::resolvePieceQuietly(size_t K) {
+  auto Stop = [](SMLoc, const Twine &) { return false; };
+  if (K == 0)
+    return resolveRefs(Refs, 0, Stop);
+  return resolveRefs(LaterRefs[K - 1].first, LaterRefs[K - 1].second, Stop);
+}
+
+void ParseState::clearEdges() {
+  for (Node &N : G.Nodes) {
+    N.Preds.clear();
+    N.ReusePreds.clear();
+  }
 }
 
 } // namespace dan::detail

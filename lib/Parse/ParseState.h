@@ -84,8 +84,22 @@ public:
   /// file, after this state's; fails, leaving this state in pieces, when
   /// the piece defines an id defined before it.
   bool appendPiece(ParseState &Piece);
-  /// Resolves edges once every node is known.
+  /// Resolves edges once every node is known, reporting every reference
+  /// to an undefined node and every duplicate edge in file order.
   bool finish();
+  /// What finish() does, one piece's references at a time, so that the
+  /// pieces can be resolved at once: resolves the references of piece
+  /// \p K (0: this state's own; K: the K-th appended) and fails at the
+  /// first bad one, reporting nothing. Each piece's call may run on its own
+  /// thread (its users are its own nodes; the id table is only read), once
+  /// every piece is appended. After a failure, clearEdges() and finish()
+  /// report the errors as a whole reading does; after success, the caller
+  /// sorts the edges (Graph::sortEdges).
+  bool resolvePieceQuietly(size_t K);
+  void clearEdges();
+  /// How many pieces resolvePieceQuietly takes: this state and the
+  /// appended ones.
+  size_t pieces() const { return 1 + LaterRefs.size(); }
 
   Graph &graph() { return G; }
   /// Room for \p N node references, so that the list is not regrown (and
@@ -103,6 +117,12 @@ private:
   /// directly (UINT32_MAX: not defined), larger ones in SparseIds. Ids are
   /// dense in practice, so a graph of a million nodes needs no hashing.
   NodeIdx *findId(uint64_t Id);
+  /// Adds the edges of the references \p List, whose users count from
+  /// \p Base; on a bad reference calls Report(Loc, Message) and goes on if
+  /// it returns true. Returns whether every reference was good.
+  template <typename ReportFn>
+  bool resolveRefs(llvm::ArrayRef<PendingRef> List, NodeIdx Base,
+                   ReportFn Report);
   bool addId(uint64_t Id, NodeIdx I);
   /// Finds a target header key, reporting an unknown one; records where it
   /// is set and reports a second setting. Returns its index in
