@@ -140,6 +140,7 @@ std::optional<std::unique_ptr<Graph>> parseInPieces(SourceMgr &SM,
         Spread.moveHelper(K);
         Job(K);
       });
+    Spread.yieldToHelpers();
     Job(0);
     Pool.wait();
   };

@@ -40,6 +40,7 @@ void JobRunner::run(size_t N, function_ref<void(size_t)> Job) {
       Spread.moveHelper(W);
       Drain();
     });
+  Spread.yieldToHelpers();
   Drain();
   Pool->wait();
 }

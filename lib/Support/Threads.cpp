@@ -47,4 +47,10 @@ void CpuSpread::moveHelper(unsigned Helper) const {
 #endif
 }
 
+void CpuSpread::yieldToHelpers() const {
+#ifdef __linux__
+  sched_yield();
+#endif
+}
+
 } // namespace dan
