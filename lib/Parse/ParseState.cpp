@@ -2,6 +2,8 @@
 
 #include "ParseState.h"
 #include "dan/IR/Diagnostic.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 
 using namespace llvm;
@@ -189,22 +191,18 @@ bool ParseState::appendPiece(ParseState &Piece) {
   return true;
 }
 
-namespace {
-/// The last user each node was made a predecessor (or reuse predecessor)
-/// of. A node's references are contiguous, so a duplicate is a predecessor
-/// already marked with the same user: linear time even for a node with a
-/// million predecessors (a search of the list was quadratic).
-struct UserMarks {
-  static constexpr NodeIdx NoUser = UINT32_MAX;
-  std::vector<NodeIdx> PredOf, ReusePredOf;
-  explicit UserMarks(size_t V) : PredOf(V, NoUser), ReusePredOf(V, NoUser) {}
-};
-} // namespace
-
 template <typename ReportFn>
 bool ParseState::resolveRefs(ArrayRef<PendingRef> List, NodeIdx Base,
                              ReportFn Report) {
-  UserMarks Marks(G.size());
+  // A duplicate is a target already in the user's list. A short list is
+  // searched; a list grown past ShortList is mirrored in a set, since the
+  // search would be quadratic for a node with a million predecessors. A
+  // user's references are contiguous, so one set serves them all.
+  constexpr size_t ShortList = 16;
+  // Keyed target * 2 + (reuse ? 1 : 0).
+  DenseSet<uint64_t> Seen;
+  NodeIdx SeenUser = UINT32_MAX;
+  bool SeenKind[2] = {false, false};
   bool Ok = true;
   for (const PendingRef &Ref : List) {
     NodeIdx *Found = findId(Ref.Id);
@@ -216,9 +214,25 @@ bool ParseState::resolveRefs(ArrayRef<PendingRef> List, NodeIdx Base,
     }
     NodeIdx UserIdx = Base + Ref.User;
     Node &User = G[UserIdx];
+    EdgeList &Edges = Ref.Reuse ? User.ReusePreds : User.Preds;
     NodeIdx Target = *Found;
-    NodeIdx &Mark = (Ref.Reuse ? Marks.ReusePredOf : Marks.PredOf)[Target];
-    if (Mark == UserIdx) {
+    bool Duplicate;
+    if (Edges.size() < ShortList) {
+      Duplicate = llvm::is_contained(Edges, Target);
+    } else {
+      if (SeenUser != UserIdx) {
+        Seen.clear();
+        SeenUser = UserIdx;
+        SeenKind[0] = SeenKind[1] = false;
+      }
+      if (!SeenKind[Ref.Reuse]) {
+        SeenKind[Ref.Reuse] = true;
+        for (NodeIdx P : Edges)
+          Seen.insert(uint64_t(P) << 1 | Ref.Reuse);
+      }
+      Duplicate = !Seen.insert(uint64_t(Target) << 1 | Ref.Reuse).second;
+    }
+    if (Duplicate) {
       Ok = false;
       if (!Report(Ref.Loc, "duplicate " + Twine(Ref.Reuse ? "reuse " : "") +
                                "edge from n" + Twine(Ref.Id) + " to n" +
@@ -226,16 +240,14 @@ bool ParseState::resolveRefs(ArrayRef<PendingRef> List, NodeIdx Base,
         return false;
       continue;
     }
-    Mark = UserIdx;
-    (Ref.Reuse ? User.ReusePreds : User.Preds).push_back(Target);
+    Edges.push_back(Target);
   }
   return Ok;
 }
 
 bool ParseState::finish() {
   // The references in file order: this piece's, then each later piece's,
-  // whose users count from the piece's first node. (One list of marks for
-  // all: a user's references are in one piece.)
+  // whose users count from the piece's first node.
   auto Report = [&](SMLoc Loc, const Twine &Msg) {
     error(Loc, Msg);
     return true;
