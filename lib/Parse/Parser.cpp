@@ -13,6 +13,7 @@
 #include "dan/Parse/Parser.h"
 #include "Lexer.h"
 #include "ParseState.h"
+#include "dan/Support/Memory.h"
 #include "dan/Support/Threads.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ThreadPool.h"
@@ -144,34 +145,56 @@ std::optional<std::unique_ptr<Graph>> parseInPieces(SourceMgr &SM,
     Job(0);
     Pool.wait();
   };
+  // The first piece's graph is the whole one: room for every line's node
+  // before any piece is read, so that the others know where theirs go.
+  Graph &Whole = *Pieces[0].G;
+  size_t Lines = countByte(Begin, End, '\n');
+  Whole.Nodes.reserve(Lines);
+  Whole.Order.reserve(Lines);
+  // (Taken now: the helpers must not read the vector while it grows. A file
+  // of more than one statement a line can outgrow the room; then the
+  // advice below falls on freed memory, which it leaves as it was.)
+  const Node *Room = Whole.Nodes.data();
   ForEachPiece([&](size_t K) {
-    if (K == 0)
-      parsePiece(SM, Pieces[0], End, /*LaterPiece=*/false,
-                 countByte(Begin, End, '\n'), /*Quiet=*/true);
-    else
-      parsePiece(SM, Pieces[K], End, /*LaterPiece=*/true, 0, /*Quiet=*/true);
+    if (K == 0) {
+      parsePiece(SM, Pieces[0], End, /*LaterPiece=*/false, Lines,
+                 /*Quiet=*/true);
+      return;
+    }
+    parsePiece(SM, Pieces[K], End, /*LaterPiece=*/true, 0, /*Quiet=*/true);
+    // Fault in the part of the whole graph's nodes that this piece's will
+    // be moved to, while the first piece is still read: the move is on one
+    // thread, after every piece is read, and the faults were most of it.
+    // It starts at most one node a line before the piece (a few lines of
+    // a file define no node).
+    constexpr size_t Slack = 256;
+    size_t Before = countByte(Begin, Pieces[K].Begin, '\n');
+    size_t From = Before > Slack ? Before - Slack : 0;
+    size_t To = std::min(Before + Pieces[K].G->size(), Lines);
+    if (To > From)
+      prefaultForWrite(Room + From, (To - From) * sizeof(Node));
   });
-  detail::ParseState &Whole = *Pieces[0].PS;
+  detail::ParseState &State = *Pieces[0].PS;
   for (Piece &P : Pieces)
     if (!P.Ok)
       return std::nullopt;
   for (size_t K = 1; K != Pieces.size(); ++K)
-    if (!Whole.appendPiece(*Pieces[K].PS))
+    if (!State.appendPiece(*Pieces[K].PS))
       return std::nullopt;
-  Whole.setQuiet(false);
+  State.setQuiet(false);
   if (Opts.PiecesRead)
     *Opts.PiecesRead = Pieces.size();
   // Each piece's references at once (half the serial time of a reading in
   // two pieces went to them); on a bad one, all again in file order, for
   // the messages.
   std::vector<char> Resolved(Pieces.size(), 0);
-  ForEachPiece([&](size_t K) { Resolved[K] = Whole.resolvePieceQuietly(K); });
+  ForEachPiece([&](size_t K) { Resolved[K] = State.resolvePieceQuietly(K); });
   if (llvm::is_contained(Resolved, 0)) {
-    Whole.clearEdges();
-    if (!Whole.finish())
+    State.clearEdges();
+    if (!State.finish())
       return nullptr;
   } else {
-    Pieces[0].G->sortEdges();
+    Whole.sortEdges();
   }
   return std::move(Pieces[0].G);
 }
