@@ -4,6 +4,8 @@
 #include "dan/IR/MemoryPlan.h"
 #include "dan/Support/UnionFind.h"
 #include "llvm/ADT/DenseMap.h"
+#include <algorithm>
+#include <vector>
 
 using namespace llvm;
 
@@ -12,11 +14,27 @@ namespace dan {
 std::vector<std::vector<NodeIdx>> independentParts(const Graph &G,
                                                    bool ByReuseEdges) {
   UnionFind P(G.size());
-  DenseMap<uint64_t, NodeIdx> FirstUser; // buffer -> a node that names it
+  // Buffer -> a node that names it: a table indexed by the buffer id while
+  // ids stay within a few times the node count (they are dense in
+  // practice), a map beyond. (A map for all was most of this function.)
+  constexpr NodeIdx None = UINT32_MAX;
+  const uint64_t DenseLimit = 4 * uint64_t(G.size()) + 1024;
+  std::vector<NodeIdx> FirstUser;
+  DenseMap<uint64_t, NodeIdx> FirstUserSparse;
   auto JoinBuffer = [&](uint64_t Buf, NodeIdx I) {
-    auto [It, New] = FirstUser.try_emplace(Buf, I);
-    if (!New)
-      P.join(It->second, I);
+    if (Buf >= DenseLimit) {
+      auto [It, New] = FirstUserSparse.try_emplace(Buf, I);
+      if (!New)
+        P.join(It->second, I);
+      return;
+    }
+    if (Buf >= FirstUser.size())
+      FirstUser.resize(std::max<uint64_t>(Buf + 1, 2 * FirstUser.size()), None);
+    NodeIdx &First = FirstUser[Buf];
+    if (First == None)
+      First = I;
+    else
+      P.join(First, I);
   };
   for (NodeIdx I = 0, E = G.size(); I != E; ++I) {
     const Node &N = G[I];
@@ -31,12 +49,14 @@ std::vector<std::vector<NodeIdx>> independentParts(const Graph &G,
       JoinBuffer(B, I);
   }
   std::vector<std::vector<NodeIdx>> Result;
-  DenseMap<NodeIdx, size_t> PartOfRoot;
+  std::vector<NodeIdx> PartOfRoot(G.size(), None);
   for (NodeIdx I : G.Order) {
-    auto [It, New] = PartOfRoot.try_emplace(P.find(I), Result.size());
-    if (New)
+    NodeIdx &Part = PartOfRoot[P.find(I)];
+    if (Part == None) {
+      Part = Result.size();
       Result.emplace_back();
-    Result[It->second].push_back(I);
+    }
+    Result[Part].push_back(I);
   }
   return Result;
 }
