@@ -1,10 +1,10 @@
 //===- Components.cpp - The independent parts of a graph ------------------===//
 
 #include "dan/IR/Components.h"
+#include "dan/IR/IdIndex.h"
 #include "dan/IR/MemoryPlan.h"
 #include "dan/Support/UnionFind.h"
 #include "llvm/ADT/DenseMap.h"
-#include <algorithm>
 #include <vector>
 
 using namespace llvm;
@@ -14,25 +14,13 @@ namespace dan {
 std::vector<std::vector<NodeIdx>> independentParts(const Graph &G,
                                                    bool ByReuseEdges) {
   UnionFind P(G.size());
-  // Buffer -> a node that names it: a table indexed by the buffer id while
-  // ids stay within a few times the node count (they are dense in
-  // practice), a map beyond. (A map for all was most of this function.)
-  constexpr NodeIdx None = UINT32_MAX;
-  const uint64_t DenseLimit = 4 * uint64_t(G.size()) + 1024;
-  std::vector<NodeIdx> FirstUser;
-  DenseMap<uint64_t, NodeIdx> FirstUserSparse;
+  // Buffer -> a node that names it (an IdIndex: a hash map for every
+  // buffer was most of this function).
+  IdIndex FirstUser(G.size());
   auto JoinBuffer = [&](uint64_t Buf, NodeIdx I) {
-    if (Buf >= DenseLimit) {
-      auto [It, New] = FirstUserSparse.try_emplace(Buf, I);
-      if (!New)
-        P.join(It->second, I);
-      return;
-    }
-    if (Buf >= FirstUser.size())
-      FirstUser.resize(std::max<uint64_t>(Buf + 1, 2 * FirstUser.size()), None);
-    NodeIdx &First = FirstUser[Buf];
-    if (First == None)
-      First = I;
+    uint32_t First = FirstUser.lookup(Buf);
+    if (First == IdIndex::None)
+      FirstUser.set(Buf, I);
     else
       P.join(First, I);
   };
@@ -49,10 +37,10 @@ std::vector<std::vector<NodeIdx>> independentParts(const Graph &G,
       JoinBuffer(B, I);
   }
   std::vector<std::vector<NodeIdx>> Result;
-  std::vector<NodeIdx> PartOfRoot(G.size(), None);
+  std::vector<NodeIdx> PartOfRoot(G.size(), IdIndex::None);
   for (NodeIdx I : G.Order) {
     NodeIdx &Part = PartOfRoot[P.find(I)];
-    if (Part == None) {
+    if (Part == IdIndex::None) {
       Part = Result.size();
       Result.emplace_back();
     }
