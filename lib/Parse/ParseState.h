@@ -97,9 +97,6 @@ public:
   /// sorts the edges (Graph::sortEdges).
   bool resolvePieceQuietly(size_t K);
   void clearEdges();
-  /// How many pieces resolvePieceQuietly takes: this state and the
-  /// appended ones.
-  size_t pieces() const { return 1 + LaterRefs.size(); }
 
   Graph &graph() { return G; }
   /// Room for \p N node references, so that the list is not regrown (and
