@@ -82,9 +82,11 @@ size_t countByte(const char *Begin, const char *End, char C) {
   return N;
 }
 
-/// One piece: its text, its graph and its parse state.
+/// One piece: its text and how many lines it has, its graph and its parse
+/// state.
 struct Piece {
   const char *Begin, *Limit;
+  size_t Lines = 0;
   std::unique_ptr<Graph> G = std::make_unique<Graph>();
   std::optional<detail::ParseState> PS;
   bool Ok = false;
@@ -92,19 +94,18 @@ struct Piece {
 
 /// Parses \p P (the whole file when it ends at \p End and is not a later
 /// piece), \p Quiet as ParseState::setQuiet. One statement a line in
-/// practice: the graph reserves a node a line, at least \p ReserveNodes
-/// (the first piece reserves the whole file's, since the others join its
-/// graph), which spares the vector's regrowth, copying every Node
-/// (SmallVector members are not nothrow-movable); and a reference more than
-/// each comma, an upper bound short only by a list per statement.
+/// practice: the graph reserves a node a line (parseInPieces reserves the
+/// first piece's graph for the whole file's, since the others join it),
+/// which spares the vector's regrowth, copying every Node (SmallVector
+/// members are not nothrow-movable); and a reference more than each comma,
+/// an upper bound short only by a list per statement.
 void parsePiece(SourceMgr &SM, Piece &P, const char *End, bool LaterPiece,
-                size_t ReserveNodes, bool Quiet) {
-  size_t Lines = countByte(P.Begin, P.Limit, '\n');
-  P.G->Nodes.reserve(std::max(ReserveNodes, Lines));
-  P.G->Order.reserve(std::max(ReserveNodes, Lines));
+                bool Quiet) {
+  P.G->Nodes.reserve(P.Lines);
+  P.G->Order.reserve(P.Lines);
   P.PS.emplace(SM, *P.G);
   P.PS->setQuiet(Quiet);
-  P.PS->reserveRefs(Lines + countByte(P.Begin, P.Limit, ','));
+  P.PS->reserveRefs(P.Lines + countByte(P.Begin, P.Limit, ','));
   detail::Lexer Lex(P.Begin, P.Limit, End, LaterPiece, *P.PS);
   detail::IRParser Parser(Lex, *P.PS);
   P.Ok = Parser.parse() == 0 && !P.PS->hadError();
@@ -126,10 +127,15 @@ std::optional<std::unique_ptr<Graph>> parseInPieces(SourceMgr &SM,
   if (Cuts.empty())
     return std::nullopt;
   std::vector<Piece> Pieces(Cuts.size() + 1);
+  // LinesBefore[K]: the lines of the pieces before piece K.
+  std::vector<size_t> LinesBefore(Pieces.size() + 1, 0);
   for (size_t K = 0; K != Pieces.size(); ++K) {
     Pieces[K].Begin = K ? Cuts[K - 1] : Begin;
     Pieces[K].Limit = K != Cuts.size() ? Cuts[K] : End;
+    Pieces[K].Lines = countByte(Pieces[K].Begin, Pieces[K].Limit, '\n');
+    LinesBefore[K + 1] = LinesBefore[K] + Pieces[K].Lines;
   }
+  size_t Lines = LinesBefore.back();
   // Runs Job(K) for every piece at once, the first on this thread: its
   // allocator's memory is warm, and the graph it builds is the one the
   // others join.
@@ -148,7 +154,6 @@ std::optional<std::unique_ptr<Graph>> parseInPieces(SourceMgr &SM,
   // The first piece's graph is the whole one: room for every line's node
   // before any piece is read, so that the others know where theirs go.
   Graph &Whole = *Pieces[0].G;
-  size_t Lines = countByte(Begin, End, '\n');
   Whole.Nodes.reserve(Lines);
   Whole.Order.reserve(Lines);
   // (Taken now: the helpers must not read the vector while it grows. A file
@@ -157,18 +162,17 @@ std::optional<std::unique_ptr<Graph>> parseInPieces(SourceMgr &SM,
   const Node *Room = Whole.Nodes.data();
   ForEachPiece([&](size_t K) {
     if (K == 0) {
-      parsePiece(SM, Pieces[0], End, /*LaterPiece=*/false, Lines,
-                 /*Quiet=*/true);
+      parsePiece(SM, Pieces[0], End, /*LaterPiece=*/false, /*Quiet=*/true);
       return;
     }
-    parsePiece(SM, Pieces[K], End, /*LaterPiece=*/true, 0, /*Quiet=*/true);
+    parsePiece(SM, Pieces[K], End, /*LaterPiece=*/true, /*Quiet=*/true);
     // Fault in the part of the whole graph's nodes that this piece's will
     // be moved to, while the first piece is still read: the move is on one
     // thread, after every piece is read, and the faults were most of it.
     // It starts at most one node a line before the piece (a few lines of
     // a file define no node).
     constexpr size_t Slack = 256;
-    size_t Before = countByte(Begin, Pieces[K].Begin, '\n');
+    size_t Before = LinesBefore[K];
     size_t From = Before > Slack ? Before - Slack : 0;
     size_t To = std::min(Before + Pieces[K].G->size(), Lines);
     if (To > From)
@@ -226,7 +230,8 @@ std::unique_ptr<Graph> parseGraph(SourceMgr &SM, unsigned BufferID,
   Piece Whole;
   Whole.Begin = Begin;
   Whole.Limit = End;
-  parsePiece(SM, Whole, End, /*LaterPiece=*/false, 0, /*Quiet=*/false);
+  Whole.Lines = countByte(Begin, End, '\n');
+  parsePiece(SM, Whole, End, /*LaterPiece=*/false, /*Quiet=*/false);
   if (!Whole.Ok || !Whole.PS->finish())
     return nullptr;
   return std::move(Whole.G);
