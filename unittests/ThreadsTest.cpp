@@ -1,13 +1,54 @@
-//===- ThreadsTest.cpp - CpuSpread ----------------------------------------===//
+//===- ThreadsTest.cpp - CpuSpread, JobRunner, startBeside ----------------===//
 
 #include "dan/Support/Threads.h"
 #include "gtest/gtest.h"
+#include <atomic>
 #include <thread>
+#include <vector>
+
+using namespace dan;
+
+// Every job runs once; the first on the calling thread; on one thread all
+// of them there, in order.
+TEST(JobRunnerTest, RunsEachJobOnceTheFirstHere) {
+  for (unsigned Threads : {1u, 2u, 4u}) {
+    JobRunner Runner(Threads);
+    for (size_t N : {0u, 1u, 7u, 100u}) {
+      std::vector<std::atomic<int>> Runs(N);
+      std::vector<std::thread::id> Where(N);
+      std::vector<size_t> Order;
+      std::atomic<size_t> Count{0};
+      Runner.run(N, [&](size_t K) {
+        ++Runs[K];
+        Where[K] = std::this_thread::get_id();
+        if (Threads == 1)
+          Order.push_back(K);
+        ++Count;
+      });
+      EXPECT_EQ(Count, N);
+      for (size_t K = 0; K != N; ++K)
+        EXPECT_EQ(Runs[K], 1) << K;
+      if (N) {
+        EXPECT_EQ(Where[0], std::this_thread::get_id());
+      }
+      if (Threads == 1) {
+        for (size_t K = 0; K != Order.size(); ++K)
+          EXPECT_EQ(Order[K], K);
+      }
+    }
+  }
+}
+
+// What startBeside runs has finished once its thread is joined.
+TEST(StartBesideTest, RunsTheWork) {
+  int Done = 0;
+  std::thread Beside = startBeside([&] { Done = 1; });
+  Beside.join();
+  EXPECT_EQ(Done, 1);
+}
 
 #ifdef __linux__
 #include <sched.h>
-
-using namespace dan;
 
 namespace {
 

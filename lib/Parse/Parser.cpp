@@ -16,7 +16,6 @@
 #include "dan/Support/Memory.h"
 #include "dan/Support/Threads.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include <algorithm>
 #include <cstring>
@@ -136,21 +135,8 @@ std::optional<std::unique_ptr<Graph>> parseInPieces(SourceMgr &SM,
     LinesBefore[K + 1] = LinesBefore[K] + Pieces[K].Lines;
   }
   size_t Lines = LinesBefore.back();
-  // Runs Job(K) for every piece at once, the first on this thread: its
-  // allocator's memory is warm, and the graph it builds is the one the
-  // others join.
-  DefaultThreadPool Pool(hardware_concurrency(Pieces.size() - 1));
-  CpuSpread Spread;
-  auto ForEachPiece = [&](function_ref<void(size_t)> Job) {
-    for (size_t K = 1; K != Pieces.size(); ++K)
-      Pool.async([&, K] {
-        Spread.moveHelper(K);
-        Job(K);
-      });
-    Spread.yieldToHelpers();
-    Job(0);
-    Pool.wait();
-  };
+  // Each batch runs a job a piece at once, the first piece's on this thread.
+  JobRunner Runner(Pieces.size());
   // The first piece's graph is the whole one: room for every line's node
   // before any piece is read, so that the others know where theirs go.
   Graph &Whole = *Pieces[0].G;
@@ -160,7 +146,7 @@ std::optional<std::unique_ptr<Graph>> parseInPieces(SourceMgr &SM,
   // of more than one statement a line can outgrow the room; then the
   // advice below falls on freed memory, which it leaves as it was.)
   const Node *Room = Whole.Nodes.data();
-  ForEachPiece([&](size_t K) {
+  Runner.run(Pieces.size(), [&](size_t K) {
     if (K == 0) {
       parsePiece(SM, Pieces[0], End, /*LaterPiece=*/false, /*Quiet=*/true);
       return;
@@ -192,7 +178,8 @@ std::optional<std::unique_ptr<Graph>> parseInPieces(SourceMgr &SM,
   // two pieces went to them); on a bad one, all again in file order, for
   // the messages.
   std::vector<char> Resolved(Pieces.size(), 0);
-  ForEachPiece([&](size_t K) { Resolved[K] = State.resolvePieceQuietly(K); });
+  Runner.run(Pieces.size(),
+             [&](size_t K) { Resolved[K] = State.resolvePieceQuietly(K); });
   if (llvm::is_contained(Resolved, 0)) {
     State.clearEdges();
     if (!State.finish())

@@ -714,14 +714,8 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
   if (Opts.Order != Traversal::Free && Opts.Order != Traversal::Window) {
     std::thread Maker;
     if ((Opts.Order == Traversal::Auto || Opts.Order == Traversal::Tasks) &&
-        Runner.threads() > 1) {
-      CpuSpread Spread;
-      Maker = std::thread([&, Spread] {
-        Spread.moveHelper(1);
-        Info = analyzeForMPAS(G, T);
-      });
-      Spread.yieldToHelpers();
-    }
+        Runner.threads() > 1)
+      Maker = startBeside([&] { Info = analyzeForMPAS(G, T); });
     std::optional<PhaseTimer> Timer;
     if (Search.TimePhases)
       Timer.emplace("mpas-tasks", "dan-mpas: finding the tasks");

@@ -8,39 +8,15 @@
 #define DAN_LIB_SEARCH_PARALLEL_H
 
 #include "dan/IR/Components.h"
+#include "dan/Support/Threads.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
-#include "llvm/Support/ThreadPool.h"
 #include <cstddef>
 #include <memory>
 #include <optional>
 #include <vector>
 
 namespace dan {
-
-/// Runs batches of independent jobs on up to a given number of threads,
-/// this one included; one selection uses one runner for all its batches, so
-/// that its pool threads start once.
-class JobRunner {
-public:
-  /// \p Threads: 0 for one per hardware thread.
-  explicit JobRunner(unsigned Threads);
-  ~JobRunner();
-
-  /// Runs Job(0) ... Job(N - 1) and returns when all have finished. The
-  /// jobs must be independent; each writes only its own result, so that
-  /// what the caller reads afterwards does not depend on the order they
-  /// finished in. With one thread or one job they run in index order on
-  /// this thread.
-  void run(size_t N, llvm::function_ref<void(size_t)> Job);
-  /// How many threads run jobs, this one included.
-  unsigned threads() const { return Threads; }
-
-private:
-  unsigned Threads;
-  /// Threads - 1 workers, started by the first batch that needs them.
-  std::unique_ptr<llvm::DefaultThreadPool> Pool;
-};
 
 /// A copy of \p G for a candidate plan to add its spill nodes to: room for
 /// a quarter more nodes, so that the first spill does not move every node

@@ -1,6 +1,9 @@
 //===- Threads.cpp - A batch's helper threads on other CPUs ---------------===//
 
 #include "dan/Support/Threads.h"
+#include "llvm/Support/Threading.h"
+#include <algorithm>
+#include <atomic>
 
 #ifdef __linux__
 #include <sched.h>
@@ -51,6 +54,54 @@ void CpuSpread::yieldToHelpers() const {
 #ifdef __linux__
   sched_yield();
 #endif
+}
+
+JobRunner::JobRunner(unsigned Threads)
+    : Threads(llvm::hardware_concurrency(Threads).compute_thread_count()) {}
+
+JobRunner::~JobRunner() = default;
+
+void JobRunner::run(size_t N, llvm::function_ref<void(size_t)> Job) {
+  size_t Workers = std::min<size_t>(Threads, N);
+  if (Workers <= 1) {
+    for (size_t I = 0; I != N; ++I)
+      Job(I);
+    return;
+  }
+  // This thread runs the first job (its allocator's memory is warm, a new
+  // thread's is not: fresh pages cost a fault each; and a reader's first
+  // piece is the graph the others join), then each thread, this one
+  // included, takes the next until none is left.
+  std::atomic<size_t> Next{1};
+  auto Drain = [&] {
+    for (size_t I; (I = Next.fetch_add(1)) < N;)
+      Job(I);
+  };
+  if (!Pool) {
+    llvm::ThreadPoolStrategy S;
+    S.ThreadsRequested = Threads - 1;
+    Pool = std::make_unique<llvm::DefaultThreadPool>(S);
+  }
+  CpuSpread Spread;
+  for (size_t W = 1; W != Workers; ++W)
+    Pool->async([&, W] {
+      Spread.moveHelper(W);
+      Drain();
+    });
+  Spread.yieldToHelpers();
+  Job(0);
+  Drain();
+  Pool->wait();
+}
+
+std::thread startBeside(std::function<void()> Work) {
+  CpuSpread Spread;
+  std::thread Beside([Spread, Work = std::move(Work)] {
+    Spread.moveHelper(1);
+    Work();
+  });
+  Spread.yieldToHelpers();
+  return Beside;
 }
 
 } // namespace dan

@@ -62,14 +62,8 @@ Error verifyAndReport(const Graph &G, const TargetDesc &T,
   std::thread Beside;
   bool Concurrent =
       Lint && hardware_concurrency(ToolThreads).compute_thread_count() > 1;
-  CpuSpread Spread;
-  if (Concurrent) {
-    Beside = std::thread([&, Spread] {
-      Spread.moveHelper(1);
-      RunLint();
-    });
-    Spread.yieldToHelpers();
-  }
+  if (Concurrent)
+    Beside = startBeside(RunLint);
   unsigned Errors = verifyGraph(
       G, T, Opts, [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
         printDiagnostic(SM, Loc, Kind, Msg);

@@ -13,6 +13,13 @@
 #ifndef DAN_SUPPORT_THREADS_H
 #define DAN_SUPPORT_THREADS_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/ThreadPool.h"
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <thread>
+
 namespace dan {
 
 /// The CPU a batch of work was handed out from: made by the thread that
@@ -39,6 +46,35 @@ public:
 private:
   int Cpu = -1;
 };
+
+/// Runs batches of independent jobs on up to a given number of threads,
+/// this one included; one user (a selection, the reading of a file) keeps
+/// one runner for all its batches, so that its pool threads start once.
+class JobRunner {
+public:
+  /// \p Threads: 0 for one per hardware thread.
+  explicit JobRunner(unsigned Threads);
+  ~JobRunner();
+
+  /// Runs Job(0) ... Job(N - 1) and returns when all have finished: this
+  /// thread runs Job(0), then every thread takes the next job until none
+  /// is left. The jobs must be independent; each writes only its own
+  /// result, so that what the caller reads afterwards does not depend on
+  /// which thread ran which job. With one thread or one job they run in
+  /// index order on this thread.
+  void run(size_t N, llvm::function_ref<void(size_t)> Job);
+  /// How many threads run jobs, this one included.
+  unsigned threads() const { return Threads; }
+
+private:
+  unsigned Threads;
+  /// Threads - 1 workers, started by the first batch that needs them.
+  std::unique_ptr<llvm::DefaultThreadPool> Pool;
+};
+
+/// Starts \p Work on a thread of its own beside this one, which leaves this
+/// thread's CPU first while this thread gives way to it once (CpuSpread).
+std::thread startBeside(std::function<void()> Work);
 
 } // namespace dan
 
