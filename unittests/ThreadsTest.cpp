@@ -3,6 +3,7 @@
 #include "dan/Support/Threads.h"
 #include "gtest/gtest.h"
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -37,6 +38,51 @@ TEST(JobRunnerTest, RunsEachJobOnceTheFirstHere) {
       }
     }
   }
+}
+
+// Side work runs on a pool thread, which then takes jobs of the next batch
+// once that work has finished; the batch returns only after it has; with
+// one thread nothing is started.
+TEST(JobRunnerTest, SideWorkThenTheBatch) {
+  {
+    JobRunner One(1);
+    EXPECT_FALSE(One.startSide([] { FAIL() << "ran with one thread"; }));
+    One.waitSide();
+  }
+  JobRunner Runner(2);
+  std::atomic<bool> Release{false}, SideDone{false};
+  std::thread::id SideThread;
+  ASSERT_TRUE(Runner.startSide([&] {
+    SideThread = std::this_thread::get_id();
+    while (!Release)
+      std::this_thread::yield();
+    SideDone = true;
+  }));
+  // The batch's first jobs run here while the side work holds the pool's
+  // only thread; the last job lets it go, and whatever job that thread
+  // takes afterwards comes after the side work.
+  constexpr size_t N = 64;
+  std::vector<std::thread::id> Where(N);
+  std::vector<char> SideWasDone(N, 0);
+  Runner.run(N, [&](size_t K) {
+    Where[K] = std::this_thread::get_id();
+    SideWasDone[K] = SideDone;
+    if (K == N / 2)
+      Release = true;
+    else if (K > N / 2)
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+  });
+  EXPECT_TRUE(SideDone);
+  EXPECT_NE(SideThread, std::this_thread::get_id());
+  for (size_t K = 0; K != N; ++K)
+    if (Where[K] != std::this_thread::get_id()) {
+      EXPECT_EQ(Where[K], SideThread) << K;
+      EXPECT_TRUE(SideWasDone[K]) << K;
+    }
+  // Jobs before the release ran on this thread alone.
+  for (size_t K = 0; K <= N / 2; ++K)
+    EXPECT_EQ(Where[K], std::this_thread::get_id()) << K;
+  Runner.waitSide();
 }
 
 // What startBeside runs has finished once its thread is joined.

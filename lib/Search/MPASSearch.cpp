@@ -22,7 +22,6 @@
 #include <memory>
 #include <numeric>
 #include <optional>
-#include <thread>
 #include <tuple>
 
 using namespace llvm;
@@ -712,18 +711,19 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
   std::shared_ptr<const MPASGraphInfo> Info;
   std::optional<TaskOrder> Tasks;
   if (Opts.Order != Traversal::Free && Opts.Order != Traversal::Window) {
-    std::thread Maker;
-    if ((Opts.Order == Traversal::Auto || Opts.Order == Traversal::Tasks) &&
-        Runner.threads() > 1)
-      Maker = startBeside([&] { Info = analyzeForMPAS(G, T); });
+    // (The search's pool thread makes it, then takes the simulations of
+    // the blockings that finding the tasks leaves.)
+    bool Making = false;
+    if (Opts.Order == Traversal::Auto || Opts.Order == Traversal::Tasks)
+      Making = Runner.startSide([&] { Info = analyzeForMPAS(G, T); });
     std::optional<PhaseTimer> Timer;
     if (Search.TimePhases)
       Timer.emplace("mpas-tasks", "dan-mpas: finding the tasks");
     Tasks = findTaskOrder(G, T, [&](size_t N, function_ref<void(size_t)> Job) {
       Runner.run(N, Job);
     });
-    if (Maker.joinable())
-      Maker.join();
+    if (Making)
+      Runner.waitSide();
   }
   // (Groups is the list scheduler on a graph with fewer than two tasks.)
   bool ListScheduled = Opts.Order == Traversal::Auto ||

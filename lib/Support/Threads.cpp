@@ -77,11 +77,7 @@ void JobRunner::run(size_t N, llvm::function_ref<void(size_t)> Job) {
     for (size_t I; (I = Next.fetch_add(1)) < N;)
       Job(I);
   };
-  if (!Pool) {
-    llvm::ThreadPoolStrategy S;
-    S.ThreadsRequested = Threads - 1;
-    Pool = std::make_unique<llvm::DefaultThreadPool>(S);
-  }
+  startPool();
   CpuSpread Spread;
   for (size_t W = 1; W != Workers; ++W)
     Pool->async([&, W] {
@@ -92,6 +88,34 @@ void JobRunner::run(size_t N, llvm::function_ref<void(size_t)> Job) {
   Job(0);
   Drain();
   Pool->wait();
+}
+
+void JobRunner::startPool() {
+  if (Pool)
+    return;
+  llvm::ThreadPoolStrategy S;
+  S.ThreadsRequested = Threads - 1;
+  Pool = std::make_unique<llvm::DefaultThreadPool>(S);
+}
+
+bool JobRunner::startSide(std::function<void()> Work) {
+  if (Threads <= 1)
+    return false;
+  startPool();
+  CpuSpread Spread;
+  // A batch's helpers queue behind it on the pool: the first that the pool
+  // gives this thread is taken once Work has finished.
+  Pool->async([Spread, Work = std::move(Work)] {
+    Spread.moveHelper(1);
+    Work();
+  });
+  Spread.yieldToHelpers();
+  return true;
+}
+
+void JobRunner::waitSide() {
+  if (Pool)
+    Pool->wait();
 }
 
 std::thread startBeside(std::function<void()> Work) {

@@ -58,7 +58,7 @@ Key Scheduler::key(NodeIdx I) const {
 
 void Scheduler::makeReady(NodeIdx I) {
   if (gated(I))
-    Pending.insert({key(I), I});
+    addPending(I);
   else
     addReady(I);
 }
@@ -78,7 +78,7 @@ void Scheduler::schedule(NodeIdx I) {
       if (IsAlloc) {
         LiveBytes[K] += N.Size;
         ++LiveCount[K];
-        if (GatedAlloc[I]) {
+        if (groupAlloc(I)) {
           ReservedBytes[K] -= N.Size;
           --ReservedCount[K];
         }
@@ -121,9 +121,10 @@ void Scheduler::schedule(NodeIdx I) {
     }
     listDemand(Succ);
   }
-  for (uint32_t CI : WaitersOf[I])
-    if (--Consumers[CI].External == 0 && !Consumers[CI].Opened)
-      addOpenable(CI);
+  if (Gating)
+    for (uint32_t CI : Info.WaitersOf[I])
+      if (--External[CI] == 0 && !Opened[CI])
+        addOpenable(CI);
 }
 
 /// Base: the input order as it is, if it is legal.
@@ -144,12 +145,41 @@ static Expected<MPASStats> keepInputOrder(const Graph &G, const TargetDesc &T,
   return Stats;
 }
 
+void Scheduler::rankByKey() {
+  NodeAt.resize(V);
+  KeyPos.resize(V);
+  if (Opts.Weights == MPASWeights::Auto ||
+      Opts.Weights == MPASWeights::Balanced) {
+    // The balanced key is the task rank, then what MPASGraphInfo sorted
+    // by: a stable sort of its order by rank is the order of the keys.
+    std::vector<uint32_t> Begin(Rank ? V + 2 : 2, 0);
+    auto RankOf = [&](NodeIdx I) { return Rank ? (*Rank)[I] : 0; };
+    for (NodeIdx I = 0; I != V; ++I)
+      ++Begin[RankOf(I) + 1];
+    for (size_t R = 1; R < Begin.size(); ++R)
+      Begin[R] += Begin[R - 1];
+    for (NodeIdx I : Info.BalancedOrder)
+      NodeAt[Begin[RankOf(I)]++] = I;
+  } else {
+    std::vector<std::pair<Key, NodeIdx>> Keys(V);
+    for (NodeIdx I = 0; I != V; ++I)
+      Keys[I] = {key(I), I};
+    llvm::sort(Keys);
+    for (uint32_t P = 0; P != V; ++P)
+      NodeAt[P] = Keys[P].second;
+  }
+  for (uint32_t P = 0; P != V; ++P)
+    KeyPos[NodeAt[P]] = P;
+}
+
 Expected<MPASStats> Scheduler::run(std::vector<NodeIdx> &Out) {
-  buildGroups();
+  rankByKey();
+  startGroups();
   Done.assign(V, 0);
   IsReady.assign(V, 0);
+  IsPending.assign(V, 0);
   if (Opts.Allocs == AllocChoice::Demand)
-    buildDemand();
+    startDemand();
   for (NodeIdx I : G.Order)
     if (InDeg[I] == 0)
       makeReady(I);

@@ -11,12 +11,10 @@
 using namespace llvm;
 
 namespace dan {
-namespace mpas {
 
-void Scheduler::buildDemand() {
+void MPASGraphInfo::buildDemandCounts(const Graph &G, const TargetDesc &T) {
   NeedAllocs.assign(V, {});
   HardLeft.assign(V, 0);
-  NeedLeft.assign(V, 0);
   HeldLeft.assign(V, 0);
   Cost.assign(V, 0);
   FreeGain.assign(V, 0);
@@ -28,8 +26,8 @@ void Scheduler::buildDemand() {
       if (G[P].Kind == NodeKind::Alloc && Preds[P].empty()) {
         NeedAllocs[I].push_back(P);
         // Every needed ALLOC is ready from the start unless the L0 rule
-        // holds it back (admit() counts it down).
-        HeldLeft[I] += gated(P);
+        // holds it back (Scheduler::admit counts it down).
+        HeldLeft[I] += GroupAlloc[P];
         Cost[I] += Delta[P];
         if (T.countsInPeak(G[P].BufTier))
           Add[I][static_cast<unsigned>(G[P].BufTier)] += int64_t(G[P].Size);
@@ -37,12 +35,28 @@ void Scheduler::buildDemand() {
         ++HardLeft[I];
       }
     }
-    NeedLeft[I] = NeedAllocs[I].size();
   }
   // A FREE with one predecessor becomes ready when that one runs.
   for (NodeIdx F = 0; F != V; ++F)
     if (G[F].Kind == NodeKind::Free && InDeg[F] == 1 && Delta[F])
       FreeGain[Preds[F].front()] += Delta[F];
+}
+
+namespace mpas {
+
+void Scheduler::startDemand() {
+  HardLeft = Info.HardLeft;
+  NeedLeft.resize(V);
+  for (NodeIdx I = 0; I != V; ++I)
+    NeedLeft[I] = NeedAllocs[I].size();
+  // Without an L0 rule nothing is held back.
+  if (Gating)
+    HeldLeft = Info.HeldLeft;
+  else
+    HeldLeft.assign(V, 0);
+  Cost = Info.Cost;
+  FreeGain = Info.FreeGain;
+  Add = Info.Add;
   for (NodeIdx I = 0; I != V; ++I)
     if (G[I].Kind == NodeKind::Op)
       listDemand(I);
@@ -58,7 +72,7 @@ void Scheduler::unlistDemand(NodeIdx Op) {
   if (!demandListed(Op))
     return;
   auto It = Demand.find(demandBucket(Op));
-  It->second.erase({Cost[Op] + FreeGain[Op], Cost[Op], key(Op), Op});
+  It->second.erase({Cost[Op] + FreeGain[Op], Cost[Op], KeyPos[Op], Op});
   if (It->second.empty())
     Demand.erase(It);
 }
@@ -66,7 +80,7 @@ void Scheduler::unlistDemand(NodeIdx Op) {
 void Scheduler::listDemand(NodeIdx Op) {
   if (demandListed(Op))
     Demand[demandBucket(Op)].insert(
-        {Cost[Op] + FreeGain[Op], Cost[Op], key(Op), Op});
+        {Cost[Op] + FreeGain[Op], Cost[Op], KeyPos[Op], Op});
 }
 
 void Scheduler::admit(NodeIdx A) {

@@ -17,6 +17,9 @@ MPASGraphInfo::MPASGraphInfo(const Graph &G, const TargetDesc &T) {
   buildEdges(G);
   buildBuffers(G, T);
   computeCriticality(G);
+  sortByBalancedKey();
+  buildL0Groups(G, T);
+  buildDemandCounts(G, T);
 }
 
 void MPASGraphInfo::buildEdges(const Graph &G) {
@@ -138,6 +141,30 @@ void MPASGraphInfo::computeCriticality(const Graph &G) {
     for (uint32_t S = SuccBegin[I]; S != SuccBegin[I + 1]; ++S)
       Best = std::max(Best, H[Succs[S]]);
     H[I] = Best + (G[I].Kind == NodeKind::Op ? int64_t(G[I].Cycles) : 0);
+  }
+}
+
+void MPASGraphInfo::sortByBalancedKey() {
+  // (lambda, delta_pk, -h, ord): lambda takes three values, so a bucket
+  // each, then a sort of small records inside them.
+  struct Entry {
+    int64_t Delta, NegH;
+    uint32_t Ord;
+    NodeIdx Node;
+    bool operator<(const Entry &O) const {
+      return std::tie(Delta, NegH, Ord, Node) <
+             std::tie(O.Delta, O.NegH, O.Ord, O.Node);
+    }
+  };
+  std::array<std::vector<Entry>, 3> ByLambda;
+  for (NodeIdx I = 0; I != V; ++I)
+    ByLambda[Lambda[I]].push_back({Delta[I], -H[I], Ord[I], I});
+  BalancedOrder.clear();
+  BalancedOrder.reserve(V);
+  for (std::vector<Entry> &Bucket : ByLambda) {
+    llvm::sort(Bucket);
+    for (const Entry &E : Bucket)
+      BalancedOrder.push_back(E.Node);
   }
 }
 

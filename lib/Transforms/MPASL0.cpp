@@ -11,14 +11,10 @@
 using namespace llvm;
 
 namespace dan {
-namespace mpas {
 
-void Scheduler::buildGroups() {
-  GatedAlloc.assign(V, 0);
-  Admitted.assign(V, 0);
+void MPASGraphInfo::buildL0Groups(const Graph &G, const TargetDesc &T) {
+  GroupAlloc.assign(V, 0);
   WaitersOf.assign(V, {});
-  if (Opts.L0 == L0Mode::Ignore)
-    return;
   auto IsL0Buf = [&](uint64_t B) {
     const BufInfo *Info = Bufs.find(B);
     return Info && Info->Alloc != None && T.isL0(Info->BufTier);
@@ -26,7 +22,7 @@ void Scheduler::buildGroups() {
   // The consumer of an L0 buffer: its first user that also uses another L0
   // buffer (a MATMUL for its operands), else its last user; for a buffer no
   // operation uses, its FREE, so that the L0 rule holds its ALLOC back too.
-  DenseMap<NodeIdx, uint32_t> ConsumerOf;
+  DenseMap<NodeIdx, uint32_t> GroupOf;
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
     if (N.Kind != NodeKind::Alloc || !T.isL0(N.BufTier))
@@ -41,27 +37,25 @@ void Scheduler::buildGroups() {
         Cons = U;
         break;
       }
-    auto [It, New] = ConsumerOf.try_emplace(Cons, Consumers.size());
+    auto [It, New] = GroupOf.try_emplace(Cons, Groups.size());
     if (New)
-      Consumers.push_back({Cons, {}, {}, {}, 0, false});
-    Consumer &C = Consumers[It->second];
+      Groups.push_back({Cons, {}, {}, {}, 0, 0});
+    L0Group &C = Groups[It->second];
     C.Allocs.push_back(I);
     C.Bytes[static_cast<unsigned>(N.BufTier)] += N.Size;
     C.Count[static_cast<unsigned>(N.BufTier)] += 1;
-    GatedAlloc[I] = 1;
+    GroupAlloc[I] = 1;
   }
   // A consumer waits for its predecessors and those of its group's writers
   // (users of a group buffer that come before it), except the group itself.
   std::map<
       std::pair<std::array<uint64_t, NumTiers>, std::array<uint32_t, NumTiers>>,
       uint32_t>
-      Shapes;
-  for (uint32_t CI = 0; CI != Consumers.size(); ++CI) {
-    Consumer &C = Consumers[CI];
+      ShapeOf;
+  for (uint32_t CI = 0; CI != Groups.size(); ++CI) {
+    L0Group &C = Groups[CI];
     C.Shape =
-        Shapes.try_emplace({C.Bytes, C.Count}, Shapes.size()).first->second;
-    if (C.Shape == Openable.size())
-      Openable.emplace_back();
+        ShapeOf.try_emplace({C.Bytes, C.Count}, ShapeOf.size()).first->second;
     SmallVector<NodeIdx, 8> Inside(C.Allocs.begin(), C.Allocs.end());
     Inside.push_back(C.Op);
     SmallVector<NodeIdx, 8> Writers;
@@ -73,22 +67,39 @@ void Scheduler::buildGroups() {
         }
     // An ALLOC without predecessors can be taken at any time, so it never
     // keeps a consumer from opening.
-    SmallVector<NodeIdx, 16> External;
+    SmallVector<NodeIdx, 16> Outside;
     auto AddPreds = [&](NodeIdx W) {
       for (NodeIdx P : Preds[W])
-        if (!is_contained(Inside, P) && !is_contained(External, P) &&
+        if (!is_contained(Inside, P) && !is_contained(Outside, P) &&
             !(G[P].Kind == NodeKind::Alloc && Preds[P].empty()))
-          External.push_back(P);
+          Outside.push_back(P);
     };
     AddPreds(C.Op);
     for (NodeIdx W : Writers)
       AddPreds(W);
     for (NodeIdx A : C.Allocs)
       AddPreds(A);
-    C.External = External.size();
-    for (NodeIdx P : External)
+    C.External = Outside.size();
+    for (NodeIdx P : Outside)
       WaitersOf[P].push_back(CI);
-    if (C.External == 0)
+  }
+  Shapes = ShapeOf.size();
+}
+
+namespace mpas {
+
+void Scheduler::startGroups() {
+  Gating = Opts.L0 != L0Mode::Ignore;
+  Admitted.assign(V, 0);
+  if (!Gating)
+    return;
+  Consumers = Info.Groups;
+  External.resize(Consumers.size());
+  Opened.assign(Consumers.size(), 0);
+  Openable.resize(Info.Shapes);
+  for (uint32_t CI = 0; CI != Consumers.size(); ++CI) {
+    External[CI] = Consumers[CI].External;
+    if (External[CI] == 0)
       addOpenable(CI);
   }
 }
@@ -102,7 +113,7 @@ bool Scheduler::fits(uint32_t CI) const {
 }
 
 bool Scheduler::fitsUnder(uint32_t CI, L0Mode Mode) const {
-  const Consumer &C = Consumers[CI];
+  const MPASGraphInfo::L0Group &C = Consumers[CI];
   for (unsigned K = 0; K != NumTiers; ++K) {
     if (!C.Count[K])
       continue;
@@ -118,17 +129,16 @@ bool Scheduler::fitsUnder(uint32_t CI, L0Mode Mode) const {
 }
 
 void Scheduler::open(uint32_t CI) {
-  Consumer &C = Consumers[CI];
-  C.Opened = true;
+  const MPASGraphInfo::L0Group &C = Consumers[CI];
+  Opened[CI] = 1;
   for (unsigned K = 0; K != NumTiers; ++K) {
     ReservedBytes[K] += C.Bytes[K];
     ReservedCount[K] += C.Count[K];
   }
   for (NodeIdx A : C.Allocs) {
     Admitted[A] = 1;
-    auto It = Pending.find({key(A), A});
-    if (It != Pending.end()) {
-      Pending.erase(It);
+    if (IsPending[A]) {
+      IsPending[A] = 0;
       addReady(A);
       admit(A);
     }
@@ -136,7 +146,7 @@ void Scheduler::open(uint32_t CI) {
 }
 
 uint32_t Scheduler::firstOpenable() const {
-  const std::pair<Key, uint32_t> *Best = nullptr;
+  const std::pair<uint32_t, uint32_t> *Best = nullptr;
   for (const auto &Shape : Openable)
     if (!Shape.empty() && (!Best || *Shape.begin() < *Best))
       Best = &*Shape.begin();
@@ -148,12 +158,12 @@ void Scheduler::tryOpen() {
   // not fit waits without blocking those behind it.
   if (!ScanAllOpenable) {
     llvm::sort(NewlyOpenable, [&](uint32_t A, uint32_t B) {
-      return std::make_pair(key(Consumers[A].Op), A) <
-             std::make_pair(key(Consumers[B].Op), B);
+      return std::make_pair(KeyPos[Consumers[A].Op], A) <
+             std::make_pair(KeyPos[Consumers[B].Op], B);
     });
     for (uint32_t CI : NewlyOpenable)
-      if (!Consumers[CI].Opened && fits(CI)) {
-        Openable[Consumers[CI].Shape].erase({key(Consumers[CI].Op), CI});
+      if (!Opened[CI] && fits(CI)) {
+        Openable[Consumers[CI].Shape].erase({KeyPos[Consumers[CI].Op], CI});
         open(CI);
       }
     NewlyOpenable.clear();
@@ -187,13 +197,13 @@ bool Scheduler::fallback() {
   // only for room, else admit the best held-back ALLOC on its own.
   ++Stats.Fallbacks;
   if (uint32_t CI = firstOpenable(); CI != None) {
-    Openable[Consumers[CI].Shape].erase({key(Consumers[CI].Op), CI});
+    Openable[Consumers[CI].Shape].erase({KeyPos[Consumers[CI].Op], CI});
     open(CI);
     return true;
   }
-  if (!Pending.empty()) {
-    NodeIdx A = Pending.begin()->second;
-    Pending.erase(Pending.begin());
+  if (uint32_t Place = Pending.first(NodeAt, IsPending); Place != None) {
+    NodeIdx A = NodeAt[Place];
+    IsPending[A] = 0;
     Admitted[A] = 1;
     addReady(A);
     admit(A);

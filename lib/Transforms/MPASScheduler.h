@@ -53,12 +53,55 @@ public:
   };
   IdTable<BufInfo> Bufs;
 
+  /// The nodes in the order of the balanced weights' key without the task
+  /// rank: (lambda, delta_pk, -h, input position).
+  std::vector<NodeIdx> BalancedOrder;
+
+  /// The L0 groups (MPASL0.cpp): an operation that consumes L0 buffers,
+  /// the ALLOCs of those buffers, their bytes and count per tier, and how
+  /// many of its outside predecessors each schedule starts waiting for.
+  struct L0Group {
+    NodeIdx Op;
+    llvm::SmallVector<NodeIdx, 3> Allocs;
+    std::array<uint64_t, NumTiers> Bytes{};
+    std::array<uint32_t, NumTiers> Count{};
+    uint32_t External = 0;
+    /// Groups of one shape (the same Bytes and Count) fit or do not fit
+    /// together; the shapes are numbered from 0 in order of first group.
+    uint32_t Shape = 0;
+  };
+  std::vector<L0Group> Groups;
+  uint32_t Shapes = 0;
+  /// Per node: whether it is the ALLOC of a group's buffer.
+  std::vector<uint8_t> GroupAlloc;
+  /// Per node: the groups waiting for it (an outside predecessor).
+  std::vector<llvm::SmallVector<uint32_t, 1>> WaitersOf;
+
+  /// The demand-driven alloc choice's starting counts (MPASDemand.cpp),
+  /// per operation: its predecessors that are ALLOCs without predecessors
+  /// (NeedAllocs), how many of those the L0 rule holds back (HeldLeft,
+  /// when there is an L0 rule), how many other predecessors it has
+  /// (HardLeft), the bytes its ALLOCs add (Cost: their delta_pk summed; Add:
+  /// per tier that counts in the peak) and the delta_pk of the FREEs whose
+  /// only predecessor it is (FreeGain).
+  using AddBytes = std::array<int64_t, NumTiers>;
+  std::vector<llvm::SmallVector<NodeIdx, 2>> NeedAllocs;
+  std::vector<uint32_t> HardLeft, HeldLeft;
+  std::vector<int64_t> Cost, FreeGain;
+  std::vector<AddBytes> Add;
+
+  /// What every setting's schedule shares, made once (about a fifth of one
+  /// schedule's work on a large graph; the search makes it beside finding
+  /// the tasks).
   MPASGraphInfo(const Graph &G, const TargetDesc &T);
 
 private:
   void buildEdges(const Graph &G);
   void computeCriticality(const Graph &G);
   void buildBuffers(const Graph &G, const TargetDesc &T);
+  void sortByBalancedKey();
+  void buildL0Groups(const Graph &G, const TargetDesc &T);
+  void buildDemandCounts(const Graph &G, const TargetDesc &T);
 };
 
 namespace mpas {
@@ -94,14 +137,18 @@ public:
       : G(G), T(T), Opts(Opts), Rank(Rank), V(Info.V), Ord(Info.Ord),
         Preds(Info.Preds), SuccBegin(Info.SuccBegin), Succs(Info.Succs),
         InDeg(Info.InDeg), H(Info.H), Delta(Info.Delta), Lambda(Info.Lambda),
-        Bufs(Info.Bufs) {}
+        Bufs(Info.Bufs), Info(Info), NeedAllocs(Info.NeedAllocs) {}
   /// Orders the graph into \p Out.
   Expected<MPASStats> run(std::vector<NodeIdx> &Out);
 
 private:
-  void buildGroups();
+  void startGroups();
   Key key(NodeIdx V) const;
-  bool gated(NodeIdx V) const { return GatedAlloc[V] && !Admitted[V]; }
+  void rankByKey();
+  /// Whether the L0 rule holds \p V back: an ALLOC of a group's buffer
+  /// whose group has not opened.
+  bool groupAlloc(NodeIdx V) const { return Gating && Info.GroupAlloc[V]; }
+  bool gated(NodeIdx V) const { return groupAlloc(V) && !Admitted[V]; }
   void makeReady(NodeIdx V);
   bool fits(uint32_t Consumer) const;
   bool fitsUnder(uint32_t Consumer, L0Mode Mode) const;
@@ -109,7 +156,7 @@ private:
   void tryOpen();
   void schedule(NodeIdx V);
   bool fallback();
-  void buildDemand();
+  void startDemand();
   NodeIdx demandAlloc();
 
   const Graph &G;
@@ -132,25 +179,21 @@ private:
   const std::vector<uint8_t> &Lambda;
   using BufInfo = MPASGraphInfo::BufInfo;
   const IdTable<BufInfo> &Bufs;
+  const MPASGraphInfo &Info;
 
-  // L0 gating.
-  std::vector<uint8_t> GatedAlloc, Admitted, Done;
-  struct Consumer {
-    NodeIdx Op;
-    SmallVector<NodeIdx, 3> Allocs; // the group's ALLOCs
-    std::array<uint64_t, NumTiers> Bytes{};
-    std::array<uint32_t, NumTiers> Count{};
-    uint32_t External = 0; // predecessors outside the group not yet done
-    bool Opened = false;
-    uint32_t Shape = 0; // index of its Bytes and Count in Openable
-  };
-  std::vector<Consumer> Consumers;
-  std::vector<SmallVector<uint32_t, 1>> WaitersOf; // node -> consumers
+  // L0 gating: whether there is an L0 rule (not under L0Mode::Ignore), and
+  // per group (a consumer; MPASGraphInfo::L0Group) its predecessors outside
+  // the group not yet done and whether it has opened.
+  bool Gating = false;
+  std::vector<uint8_t> Admitted, Done;
+  ArrayRef<MPASGraphInfo::L0Group> Consumers;
+  std::vector<uint32_t> External;
+  std::vector<uint8_t> Opened;
   /// The consumers that wait only for room, by shape: the consumers of one
   /// shape (the same Bytes and Count) fit or do not fit together, so that
   /// tryOpen's scan in priority order looks at the first of each shape
   /// instead of at every waiting consumer.
-  std::vector<std::set<std::pair<Key, uint32_t>>> Openable;
+  std::vector<std::set<std::pair<uint32_t, uint32_t>>> Openable;
   /// The best consumer that waits only for room (None: there is none).
   uint32_t firstOpenable() const;
   /// Consumers that joined Openable since tryOpen last looked. The others
@@ -159,7 +202,7 @@ private:
   std::vector<uint32_t> NewlyOpenable;
   bool ScanAllOpenable = true;
   void addOpenable(uint32_t CI) {
-    Openable[Consumers[CI].Shape].insert({key(Consumers[CI].Op), CI});
+    Openable[Consumers[CI].Shape].insert({KeyPos[Consumers[CI].Op], CI});
     NewlyOpenable.push_back(CI);
   }
   /// Under L0Mode::Capacity: whether some L0 test would have had another
@@ -167,33 +210,60 @@ private:
   mutable bool SingleDiffers = false;
   std::array<uint64_t, NumTiers> LiveBytes{}, ReservedBytes{};
   std::array<uint32_t, NumTiers> LiveCount{}, ReservedCount{};
-  std::set<std::pair<Key, NodeIdx>> Pending; // ready but gated L0 allocs
 
-  /// The ready queue: a binary heap on (key, node), smallest first, whose
-  /// entries of nodes no longer ready (IsReady 0) are dropped when they come
-  /// to the top. A node is ready once, and keys do not change, so its top
-  /// is the smallest ready node, as an ordered set's first would be.
-  std::vector<std::pair<Key, NodeIdx>> Ready;
+  /// Every node's place in the order of (key, node), and the node at each
+  /// place (rankByKey): the queues below compare places, which order nodes
+  /// as their keys do, instead of keys of five numbers each.
+  std::vector<uint32_t> KeyPos;
+  std::vector<NodeIdx> NodeAt;
+
+  /// A binary heap of places, smallest first, whose entries of nodes that
+  /// left the set it stands for (their flag 0) are dropped when they come to
+  /// the top. A node enters each set once, and its place does not change,
+  /// so the top is the set's smallest node, as an ordered set's first would
+  /// be.
+  struct LazyHeap {
+    std::vector<uint32_t> Places;
+    void push(uint32_t Place) {
+      Places.push_back(Place);
+      std::push_heap(Places.begin(), Places.end(), std::greater<>());
+    }
+    /// The smallest place whose node's flag in \p In is set, or None.
+    uint32_t first(ArrayRef<NodeIdx> NodeAt, ArrayRef<uint8_t> In) {
+      while (!Places.empty() && !In[NodeAt[Places.front()]]) {
+        std::pop_heap(Places.begin(), Places.end(), std::greater<>());
+        Places.pop_back();
+      }
+      return Places.empty() ? None : Places.front();
+    }
+  };
+  /// The ready but gated L0 ALLOCs.
+  LazyHeap Pending;
+  std::vector<uint8_t> IsPending;
+  void addPending(NodeIdx I) {
+    Pending.push(KeyPos[I]);
+    IsPending[I] = 1;
+  }
+
+  /// The ready queue.
+  LazyHeap Ready;
   /// Whether a node is ready; the demand scan asks this often.
   std::vector<uint8_t> IsReady;
   void addReady(NodeIdx I) {
-    Ready.push_back({key(I), I});
-    std::push_heap(Ready.begin(), Ready.end(), std::greater<>());
+    Ready.push(KeyPos[I]);
     IsReady[I] = 1;
   }
   /// The smallest ready node, or None.
   NodeIdx firstReady() {
-    while (!Ready.empty() && !IsReady[Ready.front().second]) {
-      std::pop_heap(Ready.begin(), Ready.end(), std::greater<>());
-      Ready.pop_back();
-    }
-    return Ready.empty() ? None : Ready.front().second;
+    uint32_t Place = Ready.first(NodeAt, IsReady);
+    return Place == None ? None : NodeAt[Place];
   }
   std::vector<NodeIdx> Order;
 
   // Demand-driven allocs: for each operation, its predecessors that are
-  // ALLOCs without predecessors, and how many other predecessors remain.
-  std::vector<SmallVector<NodeIdx, 2>> NeedAllocs;
+  // ALLOCs without predecessors (MPASGraphInfo::NeedAllocs), how many of
+  // them and how many other predecessors remain.
+  const std::vector<SmallVector<NodeIdx, 2>> &NeedAllocs;
   std::vector<uint32_t> HardLeft, NeedLeft;
   // The candidates (HardLeft 0, NeedLeft not 0) whose missing allocs are
   // all ready are kept scored, so that an ALLOC choice reads the best one
@@ -204,12 +274,12 @@ private:
   // the net change is Cost + FreeGain).
   std::vector<uint32_t> HeldLeft;
   std::vector<int64_t> Cost, FreeGain;
-  using AddBytes = std::array<int64_t, NumTiers>;
+  using AddBytes = MPASGraphInfo::AddBytes;
   std::vector<AddBytes> Add;
   /// Candidates that share a task rank and the bytes they add per tier
   /// also share the overflow term of the score, so each such bucket keeps
   /// its candidates by the rest of the score: (net, cost, key, node).
-  using DemandEntry = std::tuple<int64_t, int64_t, Key, NodeIdx>;
+  using DemandEntry = std::tuple<int64_t, int64_t, uint32_t, NodeIdx>;
   std::map<std::pair<int64_t, AddBytes>, std::set<DemandEntry>> Demand;
   bool demandListed(NodeIdx Op) const {
     return HardLeft[Op] == 0 && NeedLeft[Op] != 0 && HeldLeft[Op] == 0;

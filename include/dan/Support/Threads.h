@@ -62,11 +62,26 @@ public:
   /// result, so that what the caller reads afterwards does not depend on
   /// which thread ran which job. With one thread or one job they run in
   /// index order on this thread.
+  ///
+  /// While work started by startSide runs, its pool thread joins a batch
+  /// when that work has finished, and the batch returns only after it has.
   void run(size_t N, llvm::function_ref<void(size_t)> Job);
+
+  /// Starts \p Work on one of the pool's threads and returns at once, so
+  /// that it runs beside this thread's own work and the first jobs of the
+  /// next batch; its thread then takes that batch's remaining jobs (a
+  /// thread of its own beside the pool would share a CPU with them). False,
+  /// and nothing started, with one thread: the caller does the work itself.
+  bool startSide(std::function<void()> Work);
+  /// Returns once the work startSide started has finished.
+  void waitSide();
+
   /// How many threads run jobs, this one included.
   unsigned threads() const { return Threads; }
 
 private:
+  void startPool();
+
   unsigned Threads;
   /// Threads - 1 workers, started by the first batch that needs them.
   std::unique_ptr<llvm::DefaultThreadPool> Pool;
