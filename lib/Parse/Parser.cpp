@@ -135,7 +135,7 @@ std::optional<std::unique_ptr<Graph>> parseInPieces(SourceMgr &SM,
     LinesBefore[K + 1] = LinesBefore[K] + Pieces[K].Lines;
   }
   size_t Lines = LinesBefore.back();
-  // Each batch runs a job a piece at once, the first piece's on this thread.
+  // Each batch runs its jobs at once, the first piece's on this thread.
   JobRunner Runner(Pieces.size());
   // The first piece's graph is the whole one: room for every line's node
   // before any piece is read, so that the others know where theirs go.
@@ -146,23 +146,33 @@ std::optional<std::unique_ptr<Graph>> parseInPieces(SourceMgr &SM,
   // of more than one statement a line can outgrow the room; then the
   // advice below falls on freed memory, which it leaves as it was.)
   const Node *Room = Whole.Nodes.data();
-  Runner.run(Pieces.size(), [&](size_t K) {
-    if (K == 0) {
-      parsePiece(SM, Pieces[0], End, /*LaterPiece=*/false, /*Quiet=*/true);
+  // The part of the whole graph's nodes that each later piece's will be
+  // moved to, faulted in while the pieces are read: the move is on one
+  // thread, after every piece is read, and the faults were most of it. A
+  // piece's part starts at most one node a line before it (a few lines of
+  // a file define no node) and ends by its last line. Cut into spans that
+  // the threads take once their pieces are read, so that the thread of a
+  // later piece does not take the faults alone (a reading in two pieces
+  // waited 2 ms for them).
+  struct Span {
+    size_t From, To;
+  };
+  std::vector<Span> Spans;
+  constexpr size_t Slack = 256, SpanNodes = 2048;
+  for (size_t K = 1; K != Pieces.size(); ++K) {
+    size_t Before = LinesBefore[K];
+    size_t To = std::min(LinesBefore[K + 1], Lines);
+    for (size_t From = Before > Slack ? Before - Slack : 0; From < To;
+         From += SpanNodes)
+      Spans.push_back({From, std::min(From + SpanNodes, To)});
+  }
+  Runner.run(Pieces.size() + Spans.size(), [&](size_t J) {
+    if (J < Pieces.size()) {
+      parsePiece(SM, Pieces[J], End, /*LaterPiece=*/J != 0, /*Quiet=*/true);
       return;
     }
-    parsePiece(SM, Pieces[K], End, /*LaterPiece=*/true, /*Quiet=*/true);
-    // Fault in the part of the whole graph's nodes that this piece's will
-    // be moved to, while the first piece is still read: the move is on one
-    // thread, after every piece is read, and the faults were most of it.
-    // It starts at most one node a line before the piece (a few lines of
-    // a file define no node).
-    constexpr size_t Slack = 256;
-    size_t Before = LinesBefore[K];
-    size_t From = Before > Slack ? Before - Slack : 0;
-    size_t To = std::min(Before + Pieces[K].G->size(), Lines);
-    if (To > From)
-      prefaultForWrite(Room + From, (To - From) * sizeof(Node));
+    const Span &S = Spans[J - Pieces.size()];
+    prefaultForWrite(Room + S.From, (S.To - S.From) * sizeof(Node));
   });
   detail::ParseState &State = *Pieces[0].PS;
   for (Piece &P : Pieces)
