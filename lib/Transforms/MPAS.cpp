@@ -100,29 +100,34 @@ void Scheduler::schedule(NodeIdx I) {
       continue;
     // A FREE waiting for one last predecessor now counts in that
     // operation's net change.
+    // (Only an operation with needed ALLOCs is ever a candidate: the
+    // counts of the others are not kept.)
     if (InDeg[Succ] == 1 && G[Succ].Kind == NodeKind::Free && Delta[Succ])
       for (NodeIdx P : Preds[Succ])
         if (!Done[P]) {
-          unlistDemand(P);
-          FreeGain[P] += Delta[Succ];
-          listDemand(P);
+          if (DemandCounts *C = countsOf(P)) {
+            unlistDemand(P, *C);
+            C->FreeGain += Delta[Succ];
+            listDemand(P, *C);
+          }
           break;
         }
-    if (G[Succ].Kind != NodeKind::Op)
+    DemandCounts *C = countsOf(Succ);
+    if (!C)
       continue;
-    unlistDemand(Succ);
+    unlistDemand(Succ, *C);
     if (IsNeededAlloc) {
-      --NeedLeft[Succ];
-      Cost[Succ] -= Delta[I];
+      --C->NeedLeft;
+      C->Cost -= Delta[I];
       if (T.countsInPeak(N.BufTier))
-        Add[Succ][static_cast<unsigned>(N.BufTier)] -= int64_t(N.Size);
+        C->Add[static_cast<unsigned>(N.BufTier)] -= int64_t(N.Size);
     } else {
-      --HardLeft[Succ];
+      --C->HardLeft;
     }
-    listDemand(Succ);
+    listDemand(Succ, *C);
   }
   if (Gating)
-    for (uint32_t CI : Info.WaitersOf[I])
+    for (uint32_t CI : Info.waitersOf(I))
       if (--External[CI] == 0 && !Opened[CI])
         addOpenable(CI);
 }

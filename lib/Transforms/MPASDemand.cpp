@@ -13,74 +13,71 @@ using namespace llvm;
 namespace dan {
 
 void MPASGraphInfo::buildDemandCounts(const Graph &G, const TargetDesc &T) {
-  NeedAllocs.assign(V, {});
-  HardLeft.assign(V, 0);
-  HeldLeft.assign(V, 0);
-  Cost.assign(V, 0);
-  FreeGain.assign(V, 0);
-  Add.assign(V, AddBytes{});
+  DemandSlot.assign(V, None);
+  NeedBegin.assign(1, 0);
   for (NodeIdx I = 0; I != V; ++I) {
     if (G[I].Kind != NodeKind::Op)
       continue;
+    DemandCounts C;
     for (NodeIdx P : Preds[I]) {
       if (G[P].Kind == NodeKind::Alloc && Preds[P].empty()) {
-        NeedAllocs[I].push_back(P);
+        NeedAllocs.push_back(P);
+        ++C.NeedLeft;
         // Every needed ALLOC is ready from the start unless the L0 rule
         // holds it back (Scheduler::admit counts it down).
-        HeldLeft[I] += GroupAlloc[P];
-        Cost[I] += Delta[P];
+        C.HeldLeft += GroupAlloc[P];
+        C.Cost += Delta[P];
         if (T.countsInPeak(G[P].BufTier))
-          Add[I][static_cast<unsigned>(G[P].BufTier)] += int64_t(G[P].Size);
+          C.Add[static_cast<unsigned>(G[P].BufTier)] += int64_t(G[P].Size);
       } else {
-        ++HardLeft[I];
+        ++C.HardLeft;
       }
     }
+    if (!C.NeedLeft)
+      continue;
+    DemandSlot[I] = DemandStart.size();
+    DemandStart.push_back(C);
+    NeedBegin.push_back(NeedAllocs.size());
   }
   // A FREE with one predecessor becomes ready when that one runs.
   for (NodeIdx F = 0; F != V; ++F)
     if (G[F].Kind == NodeKind::Free && InDeg[F] == 1 && Delta[F])
-      FreeGain[Preds[F].front()] += Delta[F];
+      if (uint32_t S = DemandSlot[Preds[F].front()]; S != None)
+        DemandStart[S].FreeGain += Delta[F];
 }
 
 namespace mpas {
 
 void Scheduler::startDemand() {
-  HardLeft = Info.HardLeft;
-  NeedLeft.resize(V);
-  for (NodeIdx I = 0; I != V; ++I)
-    NeedLeft[I] = NeedAllocs[I].size();
+  Counts = Info.DemandStart;
   // Without an L0 rule nothing is held back.
-  if (Gating)
-    HeldLeft = Info.HeldLeft;
-  else
-    HeldLeft.assign(V, 0);
-  Cost = Info.Cost;
-  FreeGain = Info.FreeGain;
-  Add = Info.Add;
+  if (!Gating)
+    for (DemandCounts &C : Counts)
+      C.HeldLeft = 0;
   for (NodeIdx I = 0; I != V; ++I)
-    if (G[I].Kind == NodeKind::Op)
-      listDemand(I);
+    if (const DemandCounts *C = countsOf(I))
+      listDemand(I, *C);
 }
 
 std::pair<int64_t, Scheduler::AddBytes>
-Scheduler::demandBucket(NodeIdx Op) const {
+Scheduler::demandBucket(NodeIdx Op, const DemandCounts &C) const {
   return {Rank ? int64_t((*Rank)[Op]) : 0,
-          Opts.Objective == MPASObjective::Overflow ? Add[Op] : AddBytes{}};
+          Opts.Objective == MPASObjective::Overflow ? C.Add : AddBytes{}};
 }
 
-void Scheduler::unlistDemand(NodeIdx Op) {
-  if (!demandListed(Op))
+void Scheduler::unlistDemand(NodeIdx Op, const DemandCounts &C) {
+  if (!demandListed(C))
     return;
-  auto It = Demand.find(demandBucket(Op));
-  It->second.erase({Cost[Op] + FreeGain[Op], Cost[Op], KeyPos[Op], Op});
+  auto It = Demand.find(demandBucket(Op, C));
+  It->second.erase({C.Cost + C.FreeGain, C.Cost, KeyPos[Op], Op});
   if (It->second.empty())
     Demand.erase(It);
 }
 
-void Scheduler::listDemand(NodeIdx Op) {
-  if (demandListed(Op))
-    Demand[demandBucket(Op)].insert(
-        {Cost[Op] + FreeGain[Op], Cost[Op], KeyPos[Op], Op});
+void Scheduler::listDemand(NodeIdx Op, const DemandCounts &C) {
+  if (demandListed(C))
+    Demand[demandBucket(Op, C)].insert(
+        {C.Cost + C.FreeGain, C.Cost, KeyPos[Op], Op});
 }
 
 void Scheduler::admit(NodeIdx A) {
@@ -91,21 +88,23 @@ void Scheduler::admit(NodeIdx A) {
     NodeIdx Op = Succs[S];
     if (G[Op].Kind != NodeKind::Op)
       continue;
-    unlistDemand(Op);
-    --HeldLeft[Op];
-    listDemand(Op);
+    // (An operation after a needed ALLOC has a slot.)
+    DemandCounts &C = *countsOf(Op);
+    unlistDemand(Op, C);
+    --C.HeldLeft;
+    listDemand(Op, C);
   }
 }
 
 NodeIdx Scheduler::demandAlloc() {
   // Keep feeding the operation chosen last time while it still needs allocs.
   auto NextNeeded = [&](NodeIdx Op) -> NodeIdx {
-    for (NodeIdx A : NeedAllocs[Op])
+    for (NodeIdx A : Info.needAllocs(DemandSlot[Op]))
       if (!Done[A] && IsReady[A])
         return A;
     return None;
   };
-  if (Committed != None && !Done[Committed] && NeedLeft[Committed]) {
+  if (Committed != None && !Done[Committed] && countsOf(Committed)->NeedLeft) {
     NodeIdx A = NextNeeded(Committed);
     if (A != None)
       return A;

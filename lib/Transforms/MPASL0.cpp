@@ -14,7 +14,6 @@ namespace dan {
 
 void MPASGraphInfo::buildL0Groups(const Graph &G, const TargetDesc &T) {
   GroupAlloc.assign(V, 0);
-  WaitersOf.assign(V, {});
   auto IsL0Buf = [&](uint64_t B) {
     const BufInfo *Info = Bufs.find(B);
     return Info && Info->Alloc != None && T.isL0(Info->BufTier);
@@ -52,6 +51,8 @@ void MPASGraphInfo::buildL0Groups(const Graph &G, const TargetDesc &T) {
       std::pair<std::array<uint64_t, NumTiers>, std::array<uint32_t, NumTiers>>,
       uint32_t>
       ShapeOf;
+  // (waited-for node, group), in group order.
+  std::vector<std::pair<NodeIdx, uint32_t>> Waits;
   for (uint32_t CI = 0; CI != Groups.size(); ++CI) {
     L0Group &C = Groups[CI];
     C.Shape =
@@ -81,9 +82,18 @@ void MPASGraphInfo::buildL0Groups(const Graph &G, const TargetDesc &T) {
       AddPreds(A);
     C.External = Outside.size();
     for (NodeIdx P : Outside)
-      WaitersOf[P].push_back(CI);
+      Waits.push_back({P, CI});
   }
   Shapes = ShapeOf.size();
+  WaitersBegin.assign(V + 1, 0);
+  for (const auto &W : Waits)
+    ++WaitersBegin[W.first + 1];
+  for (size_t I = 0; I != V; ++I)
+    WaitersBegin[I + 1] += WaitersBegin[I];
+  Waiters.resize(Waits.size());
+  std::vector<uint32_t> Fill(WaitersBegin.begin(), WaitersBegin.end() - 1);
+  for (const auto &[P, CI] : Waits)
+    Waiters[Fill[P]++] = CI;
 }
 
 namespace mpas {

@@ -74,21 +74,41 @@ public:
   uint32_t Shapes = 0;
   /// Per node: whether it is the ALLOC of a group's buffer.
   std::vector<uint8_t> GroupAlloc;
-  /// Per node: the groups waiting for it (an outside predecessor).
-  std::vector<llvm::SmallVector<uint32_t, 1>> WaitersOf;
+  /// Per node: the groups waiting for it (an outside predecessor), as CSR
+  /// lists.
+  std::vector<uint32_t> WaitersBegin, Waiters;
+  llvm::ArrayRef<uint32_t> waitersOf(NodeIdx I) const {
+    return llvm::ArrayRef(Waiters).slice(WaitersBegin[I],
+                                         WaitersBegin[I + 1] - WaitersBegin[I]);
+  }
 
-  /// The demand-driven alloc choice's starting counts (MPASDemand.cpp),
-  /// per operation: its predecessors that are ALLOCs without predecessors
-  /// (NeedAllocs), how many of those the L0 rule holds back (HeldLeft,
-  /// when there is an L0 rule), how many other predecessors it has
-  /// (HardLeft), the bytes its ALLOCs add (Cost: their delta_pk summed; Add:
-  /// per tier that counts in the peak) and the delta_pk of the FREEs whose
-  /// only predecessor it is (FreeGain).
+  /// The demand-driven alloc choice (MPASDemand.cpp) looks only at the
+  /// operations with predecessors that are ALLOCs without predecessors:
+  /// each has a slot, numbered in node order (DemandSlot; None for the
+  /// other nodes), with those ALLOCs (NeedAllocs, a CSR list by slot) and
+  /// its counts at the start of a schedule (DemandStart).
   using AddBytes = std::array<int64_t, NumTiers>;
-  std::vector<llvm::SmallVector<NodeIdx, 2>> NeedAllocs;
-  std::vector<uint32_t> HardLeft, HeldLeft;
-  std::vector<int64_t> Cost, FreeGain;
-  std::vector<AddBytes> Add;
+  struct DemandCounts {
+    /// Predecessors not yet scheduled: the needed ALLOCs (NeedLeft), those
+    /// of them the L0 rule holds back (HeldLeft, when there is an L0 rule)
+    /// and the others (HardLeft).
+    uint32_t HardLeft = 0, NeedLeft = 0, HeldLeft = 0;
+    /// The bytes its unscheduled needed ALLOCs add: their delta_pk summed
+    /// (Cost) and per tier that counts in the peak (Add); the delta_pk of
+    /// the FREEs it alone keeps from being ready (FreeGain; the net change
+    /// is Cost + FreeGain).
+    int64_t Cost = 0, FreeGain = 0;
+    AddBytes Add{};
+  };
+  std::vector<uint32_t> DemandSlot;
+  std::vector<uint32_t> NeedBegin;
+  std::vector<NodeIdx> NeedAllocs;
+  std::vector<DemandCounts> DemandStart;
+  /// Slot \p S's needed ALLOCs.
+  llvm::ArrayRef<NodeIdx> needAllocs(uint32_t S) const {
+    return llvm::ArrayRef(NeedAllocs)
+        .slice(NeedBegin[S], NeedBegin[S + 1] - NeedBegin[S]);
+  }
 
   /// What every setting's schedule shares, made once (about a fifth of one
   /// schedule's work on a large graph; the search makes it beside finding
@@ -137,7 +157,7 @@ public:
       : G(G), T(T), Opts(Opts), Rank(Rank), V(Info.V), Ord(Info.Ord),
         Preds(Info.Preds), SuccBegin(Info.SuccBegin), Succs(Info.Succs),
         InDeg(Info.InDeg), H(Info.H), Delta(Info.Delta), Lambda(Info.Lambda),
-        Bufs(Info.Bufs), Info(Info), NeedAllocs(Info.NeedAllocs) {}
+        Bufs(Info.Bufs), Info(Info), DemandSlot(Info.DemandSlot) {}
   /// Orders the graph into \p Out.
   Expected<MPASStats> run(std::vector<NodeIdx> &Out);
 
@@ -260,33 +280,33 @@ private:
   }
   std::vector<NodeIdx> Order;
 
-  // Demand-driven allocs: for each operation, its predecessors that are
-  // ALLOCs without predecessors (MPASGraphInfo::NeedAllocs), how many of
-  // them and how many other predecessors remain.
-  const std::vector<SmallVector<NodeIdx, 2>> &NeedAllocs;
-  std::vector<uint32_t> HardLeft, NeedLeft;
-  // The candidates (HardLeft 0, NeedLeft not 0) whose missing allocs are
-  // all ready are kept scored, so that an ALLOC choice reads the best one
-  // instead of rescanning every candidate. Per operation: its missing
-  // allocs still held back by the L0 rule; the bytes its missing allocs add
-  // per tier that counts in peak (their delta_pk, summed: Cost); and the
-  // delta_pk of the FREEs it alone still keeps from being ready (FreeGain;
-  // the net change is Cost + FreeGain).
-  std::vector<uint32_t> HeldLeft;
-  std::vector<int64_t> Cost, FreeGain;
+  // Demand-driven allocs: the operations with needed ALLOCs (each with its
+  // slot, MPASGraphInfo::DemandSlot) and their counts as the schedule goes
+  // (Counts, by slot). The candidates (HardLeft 0, NeedLeft not 0) whose
+  // missing allocs are all ready (HeldLeft 0) are kept scored, so that an
+  // ALLOC choice reads the best one instead of rescanning every candidate.
+  const std::vector<uint32_t> &DemandSlot;
   using AddBytes = MPASGraphInfo::AddBytes;
-  std::vector<AddBytes> Add;
+  using DemandCounts = MPASGraphInfo::DemandCounts;
+  std::vector<DemandCounts> Counts;
+  /// The counts of \p Op, or null when it has no needed ALLOCs (and so is
+  /// never a candidate).
+  DemandCounts *countsOf(NodeIdx Op) {
+    uint32_t S = DemandSlot[Op];
+    return S == None ? nullptr : &Counts[S];
+  }
   /// Candidates that share a task rank and the bytes they add per tier
   /// also share the overflow term of the score, so each such bucket keeps
   /// its candidates by the rest of the score: (net, cost, key, node).
   using DemandEntry = std::tuple<int64_t, int64_t, uint32_t, NodeIdx>;
   std::map<std::pair<int64_t, AddBytes>, std::set<DemandEntry>> Demand;
-  bool demandListed(NodeIdx Op) const {
-    return HardLeft[Op] == 0 && NeedLeft[Op] != 0 && HeldLeft[Op] == 0;
+  static bool demandListed(const DemandCounts &C) {
+    return C.HardLeft == 0 && C.NeedLeft != 0 && C.HeldLeft == 0;
   }
-  std::pair<int64_t, AddBytes> demandBucket(NodeIdx Op) const;
-  void unlistDemand(NodeIdx Op);
-  void listDemand(NodeIdx Op);
+  std::pair<int64_t, AddBytes> demandBucket(NodeIdx Op,
+                                            const DemandCounts &C) const;
+  void unlistDemand(NodeIdx Op, const DemandCounts &C);
+  void listDemand(NodeIdx Op, const DemandCounts &C);
   void admit(NodeIdx A);
   NodeIdx Committed = None;
   uint64_t LiveL1UB = 0;
