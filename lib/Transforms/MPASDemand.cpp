@@ -15,6 +15,12 @@ namespace dan {
 void MPASGraphInfo::buildDemandCounts(const Graph &G, const TargetDesc &T) {
   DemandSlot.assign(V, None);
   NeedBegin.assign(1, 0);
+  // (At most an operation a slot: growing the list copied it, in fresh
+  // memory.)
+  size_t Ops = llvm::count_if(
+      G.Nodes, [](const Node &N) { return N.Kind == NodeKind::Op; });
+  DemandStart.reserve(Ops);
+  NeedBegin.reserve(Ops + 1);
   for (NodeIdx I = 0; I != V; ++I) {
     if (G[I].Kind != NodeKind::Op)
       continue;

@@ -156,20 +156,29 @@ void MPASGraphInfo::sortByBalancedKey() {
              std::tie(O.Delta, O.NegH, O.Ord, O.Node);
     }
   };
-  std::array<std::vector<Entry>, 3> ByLambda;
+  // (One array, placed by lambda: three growing ones copied themselves a
+  // few times, in fresh memory.)
+  std::array<size_t, 4> Begin{};
   for (NodeIdx I = 0; I != V; ++I)
-    ByLambda[Lambda[I]].push_back({Delta[I], -H[I], Ord[I], I});
-  BalancedOrder.clear();
-  BalancedOrder.reserve(V);
-  for (std::vector<Entry> &Bucket : ByLambda) {
-    llvm::sort(Bucket);
-    for (const Entry &E : Bucket)
-      BalancedOrder.push_back(E.Node);
-  }
+    ++Begin[Lambda[I] + 1];
+  for (unsigned L = 1; L != 4; ++L)
+    Begin[L] += Begin[L - 1];
+  std::vector<Entry> Entries(V);
+  std::array<size_t, 3> Fill = {Begin[0], Begin[1], Begin[2]};
+  for (NodeIdx I = 0; I != V; ++I)
+    Entries[Fill[Lambda[I]]++] = {Delta[I], -H[I], Ord[I], I};
+  BalancedOrder.resize(V);
+  for (unsigned L = 0; L != 3; ++L)
+    llvm::sort(Entries.begin() + Begin[L], Entries.begin() + Begin[L + 1]);
+  for (NodeIdx P = 0; P != V; ++P)
+    BalancedOrder[P] = Entries[P].Node;
 }
 
 void MPASGraphInfo::buildBuffers(const Graph &G, const TargetDesc &T) {
   Bufs = IdTable<BufInfo>(V);
+  // (A buffer a node: growing the table copied every buffer's users.)
+  Bufs.reserve(llvm::count_if(
+      G.Nodes, [](const Node &N) { return N.Kind == NodeKind::Alloc; }));
   Delta.assign(V, 0);
   Lambda.assign(V, 1);
   for (NodeIdx I : G.Order) {

@@ -102,6 +102,8 @@ public:
     return {&Values.back(), true};
   }
   size_t size() const { return Values.size(); }
+  /// Room for \p N values, so that adding them does not move the others.
+  void reserve(size_t N) { Values.reserve(N); }
 
 private:
   IdIndex Index;
