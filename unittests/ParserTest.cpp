@@ -81,6 +81,27 @@ TEST(ParserTest, PrintIsAFixedPoint) {
   EXPECT_EQ(First, Second);
 }
 
+// The printer builds its text in blocks of 16 KiB: lines that cross a
+// block's end, and an operation name longer than half a block (written
+// around the block), come out whole and in order.
+TEST(ParserTest, PrintAcrossBlocks) {
+  std::string Long(9000, 'X');
+  std::string Text = "graph @g {\n";
+  for (unsigned I = 0; I != 2000; ++I)
+    Text += "  n" + std::to_string(I) + " = " + (I == 700 ? Long : "MUL") +
+            " VECTOR " + std::to_string(I * 7) + " (b" + std::to_string(I) +
+            ")" + (I ? " after n" + std::to_string(I - 1) : "") + "\n";
+  Text += "}\n";
+  llvm::SourceMgr SM;
+  std::string Diags;
+  auto G = parse(SM, Text, Diags);
+  ASSERT_TRUE(G) << Diags;
+  std::string Printed;
+  llvm::raw_string_ostream OS(Printed);
+  printGraph(*G, OS);
+  EXPECT_EQ(Printed, "target davinci\n\n" + Text);
+}
+
 TEST(ParserTest, ErrorsAreLocated) {
   struct Case {
     const char *Text;

@@ -3,78 +3,119 @@
 #include "dan/IR/Printer.h"
 #include "dan/IR/Graph.h"
 #include <charconv>
+#include <cstring>
 
 using namespace llvm;
 
 namespace dan {
 
 namespace {
-/// A number printed through std::to_chars: a printed graph is mostly
-/// numbers, and raw_ostream's general integer formatting (styles, widths)
-/// took about two thirds of the printing time.
-struct Decimal {
-  uint64_t V;
+/// Builds the printed text in a block of its own and hands it to the stream
+/// a block at a time: a printed graph is mostly short words and numbers,
+/// for which raw_ostream's out-of-line writes cost more than the
+/// formatting (Matmul_Case1's 31,000 nodes: 24.7 million instructions
+/// through the stream, 800 a node). Numbers go through std::to_chars.
+class BlockWriter {
+public:
+  explicit BlockWriter(raw_ostream &OS) : OS(OS) {}
+  ~BlockWriter() { flush(); }
+
+  BlockWriter &operator<<(char C) {
+    room(1);
+    *Cur++ = C;
+    return *this;
+  }
+  BlockWriter &operator<<(StringRef S) {
+    if (S.size() > Size / 2) {
+      flush();
+      OS << S;
+      return *this;
+    }
+    room(S.size());
+    std::memcpy(Cur, S.data(), S.size());
+    Cur += S.size();
+    return *this;
+  }
+  BlockWriter &operator<<(uint64_t V) {
+    room(20);
+    Cur = std::to_chars(Cur, Cur + 20, V).ptr;
+    return *this;
+  }
+
+private:
+  static constexpr size_t Size = 16 * 1024;
+  void room(size_t N) {
+    if (size_t(Buf + Size - Cur) < N)
+      flush();
+  }
+  void flush() {
+    OS.write(Buf, Cur - Buf);
+    Cur = Buf;
+  }
+
+  raw_ostream &OS;
+  char Buf[Size];
+  char *Cur = Buf;
 };
-raw_ostream &operator<<(raw_ostream &OS, Decimal D) {
-  char Buf[20];
-  char *End = std::to_chars(Buf, Buf + sizeof(Buf), D.V).ptr;
-  return OS.write(Buf, End - Buf);
-}
 } // namespace
 
 static void printNodeList(const Graph &G, ArrayRef<NodeIdx> List,
-                          raw_ostream &OS) {
+                          BlockWriter &Out) {
   bool First = true;
   for (NodeIdx P : List) {
-    OS << (First ? " n" : ", n") << Decimal{G[P].Id};
+    Out << (First ? StringRef(" n") : StringRef(", n")) << G[P].Id;
     First = false;
   }
 }
 
-static void printNode(const Graph &G, const Node &N, raw_ostream &OS) {
-  OS << "  n" << Decimal{N.Id} << " = ";
+static void printNode(const Graph &G, const Node &N, BlockWriter &Out) {
+  Out << StringRef("  n") << N.Id << StringRef(" = ");
   switch (N.Kind) {
   case NodeKind::Alloc:
   case NodeKind::Free:
-    OS << (N.Kind == NodeKind::Alloc ? "alloc b" : "free b") << Decimal{N.Buf}
-       << ' ' << tierName(N.BufTier) << ' ' << Decimal{N.Size};
+    Out << (N.Kind == NodeKind::Alloc ? StringRef("alloc b")
+                                      : StringRef("free b"))
+        << N.Buf << ' ' << tierName(N.BufTier) << ' ' << N.Size;
     break;
   case NodeKind::SpillOut:
-    OS << "spill_out b" << Decimal{N.Buf};
+    Out << StringRef("spill_out b") << N.Buf;
     break;
   case NodeKind::SpillIn:
-    OS << "spill_in b" << Decimal{N.Buf};
+    Out << StringRef("spill_in b") << N.Buf;
     break;
   case NodeKind::Op: {
-    OS << G.opName(N) << ' ' << pipeName(N.OpPipe) << ' ' << Decimal{N.Cycles}
-       << " (";
+    Out << G.opName(N) << ' ' << pipeName(N.OpPipe) << ' ' << N.Cycles
+        << StringRef(" (");
     bool First = true;
     for (uint64_t B : N.Bufs) {
-      OS << (First ? "b" : ", b") << Decimal{B};
+      Out << (First ? StringRef("b") : StringRef(", b")) << B;
       First = false;
     }
-    OS << ')';
+    Out << ')';
     break;
   }
   }
   if (N.HasOffset)
-    OS << " at " << Decimal{N.Offset};
+    Out << StringRef(" at ") << N.Offset;
   if (!N.Preds.empty()) {
-    OS << " after";
-    printNodeList(G, N.Preds, OS);
+    Out << StringRef(" after");
+    printNodeList(G, N.Preds, Out);
   }
   if (!N.ReusePreds.empty()) {
-    OS << " reuse";
-    printNodeList(G, N.ReusePreds, OS);
+    Out << StringRef(" reuse");
+    printNodeList(G, N.ReusePreds, Out);
   }
-  OS << '\n';
+  Out << '\n';
 }
 
 void printGraph(const Graph &G, raw_ostream &OS) {
   G.Target.printHeader(OS);
   OS << "\n\ngraph @" << G.Name << " {\n";
-  for (NodeIdx I : G.Order)
-    printNode(G, G[I], OS);
+  {
+    BlockWriter Out(OS);
+    for (NodeIdx I : G.Order)
+      printNode(G, G[I], Out);
+  }
   OS << "}\n";
 }
 
