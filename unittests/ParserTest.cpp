@@ -58,6 +58,36 @@ TEST(ParserTest, ForwardReferencesAndSortedEdges) {
   EXPECT_EQ((*G)[N.Preds[1]].Id, 9u);
 }
 
+// Every list is sorted by id whatever the lists before it: a sorted list
+// after an unsorted one, an unsorted one after a sorted one, and reuse
+// lists beside after lists.
+TEST(ParserTest, EveryEdgeListSorted) {
+  llvm::SourceMgr SM;
+  std::string Diags;
+  auto G = parse(SM,
+                 "graph @g {\n"
+                 "n1 = A VECTOR 1 ()\n n2 = B VECTOR 1 ()\n"
+                 "n3 = C VECTOR 1 ()\n n4 = D VECTOR 1 ()\n"
+                 "n5 = E VECTOR 1 () after n3, n1, n2 reuse n2, n1\n"
+                 "n6 = F VECTOR 1 () after n1, n4 reuse n3\n"
+                 "n7 = G VECTOR 1 () after n2, n1 reuse n1, n4\n}",
+                 Diags);
+  ASSERT_TRUE(G) << Diags;
+  auto Ids = [&](const EdgeList &L) {
+    std::vector<uint64_t> Out;
+    for (NodeIdx P : L)
+      Out.push_back((*G)[P].Id);
+    return Out;
+  };
+  using V = std::vector<uint64_t>;
+  EXPECT_EQ(Ids((*G)[idx(*G, 5)].Preds), V({1, 2, 3}));
+  EXPECT_EQ(Ids((*G)[idx(*G, 5)].ReusePreds), V({1, 2}));
+  EXPECT_EQ(Ids((*G)[idx(*G, 6)].Preds), V({1, 4}));
+  EXPECT_EQ(Ids((*G)[idx(*G, 6)].ReusePreds), V({3}));
+  EXPECT_EQ(Ids((*G)[idx(*G, 7)].Preds), V({1, 2}));
+  EXPECT_EQ(Ids((*G)[idx(*G, 7)].ReusePreds), V({1, 4}));
+}
+
 TEST(ParserTest, PrintIsAFixedPoint) {
   llvm::SourceMgr SM;
   std::string Diags;

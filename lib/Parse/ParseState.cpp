@@ -203,6 +203,23 @@ bool ParseState::resolveRefs(ArrayRef<PendingRef> List, NodeIdx Base,
   DenseSet<uint64_t> Seen;
   NodeIdx SeenUser = UINT32_MAX;
   bool SeenKind[2] = {false, false};
+  // Each list comes out sorted by predecessor id, as Graph::sortEdges
+  // leaves it, without a pass over the whole graph: files list edges
+  // sorted (the printer does), so a list is sorted only when an id went
+  // down in it, once its user's references end.
+  NodeIdx SortUser = UINT32_MAX;
+  uint64_t LastId[2] = {0, 0};
+  bool Unsorted[2] = {false, false};
+  auto SortUsersLists = [&] {
+    if (SortUser == UINT32_MAX)
+      return;
+    Node &User = G[SortUser];
+    auto ById = [&](NodeIdx A, NodeIdx B) { return G[A].Id < G[B].Id; };
+    if (Unsorted[0])
+      llvm::sort(User.Preds, ById);
+    if (Unsorted[1])
+      llvm::sort(User.ReusePreds, ById);
+  };
   bool Ok = true;
   for (const PendingRef &Ref : List) {
     NodeIdx *Found = findId(Ref.Id);
@@ -213,6 +230,11 @@ bool ParseState::resolveRefs(ArrayRef<PendingRef> List, NodeIdx Base,
       continue;
     }
     NodeIdx UserIdx = Base + Ref.User;
+    if (UserIdx != SortUser) {
+      SortUsersLists();
+      SortUser = UserIdx;
+      Unsorted[0] = Unsorted[1] = false;
+    }
     Node &User = G[UserIdx];
     EdgeList &Edges = Ref.Reuse ? User.ReusePreds : User.Preds;
     NodeIdx Target = *Found;
@@ -240,8 +262,12 @@ bool ParseState::resolveRefs(ArrayRef<PendingRef> List, NodeIdx Base,
         return false;
       continue;
     }
+    if (!Edges.empty() && Ref.Id < LastId[Ref.Reuse])
+      Unsorted[Ref.Reuse] = true;
+    LastId[Ref.Reuse] = Ref.Id;
     Edges.push_back(Target);
   }
+  SortUsersLists();
   return Ok;
 }
 
@@ -255,7 +281,6 @@ bool ParseState::finish() {
   resolveRefs(Refs, 0, Report);
   for (const auto &[PieceRefs, Base] : LaterRefs)
     resolveRefs(PieceRefs, Base, Report);
-  G.sortEdges();
   return !HadError;
 }
 

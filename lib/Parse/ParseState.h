@@ -85,7 +85,9 @@ public:
   /// the piece defines an id defined before it.
   bool appendPiece(ParseState &Piece);
   /// Resolves edges once every node is known, reporting every reference
-  /// to an undefined node and every duplicate edge in file order.
+  /// to an undefined node and every duplicate edge in file order; each
+  /// edge list comes out sorted by predecessor id (as Graph::sortEdges
+  /// sorts it).
   bool finish();
   /// What finish() does, one piece's references at a time, so that the
   /// pieces can be resolved at once: resolves the references of piece
@@ -93,8 +95,8 @@ public:
   /// first bad one, reporting nothing. Each piece's call may run on its own
   /// thread (its users are its own nodes; the id table is only read), once
   /// every piece is appended. After a failure, clearEdges() and finish()
-  /// report the errors as a whole reading does; after success, the caller
-  /// sorts the edges (Graph::sortEdges).
+  /// report the errors as a whole reading does; after success, the
+  /// piece's edge lists are sorted as finish() sorts them.
   bool resolvePieceQuietly(size_t K);
   void clearEdges();
 

@@ -194,8 +194,6 @@ std::optional<std::unique_ptr<Graph>> parseInPieces(SourceMgr &SM,
     State.clearEdges();
     if (!State.finish())
       return nullptr;
-  } else {
-    Whole.sortEdges();
   }
   return std::move(Pieces[0].G);
 }
