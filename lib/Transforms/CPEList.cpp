@@ -100,160 +100,210 @@ Constraints buildConstraints(const Graph &G, ListChains Chains) {
   return C;
 }
 
+/// One list schedule (listSchedule), a decision a method: when a node may
+/// start (arrive), whether it may be listed under the peak bound (mayList),
+/// what listing it releases (list), and what runs at each moment (step).
+class ListScheduler {
+public:
+  ListScheduler(const Graph &G, const TargetDesc &T, ListChains Chains,
+                ListPriority Priority, uint64_t PeakBound)
+      : G(G), T(T), PeakBound(PeakBound), V(G.size()),
+        C(buildConstraints(G, Chains)), Costs(bufferCosts(G)), Cycles(V),
+        PipeOf(V, NoPipe), Pos(G.positions()), Level(V, 0), Earliest(V, 0),
+        Finish(V, 0), TierOf(tiersOfBuffers(G)) {
+    for (NodeIdx I = 0; I != V; ++I) {
+      Cycles[I] = nodeCycles(G, I, T, Costs);
+      if (std::optional<Pipe> P = nodePipe(G[I], T))
+        PipeOf[I] = static_cast<uint8_t>(*P);
+    }
+    if (Priority == ListPriority::CriticalPath)
+      computeLevels();
+  }
+
+  std::vector<NodeIdx> run() {
+    Order.reserve(V);
+    for (NodeIdx I : G.Order)
+      if (!C.Waiting[I])
+        arrive(I);
+    while (Order.size() != V)
+      if (!step())
+        break; // a cycle of constraints: cannot happen on a verified input
+    return std::move(Order);
+  }
+
+private:
+  /// Higher level first, then the earlier input position.
+  using Key = std::pair<uint64_t, uint32_t>;
+  using Entry = std::pair<Key, NodeIdx>;
+  using MinHeap =
+      std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>>;
+
+  void computeLevels();
+  Key keyOf(NodeIdx I) const { return {~Level[I], Pos[I]}; }
+  MinHeap &queueOf(NodeIdx I) {
+    return Queue[PipeOf[I] == NoPipe ? NumPipes : PipeOf[I]];
+  }
+  void enqueue(NodeIdx I) { queueOf(I).push({keyOf(I), I}); }
+  void arrive(NodeIdx I) {
+    if (Earliest[I] <= Now)
+      enqueue(I);
+    else
+      Future.push({Earliest[I], I});
+  }
+  uint64_t counted(NodeIdx I) const;
+  bool mayList(NodeIdx I);
+  void list(NodeIdx I, uint64_t Start);
+  bool listNow();
+  bool step();
+
+  const Graph &G;
+  const TargetDesc &T;
+  uint64_t PeakBound;
+  size_t V;
+  Constraints C;
+  BufferCosts Costs;
+  std::vector<uint64_t> Cycles;
+  std::vector<uint8_t> PipeOf;
+  std::vector<uint32_t> Pos;
+  /// The longest path from a node's start to the end (its "bottom level").
+  std::vector<uint64_t> Level;
+  std::array<MinHeap, NumPipes + 1> Queue; // NumPipes: no pipe
+  /// Listed-ready nodes by their earliest start.
+  std::priority_queue<std::pair<uint64_t, NodeIdx>,
+                      std::vector<std::pair<uint64_t, NodeIdx>>,
+                      std::greater<std::pair<uint64_t, NodeIdx>>>
+      Future;
+  std::vector<uint64_t> Earliest, Finish;
+  std::array<uint64_t, NumPipes> PipeFree{};
+  uint64_t Now = 0;
+  DenseMap<uint64_t, Tier> TierOf;
+  /// Live L1+UB bytes in listing order; a placement that would pass
+  /// PeakBound waits in Held for a release, unless Forced.
+  uint64_t Live = 0;
+  std::vector<NodeIdx> Held;
+  NodeIdx Forced = None;
+  std::vector<NodeIdx> Order;
+};
+
+void ListScheduler::computeLevels() {
+  // Every stored edge and the order edges counted; the input order lists
+  // every constraint's predecessor first, so its reverse is a reverse
+  // topological order.
+  for (size_t K = G.Order.size(); K-- != 0;) {
+    NodeIdx I = G.Order[K];
+    uint64_t After = 0, Along = 0;
+    for (NodeIdx S : C.FinishSuccs[I])
+      After = std::max(After, Level[S]);
+    for (NodeIdx S : C.OrderSuccs[I])
+      Along = std::max(Along, Level[S]);
+    Level[I] = std::max(SaturatingAdd(After, Cycles[I]), Along);
+  }
+}
+
+uint64_t ListScheduler::counted(NodeIdx I) const {
+  const Node &N = G[I];
+  if (N.Kind == NodeKind::Op)
+    return 0;
+  auto It = TierOf.find(N.Buf);
+  if (It == TierOf.end() || !T.countsInPeak(It->second))
+    return 0;
+  const BufferCost *Cost = Costs.find(N.Buf);
+  return Cost ? Cost->Size : 0;
+}
+
+bool ListScheduler::mayList(NodeIdx I) {
+  if (!G[I].isPlacement() || I == Forced || Live + counted(I) <= PeakBound)
+    return true;
+  Held.push_back(I);
+  return false;
+}
+
+void ListScheduler::list(NodeIdx I, uint64_t Start) {
+  Order.push_back(I);
+  if (G[I].isPlacement()) {
+    Live += counted(I);
+  } else if (uint64_t Bytes = counted(I)) {
+    Live -= std::min(Live, Bytes);
+    for (NodeIdx H : Held)
+      enqueue(H);
+    Held.clear();
+  }
+  Finish[I] = SaturatingAdd(Start, Cycles[I]);
+  for (NodeIdx S : C.OrderSuccs[I]) {
+    Earliest[S] = std::max(Earliest[S], Start);
+    if (--C.Waiting[S] == 0)
+      arrive(S);
+  }
+  for (NodeIdx S : C.FinishSuccs[I]) {
+    Earliest[S] = std::max(Earliest[S], Finish[I]);
+    if (--C.Waiting[S] == 0)
+      arrive(S);
+  }
+}
+
+/// Lists a node that takes no pipe, else one for the first idle pipe that
+/// has one, each the best that may start now; whether it listed one.
+bool ListScheduler::listNow() {
+  while (!Queue[NumPipes].empty()) {
+    NodeIdx I = Queue[NumPipes].top().second;
+    Queue[NumPipes].pop();
+    if (mayList(I)) {
+      list(I, Now);
+      return true;
+    }
+  }
+  for (unsigned P = 0; P != NumPipes; ++P)
+    while (PipeFree[P] <= Now && !Queue[P].empty()) {
+      NodeIdx I = Queue[P].top().second;
+      Queue[P].pop();
+      if (!mayList(I))
+        continue;
+      PipeFree[P] = SaturatingAdd(Now, Cycles[I]);
+      list(I, Now);
+      return true;
+    }
+  return false;
+}
+
+/// Lists what may start now, else moves on to the next time something can
+/// (or lets the best held placement pass the bound); false when nothing
+/// ever can.
+bool ListScheduler::step() {
+  while (!Future.empty() && Future.top().first <= Now) {
+    NodeIdx I = Future.top().second;
+    Future.pop();
+    enqueue(I);
+  }
+  if (listNow())
+    return true;
+  uint64_t Next = UINT64_MAX;
+  if (!Future.empty())
+    Next = Future.top().first;
+  for (unsigned P = 0; P != NumPipes; ++P)
+    if (!Queue[P].empty())
+      Next = std::min(Next, PipeFree[P]);
+  if (Next != UINT64_MAX) {
+    Now = Next;
+    return true;
+  }
+  if (Held.empty())
+    return false;
+  // Every placement that may run waits for room that only a later
+  // placement's consumers release: the best of them passes the bound.
+  auto Best = llvm::min_element(
+      Held, [&](NodeIdx A, NodeIdx B) { return keyOf(A) < keyOf(B); });
+  Forced = *Best;
+  Held.erase(Best);
+  enqueue(Forced);
+  return true;
+}
+
 } // namespace
 
 std::vector<NodeIdx> listSchedule(const Graph &G, const TargetDesc &T,
                                   ListChains Chains, ListPriority Priority,
                                   uint64_t PeakBound) {
-  size_t V = G.size();
-  Constraints C = buildConstraints(G, Chains);
-  BufferCosts Costs = bufferCosts(G);
-  std::vector<uint64_t> Cycles(V);
-  std::vector<uint8_t> PipeOf(V, NoPipe);
-  for (NodeIdx I = 0; I != V; ++I) {
-    Cycles[I] = nodeCycles(G, I, T, Costs);
-    if (std::optional<Pipe> P = nodePipe(G[I], T))
-      PipeOf[I] = static_cast<uint8_t>(*P);
-  }
-  std::vector<uint32_t> Pos = G.positions();
-  // The priority: the longest path from a node's start to the end (its
-  // "bottom level"), every stored edge and the order edges counted; ties
-  // to the input position. The input order lists every constraint's
-  // predecessor first, so its reverse is a reverse topological order.
-  std::vector<uint64_t> Level(V, 0);
-  if (Priority == ListPriority::CriticalPath)
-    for (size_t K = G.Order.size(); K-- != 0;) {
-      NodeIdx I = G.Order[K];
-      uint64_t After = 0, Along = 0;
-      for (NodeIdx S : C.FinishSuccs[I])
-        After = std::max(After, Level[S]);
-      for (NodeIdx S : C.OrderSuccs[I])
-        Along = std::max(Along, Level[S]);
-      Level[I] = std::max(SaturatingAdd(After, Cycles[I]), Along);
-    }
-  // Higher level first, then the earlier input position.
-  using Key = std::pair<uint64_t, uint32_t>;
-  auto KeyOf = [&](NodeIdx I) -> Key { return {~Level[I], Pos[I]}; };
-  using Entry = std::pair<Key, NodeIdx>;
-  using MinHeap =
-      std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>>;
-  std::array<MinHeap, NumPipes + 1> Queue; // NumPipes: no pipe
-  std::priority_queue<std::pair<uint64_t, NodeIdx>,
-                      std::vector<std::pair<uint64_t, NodeIdx>>,
-                      std::greater<std::pair<uint64_t, NodeIdx>>>
-      Future; // listed-ready nodes by their earliest start
-  std::vector<uint64_t> Earliest(V, 0), Finish(V, 0);
-  std::array<uint64_t, NumPipes> PipeFree{};
-  auto QueueOf = [&](NodeIdx I) -> MinHeap & {
-    return Queue[PipeOf[I] == NoPipe ? NumPipes : PipeOf[I]];
-  };
-  uint64_t Now = 0;
-  auto Arrive = [&](NodeIdx I) {
-    if (Earliest[I] <= Now)
-      QueueOf(I).push({KeyOf(I), I});
-    else
-      Future.push({Earliest[I], I});
-  };
-  for (NodeIdx I : G.Order)
-    if (!C.Waiting[I])
-      Arrive(I);
-  // Live L1+UB bytes in listing order: a placement that would pass
-  // PeakBound waits (in Held) for a release.
-  DenseMap<uint64_t, Tier> TierOf = tiersOfBuffers(G);
-  auto Counted = [&](NodeIdx I) -> uint64_t {
-    const Node &N = G[I];
-    if (N.Kind == NodeKind::Op)
-      return 0;
-    auto It = TierOf.find(N.Buf);
-    if (It == TierOf.end() || !T.countsInPeak(It->second))
-      return 0;
-    const BufferCost *Cost = Costs.find(N.Buf);
-    return Cost ? Cost->Size : 0;
-  };
-  uint64_t Live = 0;
-  std::vector<NodeIdx> Held;
-  NodeIdx Forced = None;
-  auto MayList = [&](NodeIdx I) {
-    if (!G[I].isPlacement() || I == Forced || Live + Counted(I) <= PeakBound)
-      return true;
-    Held.push_back(I);
-    return false;
-  };
-  std::vector<NodeIdx> Order;
-  Order.reserve(V);
-  auto List = [&](NodeIdx I, uint64_t Start) {
-    Order.push_back(I);
-    if (G[I].isPlacement()) {
-      Live += Counted(I);
-    } else if (uint64_t Bytes = Counted(I)) {
-      Live -= std::min(Live, Bytes);
-      for (NodeIdx H : Held)
-        QueueOf(H).push({KeyOf(H), H});
-      Held.clear();
-    }
-    Finish[I] = SaturatingAdd(Start, Cycles[I]);
-    for (NodeIdx S : C.OrderSuccs[I]) {
-      Earliest[S] = std::max(Earliest[S], Start);
-      if (--C.Waiting[S] == 0)
-        Arrive(S);
-    }
-    for (NodeIdx S : C.FinishSuccs[I]) {
-      Earliest[S] = std::max(Earliest[S], Finish[I]);
-      if (--C.Waiting[S] == 0)
-        Arrive(S);
-    }
-  };
-  while (Order.size() != V) {
-    while (!Future.empty() && Future.top().first <= Now) {
-      NodeIdx I = Future.top().second;
-      Future.pop();
-      QueueOf(I).push({KeyOf(I), I});
-    }
-    // The nodes that take no pipe, then one node per idle pipe, each the
-    // best that may start now; what they release may start now too.
-    bool Listed = false;
-    while (!Listed && !Queue[NumPipes].empty()) {
-      NodeIdx I = Queue[NumPipes].top().second;
-      Queue[NumPipes].pop();
-      if ((Listed = MayList(I)))
-        List(I, Now);
-    }
-    for (unsigned P = 0; P != NumPipes && !Listed; ++P) {
-      while (PipeFree[P] <= Now && !Queue[P].empty()) {
-        NodeIdx I = Queue[P].top().second;
-        Queue[P].pop();
-        if (!MayList(I))
-          continue;
-        PipeFree[P] = SaturatingAdd(Now, Cycles[I]);
-        List(I, Now);
-        Listed = true;
-        break;
-      }
-    }
-    if (Listed)
-      continue;
-    // Nothing can start now: on to the next time something can.
-    uint64_t Next = UINT64_MAX;
-    if (!Future.empty())
-      Next = Future.top().first;
-    for (unsigned P = 0; P != NumPipes; ++P)
-      if (!Queue[P].empty())
-        Next = std::min(Next, PipeFree[P]);
-    if (Next == UINT64_MAX) {
-      if (Held.empty())
-        break; // a cycle of constraints: cannot happen on a verified input
-      // Every placement that may run waits for room that only a later
-      // placement's consumers release: the best of them passes the bound.
-      auto Best = llvm::min_element(
-          Held, [&](NodeIdx A, NodeIdx B) { return KeyOf(A) < KeyOf(B); });
-      Forced = *Best;
-      Held.erase(Best);
-      QueueOf(Forced).push({KeyOf(Forced), Forced});
-      continue;
-    }
-    Now = Next;
-  }
-  return Order;
+  return ListScheduler(G, T, Chains, Priority, PeakBound).run();
 }
 
 std::vector<NodeIdx> bestListSchedule(Graph &G, ArrayRef<NodeIdx> Input,
