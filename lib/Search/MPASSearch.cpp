@@ -139,24 +139,21 @@ SmallVector<MPASWeights, 4> weightings(MPASWeights W, Traversal O) {
                                      std::end(AutoWeights));
 }
 
-/// The orders of \p G under each candidate and each of its weightings
-/// (orderMPAS: the jobs share the graph and \p Info, when the caller made
-/// it), made concurrently; then keeps per
-/// candidate the weighting of the lowest peak (ties to the earlier), with the
-/// peaks of all in MPASStats::Tried when there were several.
-std::vector<Ordered>
-orderAll(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
-         ArrayRef<OrderCandidate> Cands, const std::optional<TaskOrder> &Tasks,
-         JobRunner &Runner, bool Timed, const MPASGraphInfo *Info,
-         bool KeepUnplaced = false) {
-  struct Job {
-    size_t Cand;
-    MPASWeights W;
-    /// For a list-scheduler job under L0Mode::Single, the job of the same
-    /// setting under L0Mode::Capacity, if there is one (else SIZE_MAX).
-    size_t Twin = SIZE_MAX;
-  };
-  std::vector<Job> Jobs;
+/// One order job of orderAll: a candidate under one weighting.
+struct OrderJob {
+  size_t Cand;
+  MPASWeights W;
+  /// For a list-scheduler job under L0Mode::Single, the job of the same
+  /// setting under L0Mode::Capacity, if there is one (else SIZE_MAX).
+  size_t Twin = SIZE_MAX;
+};
+
+/// The jobs of \p Cands, each candidate's weightings in turn, with their
+/// twins.
+std::vector<OrderJob> orderJobs(const MPASOptions &Opts,
+                                ArrayRef<OrderCandidate> Cands,
+                                const std::optional<TaskOrder> &Tasks) {
+  std::vector<OrderJob> Jobs;
   std::vector<Traversal> Effective(Cands.size());
   for (size_t C = 0; C != Cands.size(); ++C) {
     // orderMPAS takes Tasks and Groups as Free when there are no tasks.
@@ -169,7 +166,7 @@ orderAll(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
     for (MPASWeights W : weightings(Asked, O))
       Jobs.push_back({C, W});
   }
-  for (Job &J : Jobs) {
+  for (OrderJob &J : Jobs) {
     const OrderCandidate &C = Cands[J.Cand];
     Traversal O = Effective[J.Cand];
     if (C.Mode != L0Mode::Single ||
@@ -184,6 +181,52 @@ orderAll(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
       }
     }
   }
+  return Jobs;
+}
+
+/// Per candidate, of its jobs' runs \p Runs: the first failure, else the
+/// weighting of the lowest peak (ties to the earlier; an empty order, of a
+/// graph without nodes, gives way to the next), with the peaks of all in
+/// MPASStats::Tried when there were several.
+std::vector<Ordered> keepBestWeighting(ArrayRef<OrderJob> Jobs,
+                                       std::vector<Ordered> &Runs,
+                                       size_t Cands) {
+  std::vector<Ordered> Best(Cands);
+  for (size_t J = 0, K; J != Jobs.size(); J = K) {
+    for (K = J; K != Jobs.size() && Jobs[K].Cand == Jobs[J].Cand;)
+      ++K;
+    SmallVector<std::pair<MPASWeights, uint64_t>, 4> Tried;
+    size_t Kept = K;
+    for (size_t I = J; I != K; ++I) {
+      if (!Runs[I].Stats) {
+        Kept = I;
+        break;
+      }
+      Tried.push_back({Jobs[I].W, Runs[I].Stats->PeakL1UB});
+      if (Kept == K || Runs[Kept].Order.empty() ||
+          Runs[I].Stats->PeakL1UB < Runs[Kept].Stats->PeakL1UB)
+        Kept = I;
+    }
+    for (size_t I = J; I != K; ++I)
+      if (I != Kept && !Runs[I].Stats)
+        consumeError(Runs[I].Stats.takeError());
+    Ordered &Out = Best[Jobs[J].Cand];
+    Out = std::move(Runs[Kept]);
+    if (Out.Stats && K - J > 1)
+      Out.Stats->Tried = std::move(Tried);
+  }
+  return Best;
+}
+
+/// The orders of \p G under each candidate and each of its weightings
+/// (orderMPAS: the jobs share the graph and \p Info, when the caller made
+/// it), made concurrently; then keepBestWeighting.
+std::vector<Ordered>
+orderAll(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
+         ArrayRef<OrderCandidate> Cands, const std::optional<TaskOrder> &Tasks,
+         JobRunner &Runner, bool Timed, const MPASGraphInfo *Info,
+         bool KeepUnplaced = false) {
+  std::vector<OrderJob> Jobs = orderJobs(Opts, Cands, Tasks);
   // The orders of whole operations check their input graph, the same for
   // each of them: once is enough when it passes (when it fails, each
   // candidate reports it as before).
@@ -240,33 +283,7 @@ orderAll(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
                               KeepUnplaced ? &Runs[J].Unplaced : nullptr, Info);
     Finished[J].store(true, std::memory_order_release);
   });
-  std::vector<Ordered> Best(Cands.size());
-  for (size_t J = 0, K; J != Jobs.size(); J = K) {
-    for (K = J; K != Jobs.size() && Jobs[K].Cand == Jobs[J].Cand;)
-      ++K;
-    // The first failure stands; else the lowest peak, ties to the earlier
-    // (an empty order, of a graph without nodes, gives way to the next).
-    SmallVector<std::pair<MPASWeights, uint64_t>, 4> Tried;
-    size_t Kept = K;
-    for (size_t I = J; I != K; ++I) {
-      if (!Runs[I].Stats) {
-        Kept = I;
-        break;
-      }
-      Tried.push_back({Jobs[I].W, Runs[I].Stats->PeakL1UB});
-      if (Kept == K || Runs[Kept].Order.empty() ||
-          Runs[I].Stats->PeakL1UB < Runs[Kept].Stats->PeakL1UB)
-        Kept = I;
-    }
-    for (size_t I = J; I != K; ++I)
-      if (I != Kept && !Runs[I].Stats)
-        consumeError(Runs[I].Stats.takeError());
-    Ordered &Out = Best[Jobs[J].Cand];
-    Out = std::move(Runs[Kept]);
-    if (Out.Stats && K - J > 1)
-      Out.Stats->Tried = std::move(Tried);
-  }
-  return Best;
+  return keepBestWeighting(Jobs, Runs, Cands.size());
 }
 
 /// The weighting a run ordered with (Balanced for the orders that use
@@ -353,6 +370,99 @@ PlannedOrders planOrders(Graph &G, const TargetDesc &T,
   return P;
 }
 
+/// Drops the candidates that could not order the graph (the orders of
+/// whole operations need a legal input order, the list scheduler does
+/// not), with their runs; when none could, the first one's error.
+Error dropUnordered(SmallVectorImpl<OrderCandidate> &Cands,
+                    std::vector<Ordered> &Runs) {
+  if (!Runs.empty() &&
+      llvm::none_of(Runs, [](Ordered &R) { return bool(R.Stats); })) {
+    for (size_t D = 1; D < Runs.size(); ++D)
+      consumeError(Runs[D].Stats.takeError());
+    return Runs.front().Stats.takeError();
+  }
+  SmallVector<OrderCandidate, 9> KeptCands;
+  std::vector<Ordered> Kept;
+  for (size_t C = 0; C != Runs.size(); ++C) {
+    if (!Runs[C].Stats) {
+      consumeError(Runs[C].Stats.takeError());
+      continue;
+    }
+    KeptCands.push_back(Cands[C]);
+    Kept.push_back(std::move(Runs[C]));
+  }
+  Cands.assign(KeptCands.begin(), KeptCands.end());
+  Runs = std::move(Kept);
+  return Error::success();
+}
+
+/// Later loads can lengthen a plan's makespan or add traffic: the orders of
+/// the best UnplacedTries candidates of \p Runs (planned as \p P) are also
+/// planned without the placement step, each recorded in \p Tried and kept
+/// (in \p Runs, with \p BestC and \p BestKey) if it ranks strictly better
+/// than all before it (not every candidate's: each plan is the selection's
+/// main cost, and the unplaced orders of the lower-ranked candidates have
+/// not won on the workloads; Conv_Case0's winner is the second placed
+/// one's unplaced).
+void tryUnplaced(const Graph &G, const TargetDesc &T,
+                 ArrayRef<OrderCandidate> Cands, std::vector<Ordered> &Runs,
+                 const PlannedOrders &P, bool Timed, JobRunner &Runner,
+                 SmallVectorImpl<MPASStats::L0Trial> &Tried, size_t &BestC,
+                 RankKey &BestKey) {
+  std::optional<PhaseTimer> Timer;
+  if (Timed)
+    Timer.emplace("mpas-unplaced", "dan-mpas: planning the best unplaced");
+  auto KeyOf = [](const PlanResult &Plan, const MPASStats &S) {
+    return rankKey(Plan, S.PeakL1UB);
+  };
+  std::vector<size_t> Ranked(P.Unique.begin(), P.Unique.end());
+  llvm::stable_sort(Ranked, [&](size_t A, size_t B) {
+    return KeyOf(P.Plans[P.PlanOf[A]], *Runs[A].Stats) <
+           KeyOf(P.Plans[P.PlanOf[B]], *Runs[B].Stats);
+  });
+  Ranked.resize(std::min<size_t>(Ranked.size(), UnplacedTries));
+  std::vector<Ordered> Unplaced(Ranked.size());
+  std::vector<PlanResult> UnplacedPlans(Ranked.size());
+  // Each is the candidate's order before its placement step, which is what
+  // the same setting makes without it.
+  for (size_t K = 0; K != Ranked.size(); ++K) {
+    Ordered &Placed = Runs[Ranked[K]];
+    Unplaced[K].Order = std::move(Placed.Unplaced);
+    MPASStats S = *Placed.Stats;
+    S.PeakL1UB = S.UnplacedPeakL1UB;
+    S.Placed = false;
+    S.UnplacedPeakL1UB = 0;
+    S.Tried.clear();
+    Unplaced[K].Stats = std::move(S);
+  }
+  Runner.run(Ranked.size(), [&](size_t K) {
+    size_t C = Ranked[K];
+    if (Unplaced[K].Order != Runs[C].Order)
+      UnplacedPlans[K] = planAndMeasure(G, T, Unplaced[K].Order, true);
+  });
+  for (size_t K = 0; K != Ranked.size(); ++K) {
+    if (!Unplaced[K].Stats) {
+      consumeError(Unplaced[K].Stats.takeError());
+      continue;
+    }
+    size_t C = Ranked[K];
+    if (Unplaced[K].Order == Runs[C].Order)
+      continue;
+    const PlanResult &Plan = UnplacedPlans[K];
+    MPASStats &S = *Unplaced[K].Stats;
+    Tried.push_back({Cands[C].Mode, Cands[C].Order, Cands[C].Group,
+                     Plan.Traffic, Plan.Makespan, S.PeakL1UB, Plan.Ok, S.Placed,
+                     chosenWeights(S)});
+    RankKey Key = KeyOf(Plan, S);
+    if (Key < BestKey) {
+      BestKey = Key;
+      BestC = C;
+      S.Tried = std::move(Runs[C].Stats->Tried);
+      Runs[C] = std::move(Unplaced[K]);
+    }
+  }
+}
+
 /// --l0=auto: a bounded candidate selection across the stage boundary. Each
 /// candidate (an order and an L0 mode, orderCandidates) orders the graph;
 /// default dan-dlr plans each distinct order on a copy and the replay
@@ -371,40 +481,15 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
   std::vector<Ordered> Runs =
       orderAll(G, T, Opts, Cands, Tasks, Runner, Search.TimePhases, Info,
                /*KeepUnplaced=*/true);
-  // A candidate that cannot order the graph drops out (the orders of whole
-  // operations need a legal input order, the list scheduler does not); only
-  // when none can does the first one's error stand.
-  bool AnyOrdered = false;
-  for (Ordered &R : Runs)
-    AnyOrdered |= bool(R.Stats);
-  if (AnyOrdered) {
-    SmallVector<OrderCandidate, 9> KeptCands;
-    std::vector<Ordered> Kept;
-    for (size_t C = 0; C != Runs.size(); ++C) {
-      if (!Runs[C].Stats) {
-        consumeError(Runs[C].Stats.takeError());
-        continue;
-      }
-      KeptCands.push_back(Cands[C]);
-      Kept.push_back(std::move(Runs[C]));
-    }
-    Cands = std::move(KeptCands);
-    Runs = std::move(Kept);
-  }
-  for (size_t C = 0; C != Runs.size(); ++C)
-    if (!Runs[C].Stats) {
-      for (size_t D = C + 1; D != Runs.size(); ++D)
-        if (!Runs[D].Stats)
-          consumeError(Runs[D].Stats.takeError());
-      return Runs[C].Stats.takeError();
-    }
+  if (Error E = dropUnordered(Cands, Runs))
+    return E;
   std::vector<std::vector<NodeIdx> *> Orders;
   for (Ordered &R : Runs)
     Orders.push_back(&R.Order);
   PlannedOrders P =
       planOrders(G, T, Orders, Search.MeasureSoleOrder, Search.TimePhases,
                  "mpas-plan", "dan-mpas: planning the candidates", Runner);
-  std::vector<size_t> &PlanOf = P.PlanOf, &Unique = P.Unique;
+  std::vector<size_t> &PlanOf = P.PlanOf;
   std::vector<PlanResult> &Plans = P.Plans;
   bool InputChecked = P.InputChecked;
   MPASStats Best;
@@ -426,63 +511,9 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
       BestC = C;
     }
   }
-  // Later loads can lengthen a plan's makespan or add traffic: the orders
-  // of the best UnplacedTries candidates are also planned without the
-  // placement step, each kept if it ranks strictly better than all before
-  // it (not every candidate's: each plan is the selection's main cost, and
-  // the unplaced orders of the lower-ranked candidates have not won on the
-  // workloads; Conv_Case0's winner is the second placed one's unplaced).
-  if (Plans.size() > 1 && InputChecked && Runs[BestC].Stats->Placed) {
-    std::optional<PhaseTimer> Timer;
-    if (Search.TimePhases)
-      Timer.emplace("mpas-unplaced", "dan-mpas: planning the best unplaced");
-    std::vector<size_t> Ranked(Unique.begin(), Unique.end());
-    llvm::stable_sort(Ranked, [&](size_t A, size_t B) {
-      return KeyOf(Plans[PlanOf[A]], *Runs[A].Stats) <
-             KeyOf(Plans[PlanOf[B]], *Runs[B].Stats);
-    });
-    Ranked.resize(std::min<size_t>(Ranked.size(), UnplacedTries));
-    std::vector<Ordered> Unplaced(Ranked.size());
-    std::vector<PlanResult> UnplacedPlans(Ranked.size());
-    // Each is the candidate's order before its placement step, which is
-    // what the same setting makes without it.
-    for (size_t K = 0; K != Ranked.size(); ++K) {
-      Ordered &Placed = Runs[Ranked[K]];
-      Unplaced[K].Order = std::move(Placed.Unplaced);
-      MPASStats S = *Placed.Stats;
-      S.PeakL1UB = S.UnplacedPeakL1UB;
-      S.Placed = false;
-      S.UnplacedPeakL1UB = 0;
-      S.Tried.clear();
-      Unplaced[K].Stats = std::move(S);
-    }
-    Runner.run(Ranked.size(), [&](size_t K) {
-      size_t C = Ranked[K];
-      if (Unplaced[K].Order != Runs[C].Order)
-        UnplacedPlans[K] = planAndMeasure(G, T, Unplaced[K].Order, true);
-    });
-    for (size_t K = 0; K != Ranked.size(); ++K) {
-      if (!Unplaced[K].Stats) {
-        consumeError(Unplaced[K].Stats.takeError());
-        continue;
-      }
-      size_t C = Ranked[K];
-      if (Unplaced[K].Order == Runs[C].Order)
-        continue;
-      const PlanResult &P = UnplacedPlans[K];
-      MPASStats &S = *Unplaced[K].Stats;
-      Best.L0Tried.push_back({Cands[C].Mode, Cands[C].Order, Cands[C].Group,
-                              P.Traffic, P.Makespan, S.PeakL1UB, P.Ok, S.Placed,
-                              chosenWeights(S)});
-      RankKey Key = KeyOf(P, S);
-      if (Key < BestKey) {
-        BestKey = Key;
-        BestC = C;
-        S.Tried = std::move(Runs[C].Stats->Tried);
-        Runs[C] = std::move(Unplaced[K]);
-      }
-    }
-  }
+  if (Plans.size() > 1 && InputChecked && Runs[BestC].Stats->Placed)
+    tryUnplaced(G, T, Cands, Runs, P, Search.TimePhases, Runner, Best.L0Tried,
+                BestC, BestKey);
   SmallVector<MPASStats::L0Trial, 9> Tried = std::move(Best.L0Tried);
   Best = std::move(*Runs[BestC].Stats);
   Best.L0Tried = std::move(Tried);
@@ -699,32 +730,40 @@ MPASStats joinPartStats(Graph &G, ArrayRef<std::vector<NodeIdx>> Parts,
 
 } // namespace
 
+/// The graph's tasks, unless the order needs none; on two or more threads,
+/// when the selection surely runs the list scheduler, what it knows of the
+/// graph (\p Info, made once for every candidate that runs it; the others
+/// order whole operations) is made meanwhile on the search's pool thread,
+/// which then takes the simulations of the blockings left.
+static std::optional<TaskOrder>
+findTasksBeside(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
+                const SearchOptions &Search, JobRunner &Runner,
+                std::shared_ptr<const MPASGraphInfo> &Info) {
+  if (Opts.Order == Traversal::Free || Opts.Order == Traversal::Window)
+    return std::nullopt;
+  bool Making = false;
+  if (Opts.Order == Traversal::Auto || Opts.Order == Traversal::Tasks)
+    Making = Runner.startSide([&] { Info = analyzeForMPAS(G, T); });
+  std::optional<PhaseTimer> Timer;
+  if (Search.TimePhases)
+    Timer.emplace("mpas-tasks", "dan-mpas: finding the tasks");
+  std::optional<TaskOrder> Tasks =
+      findTaskOrder(G, T, [&](size_t N, function_ref<void(size_t)> Job) {
+        Runner.run(N, Job);
+      });
+  if (Making)
+    Runner.waitSide();
+  return Tasks;
+}
+
 /// The selection on a graph of one part.
 static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
                                        const MPASOptions &Opts,
                                        const SearchOptions &Search) {
   JobRunner Runner(Search.Threads);
-  // What the list scheduler knows of the graph, made once for every
-  // candidate that runs it (the others order whole operations): on two or
-  // more threads while the tasks are found, which do not need it, when the
-  // selection surely runs the list scheduler.
   std::shared_ptr<const MPASGraphInfo> Info;
-  std::optional<TaskOrder> Tasks;
-  if (Opts.Order != Traversal::Free && Opts.Order != Traversal::Window) {
-    // (The search's pool thread makes it, then takes the simulations of
-    // the blockings that finding the tasks leaves.)
-    bool Making = false;
-    if (Opts.Order == Traversal::Auto || Opts.Order == Traversal::Tasks)
-      Making = Runner.startSide([&] { Info = analyzeForMPAS(G, T); });
-    std::optional<PhaseTimer> Timer;
-    if (Search.TimePhases)
-      Timer.emplace("mpas-tasks", "dan-mpas: finding the tasks");
-    Tasks = findTaskOrder(G, T, [&](size_t N, function_ref<void(size_t)> Job) {
-      Runner.run(N, Job);
-    });
-    if (Making)
-      Runner.waitSide();
-  }
+  std::optional<TaskOrder> Tasks =
+      findTasksBeside(G, T, Opts, Search, Runner, Info);
   // (Groups is the list scheduler on a graph with fewer than two tasks.)
   bool ListScheduled = Opts.Order == Traversal::Auto ||
                        Opts.Order == Traversal::Free ||
