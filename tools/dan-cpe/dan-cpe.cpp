@@ -2,9 +2,8 @@
 
 #include "ToolSupport.h"
 #include "dan/Search/Search.h"
-#include "llvm/Support/Format.h"
+#include "dan/Search/Stats.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/JSON.h"
 #include <cmath>
 #include <string>
 
@@ -97,89 +96,6 @@ static cl::opt<unsigned, /*ExternalStorage=*/true> Threads(
              "thread (default 0); the output is the same for any N"),
     cl::cat(DANCategory));
 
-static void printStats(raw_ostream &OS, const Graph &G, const CPEStats &S) {
-  auto Change = [&](uint64_t Before, uint64_t After) {
-    OS << After;
-    if (Before)
-      OS << format(" (%+.2f%%)",
-                   (double(After) - double(Before)) * 100.0 / double(Before));
-    OS << '\n';
-  };
-  OS << "dan-cpe: @" << G.Name << '\n';
-  switch (Mode) {
-  case CPEMode::Refine:
-    OS << "mode: refine\n";
-    break;
-  case CPEMode::Freeze:
-    OS << "mode: freeze\n";
-    break;
-  case CPEMode::Ignore:
-    OS << "mode: ignore (timed without reuse edges; not a stage-3 result)\n";
-    break;
-  }
-  OS << "makespan before: " << S.MakespanBefore << '\n';
-  OS << "makespan after: ";
-  Change(S.MakespanBefore, S.MakespanAfter);
-  if (Mode == CPEMode::Ignore) {
-    OS << "ignore makespan before: " << S.IgnoreMakespanBefore << '\n';
-    OS << "ignore makespan after: ";
-    Change(S.IgnoreMakespanBefore, S.IgnoreMakespanAfter);
-    OS << "ownership violations: " << S.Violations << " of " << S.ReuseEdges
-       << " reuse edges (input order: " << S.ViolationsBefore << ")\n";
-    OS << "reuse edges broken in order: " << S.OrderViolations << '\n';
-  }
-  if (S.ListMakespan)
-    OS << "list schedule: makespan " << S.ListMakespan
-       << (S.FromList ? " (the search started from it)\n"
-                      : " (no faster than the search from the input)\n");
-  OS << "passes: " << S.Passes << '\n';
-  OS << "moves: " << S.Moves << '\n';
-  OS << "candidates: " << S.Candidates << " timed, " << S.Illegal << " illegal"
-     << (S.HitCandidateLimit ? ", limit reached" : "") << '\n';
-  if (Mode != CPEMode::Freeze && MoveSet == CPEMoveSet::OpsAndBuffers)
-    OS << "buffer nodes moved: " << S.BufferNodesMoved << " (in "
-       << S.BufferMoves << (S.BufferMoves == 1 ? " move" : " moves") << ")\n";
-  OS << "nodes retimed: " << S.Retimed
-     << (S.HitEffortLimit ? ", --effort limit reached" : "")
-     << (S.HitTimeBudget ? ", --time-budget reached" : "") << '\n';
-}
-
-/// --stats-json: the same figures as one JSON object.
-static void printStatsJSON(raw_ostream &OS, const Graph &G, const CPEStats &S) {
-  json::OStream J(OS, 2);
-  J.object([&] {
-    J.attribute("tool", "dan-cpe");
-    J.attribute("graph", G.Name);
-    J.attribute("mode", enumName(cpeModeTable(), Mode.getValue()));
-    J.attribute("makespan_before", S.MakespanBefore);
-    J.attribute("makespan_after", S.MakespanAfter);
-    if (Mode == CPEMode::Ignore) {
-      J.attribute("ignore_makespan_before", S.IgnoreMakespanBefore);
-      J.attribute("ignore_makespan_after", S.IgnoreMakespanAfter);
-      J.attribute("reuse_edges", S.ReuseEdges);
-      J.attribute("ownership_violations", S.Violations);
-      J.attribute("ownership_violations_before", S.ViolationsBefore);
-      J.attribute("order_violations", S.OrderViolations);
-    }
-    if (S.ListMakespan) {
-      J.attribute("list_makespan", S.ListMakespan);
-      J.attribute("from_list", S.FromList);
-    }
-    J.attribute("passes", S.Passes);
-    J.attribute("moves", S.Moves);
-    J.attribute("candidates_timed", S.Candidates);
-    J.attribute("candidates_illegal", S.Illegal);
-    J.attribute("candidate_limit_reached", S.HitCandidateLimit);
-    J.attribute("buffer_moves", S.BufferMoves);
-    J.attribute("buffer_nodes_moved", S.BufferNodesMoved);
-    J.attribute("nodes_retimed", S.Retimed);
-    J.attribute("effort_limit_reached", S.HitEffortLimit);
-    J.attribute("time_budget_reached", S.HitTimeBudget);
-    J.attribute("parts", uint64_t(S.Parts));
-  });
-  OS << "\n";
-}
-
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
   return runStageTool(
@@ -212,7 +128,7 @@ int main(int Argc, char **Argv) {
         if (!S)
           return S.takeError();
         if (Stats)
-          (statsAsJSON() ? printStatsJSON : printStats)(*Stats, G, *S);
+          printCPEStats(*Stats, G, *S, Mode, MoveSet, statsAsJSON());
         return Error::success();
       });
 }

@@ -8,8 +8,8 @@
 
 #include "ToolSupport.h"
 #include "dan/Search/Search.h"
+#include "dan/Search/Stats.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/JSON.h"
 #include <cmath>
 
 using namespace llvm;
@@ -89,78 +89,6 @@ static cl::opt<unsigned, /*ExternalStorage=*/true> Threads(
              "hardware thread (default 0); the output is the same for any N"),
     cl::cat(DANCategory));
 
-static void printStats(raw_ostream &OS, const Graph &G, const DLRStats &S) {
-  std::string Head = "dan-dlr: @" + G.Name + ": ";
-  OS << Head << "spills " << S.Spills << ", extra traffic " << S.ExtraTraffic
-     << ", spill cycles " << S.SpillCycles << "\n";
-  OS << Head << "evictions";
-  for (unsigned TI = 0; TI != NumTiers; ++TI)
-    OS << (TI ? ", " : " ") << tierName(static_cast<Tier>(TI)) << ' '
-       << S.Evictions[TI];
-  OS << "\n";
-  OS << Head << "reloads before free " << S.ReloadsBeforeFree
-     << ", pinned spills " << S.PinnedSpills << "\n";
-  OS << Head << "fit " << fitName(S.Fit) << ", release horizon ";
-  if (S.Horizon)
-    OS << S.Horizon << "\n";
-  else
-    OS << "none\n";
-  for (const DLRStats::HorizonTrial &Trial : S.HorizonTried) {
-    OS << Head << "  tried fit " << fitName(Trial.Fit) << ", horizon ";
-    if (Trial.Horizon)
-      OS << Trial.Horizon;
-    else
-      OS << "none";
-    if (Trial.Planned)
-      OS << ": traffic " << Trial.Traffic << ", makespan " << Trial.Makespan;
-    else
-      OS << ": no plan";
-    OS << (Trial.Planned && Trial.Horizon == S.Horizon && Trial.Fit == S.Fit
-               ? " (kept)"
-               : "")
-       << "\n";
-  }
-}
-
-/// --stats-json: the same figures as one JSON object.
-static void printStatsJSON(raw_ostream &OS, const Graph &G, const DLRStats &S) {
-  json::OStream J(OS, 2);
-  auto Horizon = [](uint32_t H) {
-    return H ? json::Value(uint64_t(H)) : json::Value(nullptr);
-  };
-  J.object([&] {
-    J.attribute("tool", "dan-dlr");
-    J.attribute("graph", G.Name);
-    J.attribute("spills", S.Spills);
-    J.attribute("extra_traffic", S.ExtraTraffic);
-    J.attribute("spill_cycles", S.SpillCycles);
-    J.attributeObject("evictions", [&] {
-      for (unsigned TI = 0; TI != NumTiers; ++TI)
-        J.attribute(tierName(static_cast<Tier>(TI)), S.Evictions[TI]);
-    });
-    J.attribute("reloads_before_free", S.ReloadsBeforeFree);
-    J.attribute("pinned_spills", S.PinnedSpills);
-    J.attribute("fit", fitName(S.Fit));
-    J.attribute("horizon", Horizon(S.Horizon));
-    J.attribute("parts", uint64_t(S.Parts));
-    J.attributeArray("tried", [&] {
-      for (const DLRStats::HorizonTrial &Trial : S.HorizonTried)
-        J.object([&] {
-          J.attribute("fit", fitName(Trial.Fit));
-          J.attribute("horizon", Horizon(Trial.Horizon));
-          J.attribute("planned", Trial.Planned);
-          if (Trial.Planned) {
-            J.attribute("traffic", Trial.Traffic);
-            J.attribute("makespan", Trial.Makespan);
-          }
-          J.attribute("kept", Trial.Planned && Trial.Horizon == S.Horizon &&
-                                  Trial.Fit == S.Fit);
-        });
-    });
-  });
-  OS << "\n";
-}
-
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
   return runStageTool(
@@ -179,7 +107,7 @@ int main(int Argc, char **Argv) {
         if (!S)
           return S.takeError();
         if (Stats)
-          (statsAsJSON() ? printStatsJSON : printStats)(*Stats, G, *S);
+          printDLRStats(*Stats, G, *S, statsAsJSON());
         return Error::success();
       },
       []() -> Error {

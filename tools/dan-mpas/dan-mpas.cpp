@@ -2,8 +2,8 @@
 
 #include "ToolSupport.h"
 #include "dan/Search/Search.h"
+#include "dan/Search/Stats.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/JSON.h"
 
 using namespace llvm;
 using namespace dan;
@@ -46,15 +46,6 @@ static cl::opt<bool> Place(
              "--l0=auto also tries each order without it)"),
     cl::cat(DANCategory));
 
-/// How --stats names an order: "groups of N" or "groups of all" with the
-/// group size.
-static std::string orderName(Traversal O, unsigned G) {
-  std::string Name = traversalName(O).str();
-  if (O == Traversal::Groups)
-    Name += G ? " of " + std::to_string(G) : " of all";
-  return Name;
-}
-
 namespace {
 enum class Strategy { MPAS, Input };
 const EnumEntry<Strategy> Strategies[] = {
@@ -84,132 +75,6 @@ static cl::opt<size_t> SampleAbove(
              "whole graph; 0 for always the whole graph (default 200000)"),
     cl::cat(DANCategory));
 
-/// Whether \p Trial is the candidate kept.
-static bool isKept(const MPASStats &S, const MPASStats::L0Trial &Trial) {
-  return Trial.Mode == S.L0Chosen && Trial.Order == S.OrderChosen &&
-         Trial.Placed == S.Placed &&
-         (Trial.Order != Traversal::Groups || Trial.Group == S.GroupChosen);
-}
-
-/// --stats: what the stage did, in lines.
-static void printStats(raw_ostream &OS, const Graph &G, const MPASStats &S,
-                       bool KeptInput) {
-  OS << "dan-mpas: @" << G.Name << ": peak L1+UB " << S.PeakL1UB
-     << ", L0 fallbacks " << S.Fallbacks << ", weights "
-     << (S.Chosen ? weightsName(*S.Chosen) : "none");
-  // The input order kept: no L0 rule and no traversal made it.
-  if (KeptInput)
-    OS << ", l0 none, order input\n";
-  else
-    OS << ", l0 " << l0ModeName(S.L0Chosen) << ", order "
-       << orderName(S.OrderChosen, S.GroupChosen)
-       << (S.Placed ? "" : ", not placed") << '\n';
-  if (S.Tasks && S.Tasks->IsGrid)
-    OS << "dan-mpas:   tasks: " << S.Tasks->Tasks << ", a reuse grid "
-       << S.Tasks->Rows << " x " << S.Tasks->Cols << ": strips of "
-       << (S.Tasks->StripsOfColumns ? "columns" : "rows") << ", "
-       << S.Tasks->StripWidth << " wide, simulated reloads "
-       << S.Tasks->SimulatedReloadBytes
-       << " bytes (row by row: " << S.Tasks->RowWalkReloadBytes << ")\n";
-  else if (S.Tasks)
-    OS << "dan-mpas:   tasks: " << S.Tasks->Tasks
-       << ", no reuse grid: in input order\n";
-  auto PrintTrial = [&](StringRef Where, const MPASStats::L0Trial &Trial,
-                        bool Kept) {
-    OS << "dan-mpas:   " << Where << "tried l0 " << l0ModeName(Trial.Mode)
-       << ", order " << orderName(Trial.Order, Trial.Group)
-       << (Trial.Placed ? "" : ", not placed") << ": peak L1+UB "
-       << Trial.PeakL1UB;
-    if (Trial.Planned)
-      OS << ", stage-2 traffic " << Trial.Traffic << ", makespan "
-         << Trial.Makespan;
-    else
-      OS << ", dan-dlr cannot plan it";
-    OS << (Kept ? " (kept)" : "") << '\n';
-  };
-  if (S.SampleNodes) {
-    OS << "dan-mpas:   ranked on a sample: the first ";
-    if (S.SampleTasks)
-      OS << S.SampleTasks << " tasks, ";
-    OS << S.SampleNodes << " nodes; the best " << S.L0Tried.size()
-       << " tried on the whole graph\n";
-    for (const MPASStats::L0Trial &Trial : S.SampleTried)
-      PrintTrial("on the sample, ", Trial, false);
-  }
-  for (const MPASStats::L0Trial &Trial : S.L0Tried)
-    PrintTrial("", Trial, isKept(S, Trial));
-  for (auto [W, Peak] : S.Tried)
-    OS << "dan-mpas:   tried " << weightsName(W) << ": peak L1+UB " << Peak
-       << (W == S.Chosen ? " (kept)" : "") << '\n';
-}
-
-/// --stats-json: the same as one JSON object.
-static void printStatsJSON(raw_ostream &OS, const Graph &G, const MPASStats &S,
-                           bool KeptInput) {
-  json::OStream J(OS, 2);
-  J.object([&] {
-    J.attribute("tool", "dan-mpas");
-    J.attribute("graph", G.Name);
-    J.attribute("peak_l1ub", S.PeakL1UB);
-    J.attribute("l0_fallbacks", S.Fallbacks);
-    J.attribute("weights",
-                S.Chosen ? json::Value(weightsName(*S.Chosen)) : nullptr);
-    J.attribute("l0", KeptInput ? json::Value(nullptr)
-                                : json::Value(l0ModeName(S.L0Chosen)));
-    J.attribute("order", KeptInput ? std::string("input")
-                                   : orderName(S.OrderChosen, S.GroupChosen));
-    J.attribute("placed", S.Placed);
-    J.attribute("parts", uint64_t(S.Parts));
-    if (S.Tasks)
-      J.attributeObject("tasks", [&] {
-        J.attribute("tasks", S.Tasks->Tasks);
-        J.attribute("grid", S.Tasks->IsGrid);
-        if (S.Tasks->IsGrid) {
-          J.attribute("rows", S.Tasks->Rows);
-          J.attribute("cols", S.Tasks->Cols);
-          J.attribute("strips_of",
-                      S.Tasks->StripsOfColumns ? "columns" : "rows");
-          J.attribute("strip_width", S.Tasks->StripWidth);
-          J.attribute("simulated_reload_bytes", S.Tasks->SimulatedReloadBytes);
-          J.attribute("row_walk_reload_bytes", S.Tasks->RowWalkReloadBytes);
-        }
-      });
-    auto Trials = [&](ArrayRef<MPASStats::L0Trial> List, bool MarkKept) {
-      for (const MPASStats::L0Trial &Trial : List)
-        J.object([&] {
-          J.attribute("l0", l0ModeName(Trial.Mode));
-          J.attribute("order", orderName(Trial.Order, Trial.Group));
-          J.attribute("placed", Trial.Placed);
-          J.attribute("peak_l1ub", Trial.PeakL1UB);
-          J.attribute("planned", Trial.Planned);
-          if (Trial.Planned) {
-            J.attribute("stage2_traffic", Trial.Traffic);
-            J.attribute("makespan", Trial.Makespan);
-          }
-          if (MarkKept)
-            J.attribute("kept", isKept(S, Trial));
-        });
-    };
-    if (S.SampleNodes)
-      J.attributeObject("sample", [&] {
-        if (S.SampleTasks)
-          J.attribute("tasks", S.SampleTasks);
-        J.attribute("nodes", uint64_t(S.SampleNodes));
-        J.attributeArray("candidates", [&] { Trials(S.SampleTried, false); });
-      });
-    J.attributeArray("candidates", [&] { Trials(S.L0Tried, true); });
-    J.attributeArray("weights_tried", [&] {
-      for (auto [W, Peak] : S.Tried)
-        J.object([&] {
-          J.attribute("weights", weightsName(W));
-          J.attribute("peak_l1ub", Peak);
-          J.attribute("kept", W == S.Chosen);
-        });
-    });
-  });
-  OS << "\n";
-}
-
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
   return runStageTool(
@@ -233,10 +98,8 @@ int main(int Argc, char **Argv) {
         Expected<MPASStats> S = searchMPAS(G, T, Opts, Search);
         if (!S)
           return S.takeError();
-        if (Stats && statsAsJSON())
-          printStatsJSON(*Stats, G, *S, Opts.KeepInputOrder);
-        else if (Stats)
-          printStats(*Stats, G, *S, Opts.KeepInputOrder);
+        if (Stats)
+          printMPASStats(*Stats, G, *S, Opts.KeepInputOrder, statsAsJSON());
         return Error::success();
       },
       []() -> Error {

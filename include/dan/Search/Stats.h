@@ -1,0 +1,33 @@
+//===- Stats.h - What each stage's selection did, for --stats ---*- C++ -*-===//
+//
+// The figures a stage tool prints with --stats (lines of text) or
+// --stats-json (one JSON object): the stage's result, the candidates its
+// selection tried and the one it kept.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DAN_SEARCH_STATS_H
+#define DAN_SEARCH_STATS_H
+
+#include "dan/IR/Graph.h"
+#include "dan/Transforms/CPE.h"
+#include "dan/Transforms/DLR.h"
+#include "dan/Transforms/MPAS.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace dan {
+
+/// dan-mpas's figures of \p G; \p KeptInput: the input order was kept
+/// (--strategy=input), so no L0 rule or traversal made it.
+void printMPASStats(llvm::raw_ostream &OS, const Graph &G, const MPASStats &S,
+                    bool KeptInput, bool AsJSON);
+/// dan-dlr's figures of \p G.
+void printDLRStats(llvm::raw_ostream &OS, const Graph &G, const DLRStats &S,
+                   bool AsJSON);
+/// dan-cpe's figures of \p G, refined under \p Mode with \p Moves.
+void printCPEStats(llvm::raw_ostream &OS, const Graph &G, const CPEStats &S,
+                   CPEMode Mode, CPEMoveSet Moves, bool AsJSON);
+
+} // namespace dan
+
+#endif // DAN_SEARCH_STATS_H
