@@ -88,6 +88,14 @@ TEST(ParserTest, EveryEdgeListSorted) {
   EXPECT_EQ(Ids((*G)[idx(*G, 7)].ReusePreds), V({1, 4}));
 }
 
+/// \p G printed.
+static std::string printed(const Graph &G) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  printGraph(G, OS);
+  return Text;
+}
+
 TEST(ParserTest, PrintIsAFixedPoint) {
   llvm::SourceMgr SM;
   std::string Diags;
@@ -96,19 +104,14 @@ TEST(ParserTest, PrintIsAFixedPoint) {
                  "L1 4 at 0}",
                  Diags);
   ASSERT_TRUE(G) << Diags;
-  std::string First;
-  llvm::raw_string_ostream OS(First);
-  printGraph(*G, OS);
+  std::string First = printed(*G);
   EXPECT_EQ(First, "target davinci\n\ngraph @g {\n"
                    "  n1 = EXP VECTOR 7 (b0, b1) after n0\n"
                    "  n0 = alloc b0 L1 4 at 0\n}\n");
   llvm::SourceMgr SM2;
   auto G2 = parse(SM2, First, Diags);
   ASSERT_TRUE(G2) << Diags;
-  std::string Second;
-  llvm::raw_string_ostream OS2(Second);
-  printGraph(*G2, OS2);
-  EXPECT_EQ(First, Second);
+  EXPECT_EQ(First, printed(*G2));
 }
 
 // The printer builds its text in blocks of 16 KiB: lines that cross a
@@ -126,10 +129,7 @@ TEST(ParserTest, PrintAcrossBlocks) {
   std::string Diags;
   auto G = parse(SM, Text, Diags);
   ASSERT_TRUE(G) << Diags;
-  std::string Printed;
-  llvm::raw_string_ostream OS(Printed);
-  printGraph(*G, OS);
-  EXPECT_EQ(Printed, "target davinci\n\n" + Text);
+  EXPECT_EQ(printed(*G), "target davinci\n\n" + Text);
 }
 
 TEST(ParserTest, ErrorsAreLocated) {

@@ -9,6 +9,19 @@ using namespace llvm;
 
 namespace dan {
 
+/// --stats-json: one object, the tool and the graph first, then what
+/// \p Body writes, and a newline.
+static void printJSONObject(raw_ostream &OS, StringRef Tool, const Graph &G,
+                            function_ref<void(json::OStream &)> Body) {
+  json::OStream J(OS, 2);
+  J.object([&] {
+    J.attribute("tool", Tool);
+    J.attribute("graph", G.Name);
+    Body(J);
+  });
+  OS << "\n";
+}
+
 /// How --stats names an order: "groups of N" or "groups of all" with the
 /// group size.
 static std::string orderName(Traversal O, unsigned G) {
@@ -80,10 +93,7 @@ static void printMPASText(raw_ostream &OS, const Graph &G, const MPASStats &S,
 /// --stats-json: the same as one JSON object.
 static void printMPASJSON(raw_ostream &OS, const Graph &G, const MPASStats &S,
                           bool KeptInput) {
-  json::OStream J(OS, 2);
-  J.object([&] {
-    J.attribute("tool", "dan-mpas");
-    J.attribute("graph", G.Name);
+  printJSONObject(OS, "dan-mpas", G, [&](json::OStream &J) {
     J.attribute("peak_l1ub", S.PeakL1UB);
     J.attribute("l0_fallbacks", S.Fallbacks);
     J.attribute("weights",
@@ -141,7 +151,6 @@ static void printMPASJSON(raw_ostream &OS, const Graph &G, const MPASStats &S,
         });
     });
   });
-  OS << "\n";
 }
 
 static void printDLRText(raw_ostream &OS, const Graph &G, const DLRStats &S) {
@@ -179,13 +188,10 @@ static void printDLRText(raw_ostream &OS, const Graph &G, const DLRStats &S) {
 
 /// --stats-json: the same figures as one JSON object.
 static void printDLRJSON(raw_ostream &OS, const Graph &G, const DLRStats &S) {
-  json::OStream J(OS, 2);
   auto Horizon = [](uint32_t H) {
     return H ? json::Value(uint64_t(H)) : json::Value(nullptr);
   };
-  J.object([&] {
-    J.attribute("tool", "dan-dlr");
-    J.attribute("graph", G.Name);
+  printJSONObject(OS, "dan-dlr", G, [&](json::OStream &J) {
     J.attribute("spills", S.Spills);
     J.attribute("extra_traffic", S.ExtraTraffic);
     J.attribute("spill_cycles", S.SpillCycles);
@@ -213,7 +219,6 @@ static void printDLRJSON(raw_ostream &OS, const Graph &G, const DLRStats &S) {
         });
     });
   });
-  OS << "\n";
 }
 
 static void printCPEText(raw_ostream &OS, const Graph &G, const CPEStats &S,
@@ -267,10 +272,7 @@ static void printCPEText(raw_ostream &OS, const Graph &G, const CPEStats &S,
 /// --stats-json: the same figures as one JSON object.
 static void printCPEJSON(raw_ostream &OS, const Graph &G, const CPEStats &S,
                          CPEMode Mode) {
-  json::OStream J(OS, 2);
-  J.object([&] {
-    J.attribute("tool", "dan-cpe");
-    J.attribute("graph", G.Name);
+  printJSONObject(OS, "dan-cpe", G, [&](json::OStream &J) {
     J.attribute("mode", enumName(cpeModeTable(), Mode));
     J.attribute("makespan_before", S.MakespanBefore);
     J.attribute("makespan_after", S.MakespanAfter);
@@ -298,7 +300,6 @@ static void printCPEJSON(raw_ostream &OS, const Graph &G, const CPEStats &S,
     J.attribute("time_budget_reached", S.HitTimeBudget);
     J.attribute("parts", uint64_t(S.Parts));
   });
-  OS << "\n";
 }
 
 void printMPASStats(raw_ostream &OS, const Graph &G, const MPASStats &S,
