@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """dan-mpas with default options on all cores against one thread.
 
-Usage: bench/threads.py [--build DIR] [--graph JSON] [--runs N]
+Usage: bench/threads.py [--build DIR] [--graph JSON] [--runs N] [--against DIR]
 
 Imports the graph (default: data/contest/Matmul_Case1.json) once with
 dan-translate, then runs `dan-mpas` (default options: its auto selections on
@@ -17,6 +17,12 @@ each other finish both in the time of one; the throughput of two (twice the
 single-thread time over the time of the pair) bounds the speed-up of any
 run that uses both, so one over it is the lowest ratio a run with no
 serial part at all could show on this machine.
+
+With --against DIR, another build's dan-mpas (DIR/bin/dan-mpas) runs in the
+same alternation, both ways, and its medians and ratio are printed beside
+this build's: the machine's speed moves by half within minutes, so two
+builds compare fairly only when measured side by side like this. Its
+outputs must be the same as this build's.
 """
 import argparse
 import os
@@ -65,21 +71,30 @@ def main():
     ap.add_argument("--graph", default=os.path.join(
         ROOT, "data", "contest", "Matmul_Case1.json"))
     ap.add_argument("--runs", type=int, default=11)
+    ap.add_argument("--against", metavar="DIR",
+                    help="another build to run in the same alternation")
     args = ap.parse_args()
     mpas = os.path.join(args.build, "bin", "dan-mpas")
+    builds = [("", mpas)]
+    if args.against:
+        builds.append(("other ", os.path.join(args.against, "bin",
+                                              "dan-mpas")))
     with tempfile.TemporaryDirectory() as tmp:
         ir = os.path.join(tmp, "in.dan")
         run([os.path.join(args.build, "bin", "dan-translate"),
              "--import=json", args.graph, "-o", ir])
-        modes = (("all cores", []), ("--threads=1", ["--threads=1"]))
-        times = {label: [] for label, _ in modes}
+        modes = [(prefix + label, binary, flags)
+                 for prefix, binary in builds
+                 for label, flags in (("all cores", []),
+                                      ("--threads=1", ["--threads=1"]))]
+        times = {label: [] for label, _, _ in modes}
         pairs = []
         outputs = set()
         for _ in range(args.runs):
-            for label, flags in modes:
+            for label, binary, flags in modes:
                 # Into a file, as the pair below (not through a pipe).
                 path = os.path.join(tmp, "out.dan")
-                _, t = run([mpas] + flags + [ir, "-o", path])
+                _, t = run([binary] + flags + [ir, "-o", path])
                 times[label].append(t)
                 with open(path, "rb") as f:
                     outputs.add(f.read())
@@ -93,9 +108,13 @@ def main():
     name = os.path.basename(args.graph)
     print(f"dan-mpas on {name}, {args.runs} runs each, alternately; "
           f"outputs identical")
-    for label, _ in modes:
-        print(f"  {label:12} median {med[label] * 1000:8.1f} ms")
-    print(f"  ratio        {med['all cores'] / med['--threads=1']:.2f}")
+    width = max(len(label) for label, _, _ in modes) + 1
+    for prefix, _ in builds:
+        for label in ("all cores", "--threads=1"):
+            print(f"  {prefix + label:{width}} median "
+                  f"{med[prefix + label] * 1000:8.1f} ms")
+        ratio = med[prefix + "all cores"] / med[prefix + "--threads=1"]
+        print(f"  {prefix + 'ratio':{width}} {ratio:.2f}")
     throughput = 2 * med["--threads=1"] / pair
     print(f"  two --threads=1 runs at once: median {pair * 1000:.1f} ms, "
           f"{throughput:.2f} times the throughput of one; the lowest ratio "
