@@ -320,6 +320,23 @@ RankKey rankKey(const PlanResult &P, uint64_t PeakL1UB) {
   return {!P.Ok, P.Cost, P.Traffic, P.Makespan, PeakL1UB};
 }
 
+/// What --stats reports of candidate setting \p C, ordered with \p S and
+/// planned as \p P.
+MPASStats::L0Trial trialOf(const OrderCandidate &C, const PlanResult &P,
+                           const MPASStats &S) {
+  return {C.Mode,     C.Order, C.Group,  P.Traffic,       P.Makespan,
+          S.PeakL1UB, P.Ok,    S.Placed, chosenWeights(S)};
+}
+
+/// \p S of a placed order as the figures of the order before its placement
+/// step.
+MPASStats withoutPlacement(MPASStats S) {
+  S.PeakL1UB = S.UnplacedPeakL1UB;
+  S.Placed = false;
+  S.UnplacedPeakL1UB = 0;
+  return S;
+}
+
 /// The plans of a list of orders (planOrders).
 struct PlannedOrders {
   /// Per order: its plan in Plans.
@@ -412,13 +429,10 @@ void tryUnplaced(const Graph &G, const TargetDesc &T,
   std::optional<PhaseTimer> Timer;
   if (Timed)
     Timer.emplace("mpas-unplaced", "dan-mpas: planning the best unplaced");
-  auto KeyOf = [](const PlanResult &Plan, const MPASStats &S) {
-    return rankKey(Plan, S.PeakL1UB);
-  };
   std::vector<size_t> Ranked(P.Unique.begin(), P.Unique.end());
   llvm::stable_sort(Ranked, [&](size_t A, size_t B) {
-    return KeyOf(P.Plans[P.PlanOf[A]], *Runs[A].Stats) <
-           KeyOf(P.Plans[P.PlanOf[B]], *Runs[B].Stats);
+    return rankKey(P.Plans[P.PlanOf[A]], Runs[A].Stats->PeakL1UB) <
+           rankKey(P.Plans[P.PlanOf[B]], Runs[B].Stats->PeakL1UB);
   });
   Ranked.resize(std::min<size_t>(Ranked.size(), UnplacedTries));
   std::vector<Ordered> Unplaced(Ranked.size());
@@ -428,10 +442,7 @@ void tryUnplaced(const Graph &G, const TargetDesc &T,
   for (size_t K = 0; K != Ranked.size(); ++K) {
     Ordered &Placed = Runs[Ranked[K]];
     Unplaced[K].Order = std::move(Placed.Unplaced);
-    MPASStats S = *Placed.Stats;
-    S.PeakL1UB = S.UnplacedPeakL1UB;
-    S.Placed = false;
-    S.UnplacedPeakL1UB = 0;
+    MPASStats S = withoutPlacement(*Placed.Stats);
     S.Tried.clear();
     Unplaced[K].Stats = std::move(S);
   }
@@ -450,10 +461,8 @@ void tryUnplaced(const Graph &G, const TargetDesc &T,
       continue;
     const PlanResult &Plan = UnplacedPlans[K];
     MPASStats &S = *Unplaced[K].Stats;
-    Tried.push_back({Cands[C].Mode, Cands[C].Order, Cands[C].Group,
-                     Plan.Traffic, Plan.Makespan, S.PeakL1UB, Plan.Ok, S.Placed,
-                     chosenWeights(S)});
-    RankKey Key = KeyOf(Plan, S);
+    Tried.push_back(trialOf(Cands[C], Plan, S));
+    RankKey Key = rankKey(Plan, S.PeakL1UB);
     if (Key < BestKey) {
       BestKey = Key;
       BestC = C;
@@ -494,17 +503,12 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
   bool InputChecked = P.InputChecked;
   MPASStats Best;
   size_t BestC = 0;
-  auto KeyOf = [](const PlanResult &P, const MPASStats &S) {
-    return rankKey(P, S.PeakL1UB);
-  };
   RankKey BestKey;
   for (size_t C = 0; C != Runs.size(); ++C) {
     const PlanResult &P = Plans[PlanOf[C]];
     MPASStats &S = *Runs[C].Stats;
-    Best.L0Tried.push_back({Cands[C].Mode, Cands[C].Order, Cands[C].Group,
-                            P.Traffic, P.Makespan, S.PeakL1UB, P.Ok, S.Placed,
-                            chosenWeights(S)});
-    RankKey Key = KeyOf(P, S);
+    Best.L0Tried.push_back(trialOf(Cands[C], P, S));
+    RankKey Key = rankKey(P, S.PeakL1UB);
     // (An empty order, of a graph without nodes, gives way to the next.)
     if (C == 0 || Runs[BestC].Order.empty() || Key < BestKey) {
       BestKey = Key;
@@ -661,16 +665,13 @@ autoL0Sampled(Graph &G, const TargetDesc &T, const MPASOptions &Opts,
   SmallVector<MPASStats, 2> Stats;
   for (size_t K = 0; K != Settings.size(); ++K) {
     Ordered &R = Runs[K];
-    MPASStats S = *R.Stats;
-    if (Settings[K].Place || !S.Placed) {
+    if (Settings[K].Place || !R.Stats->Placed) {
       Orders.push_back(&R.Order);
+      Stats.push_back(*R.Stats);
     } else {
       Orders.push_back(&R.Unplaced);
-      S.PeakL1UB = S.UnplacedPeakL1UB;
-      S.Placed = false;
-      S.UnplacedPeakL1UB = 0;
+      Stats.push_back(withoutPlacement(*R.Stats));
     }
-    Stats.push_back(std::move(S));
   }
   PlannedOrders P =
       planOrders(G, T, Orders, Search.MeasureSoleOrder, Search.TimePhases,
@@ -680,9 +681,7 @@ autoL0Sampled(Graph &G, const TargetDesc &T, const MPASOptions &Opts,
   SmallVector<MPASStats::L0Trial, 9> Tried;
   for (size_t K = 0; K != Settings.size(); ++K) {
     const PlanResult &Plan = P.Plans[P.PlanOf[K]];
-    Tried.push_back({Settings[K].Mode, Settings[K].Order, Settings[K].Group,
-                     Plan.Traffic, Plan.Makespan, Stats[K].PeakL1UB, Plan.Ok,
-                     Stats[K].Placed, chosenWeights(Stats[K])});
+    Tried.push_back(trialOf(Settings[K], Plan, Stats[K]));
     RankKey Key = rankKey(Plan, Stats[K].PeakL1UB);
     if (K == 0 || Key < BestKey) {
       BestKey = Key;
