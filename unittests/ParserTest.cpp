@@ -266,6 +266,23 @@ TEST(ParserTest, ReadingInPiecesReportsTheWholeReadingsErrors) {
   }
 }
 
+TEST(ParserTest, ReadingInPiecesManyStatementsALine) {
+  // Ten statements a line: the pieces' room is counted in '=' (one a
+  // statement), not in lines, so the first piece never outgrows it while
+  // the others fault in the rest.
+  std::string Text = "graph @g {\n";
+  for (unsigned I = 0; I != 4000; ++I)
+    Text += "n" + std::to_string(I) + " = OP" + std::to_string(I % 5) +
+            " VECTOR 1 ()" + (I ? " after n" + std::to_string(I - 1) : "") +
+            (I % 10 == 9 ? "\n" : " ");
+  Text += "}\n";
+  BothReadings R = readBothWays(Text, Text.size() / 4);
+  ASSERT_TRUE(R.WholeDiags.empty()) << R.WholeDiags;
+  EXPECT_EQ(R.PiecesDiags, "");
+  EXPECT_GE(R.PiecesRead, 3u);
+  EXPECT_EQ(R.Pieces, R.Whole);
+}
+
 TEST(ParserTest, ASmallFileIsReadWhole) {
   BothReadings R = readBothWays(SpillExample, 1 << 20);
   EXPECT_EQ(R.PiecesRead, 1u);

@@ -81,30 +81,31 @@ size_t countByte(const char *Begin, const char *End, char C) {
   return N;
 }
 
-/// One piece: its text and how many lines it has, its graph and its parse
+/// One piece: its text and how many '=' it holds, its graph and its parse
 /// state.
 struct Piece {
   const char *Begin, *Limit;
-  size_t Lines = 0;
+  /// At least the piece's statements: each defines its node with one '='.
+  size_t Equals = 0;
   std::unique_ptr<Graph> G = std::make_unique<Graph>();
   std::optional<detail::ParseState> PS;
   bool Ok = false;
 };
 
 /// Parses \p P (the whole file when it ends at \p End and is not a later
-/// piece), \p Quiet as ParseState::setQuiet. One statement a line in
-/// practice: the graph reserves a node a line (parseInPieces reserves the
-/// first piece's graph for the whole file's, since the others join it),
-/// which spares the vector's regrowth, copying every Node (SmallVector
-/// members are not nothrow-movable); and a reference more than each comma,
-/// an upper bound short only by a list per statement.
+/// piece), \p Quiet as ParseState::setQuiet. The graph reserves a node for
+/// each '=' (parseInPieces reserves the first piece's graph for the whole
+/// file's, since the others join it), so it never outgrows its room, which
+/// spares the vector's regrowth, copying every Node (SmallVector members
+/// are not nothrow-movable); and a reference more than each comma, an upper
+/// bound short only by a list per statement.
 void parsePiece(SourceMgr &SM, Piece &P, const char *End, bool LaterPiece,
                 bool Quiet) {
-  P.G->Nodes.reserve(P.Lines);
-  P.G->Order.reserve(P.Lines);
+  P.G->Nodes.reserve(P.Equals);
+  P.G->Order.reserve(P.Equals);
   P.PS.emplace(SM, *P.G);
   P.PS->setQuiet(Quiet);
-  P.PS->reserveRefs(P.Lines + countByte(P.Begin, P.Limit, ','));
+  P.PS->reserveRefs(P.Equals + countByte(P.Begin, P.Limit, ','));
   detail::Lexer Lex(P.Begin, P.Limit, End, LaterPiece, *P.PS);
   detail::IRParser Parser(Lex, *P.PS);
   P.Ok = Parser.parse() == 0 && !P.PS->hadError();
@@ -126,53 +127,55 @@ std::optional<std::unique_ptr<Graph>> parseInPieces(SourceMgr &SM,
   if (Cuts.empty())
     return std::nullopt;
   std::vector<Piece> Pieces(Cuts.size() + 1);
-  // LinesBefore[K]: the lines of the pieces before piece K.
-  std::vector<size_t> LinesBefore(Pieces.size() + 1, 0);
+  // EqualsBefore[K]: the '=' of the pieces before piece K, at least their
+  // nodes.
+  std::vector<size_t> EqualsBefore(Pieces.size() + 1, 0);
   for (size_t K = 0; K != Pieces.size(); ++K) {
     Pieces[K].Begin = K ? Cuts[K - 1] : Begin;
     Pieces[K].Limit = K != Cuts.size() ? Cuts[K] : End;
-    Pieces[K].Lines = countByte(Pieces[K].Begin, Pieces[K].Limit, '\n');
-    LinesBefore[K + 1] = LinesBefore[K] + Pieces[K].Lines;
+    Pieces[K].Equals = countByte(Pieces[K].Begin, Pieces[K].Limit, '=');
+    EqualsBefore[K + 1] = EqualsBefore[K] + Pieces[K].Equals;
   }
-  size_t Lines = LinesBefore.back();
+  size_t Equals = EqualsBefore.back();
   // Each batch runs its jobs at once, the first piece's on this thread.
   JobRunner Runner(Pieces.size());
-  // The first piece's graph is the whole one: room for every line's node
-  // before any piece is read, so that the others know where theirs go.
+  // The first piece's graph is the whole one: room for every node before
+  // any piece is read, so that the others know where theirs go. The first
+  // piece cannot outgrow it: its nodes end by EqualsBefore[1].
   Graph &Whole = *Pieces[0].G;
-  Whole.Nodes.reserve(Lines);
-  Whole.Order.reserve(Lines);
-  // (Taken now: the helpers must not read the vector while it grows. A file
-  // of more than one statement a line can outgrow the room; then the
-  // advice below falls on freed memory, which it leaves as it was.)
+  Whole.Nodes.reserve(Equals);
+  Whole.Order.reserve(Equals);
   const Node *Room = Whole.Nodes.data();
-  // The part of the whole graph's nodes that each later piece's will be
+  // The part of the whole graph's nodes that the later pieces' will be
   // moved to, faulted in while the pieces are read: the move is on one
-  // thread, after every piece is read, and the faults were most of it. A
-  // piece's part starts at most one node a line before it (a few lines of
-  // a file define no node) and ends by its last line. Cut into spans that
-  // the threads take once their pieces are read, so that the thread of a
-  // later piece does not take the faults alone (a reading in two pieces
-  // waited 2 ms for them).
+  // thread, after every piece is read, and the faults were most of it. It
+  // starts at most a few nodes before EqualsBefore[1] (a few '=' of a file
+  // define no node: the target header's), where the first piece may still
+  // be writing (Shared: advice only), and ends by the last. Cut into spans
+  // that the threads take once their pieces are read, so that the thread
+  // of a later piece does not take the faults alone (a reading in two
+  // pieces waited 2 ms for them).
   struct Span {
     size_t From, To;
+    bool Shared;
   };
   std::vector<Span> Spans;
   constexpr size_t Slack = 256, SpanNodes = 2048;
-  for (size_t K = 1; K != Pieces.size(); ++K) {
-    size_t Before = LinesBefore[K];
-    size_t To = std::min(LinesBefore[K + 1], Lines);
-    for (size_t From = Before > Slack ? Before - Slack : 0; From < To;
-         From += SpanNodes)
-      Spans.push_back({From, std::min(From + SpanNodes, To)});
-  }
+  size_t Later = EqualsBefore[1];
+  Spans.push_back({Later > Slack ? Later - Slack : 0, Later, true});
+  for (size_t From = Later; From < Equals; From += SpanNodes)
+    Spans.push_back({From, std::min(From + SpanNodes, Equals), false});
   Runner.run(Pieces.size() + Spans.size(), [&](size_t J) {
     if (J < Pieces.size()) {
       parsePiece(SM, Pieces[J], End, /*LaterPiece=*/J != 0, /*Quiet=*/true);
       return;
     }
     const Span &S = Spans[J - Pieces.size()];
-    prefaultForWrite(Room + S.From, (S.To - S.From) * sizeof(Node));
+    size_t Bytes = (S.To - S.From) * sizeof(Node);
+    if (S.Shared)
+      prefaultForWrite(Room + S.From, Bytes);
+    else
+      faultIn(Room + S.From, Bytes);
   });
   detail::ParseState &State = *Pieces[0].PS;
   for (Piece &P : Pieces)
@@ -225,7 +228,7 @@ std::unique_ptr<Graph> parseGraph(SourceMgr &SM, unsigned BufferID,
   Piece Whole;
   Whole.Begin = Begin;
   Whole.Limit = End;
-  Whole.Lines = countByte(Begin, End, '\n');
+  Whole.Equals = countByte(Begin, End, '=');
   parsePiece(SM, Whole, End, /*LaterPiece=*/false, /*Quiet=*/false);
   if (!Whole.Ok || !Whole.PS->finish())
     return nullptr;

@@ -10,19 +10,51 @@
 
 namespace dan {
 
-void prefaultForWrite(const void *Begin, size_t Bytes) {
-#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+namespace {
+/// The whole pages inside [Begin, Begin + Bytes): their first byte and the
+/// end of the last (First == Last when there are none).
+struct PageRange {
+  uintptr_t First = 0, Last = 0, Page = 1;
+};
+
+PageRange wholePages(const void *Begin, size_t Bytes) {
+  PageRange R;
+#ifdef __linux__
   static const uintptr_t Page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-  uintptr_t First =
-      (reinterpret_cast<uintptr_t>(Begin) + Page - 1) & ~(Page - 1);
-  uintptr_t Last = (reinterpret_cast<uintptr_t>(Begin) + Bytes) & ~(Page - 1);
-  // (An older kernel refuses the advice: the pages fault in when written.)
-  if (Last > First)
-    madvise(reinterpret_cast<void *>(First), Last - First, MADV_POPULATE_WRITE);
+  R.Page = Page;
+  R.First = (reinterpret_cast<uintptr_t>(Begin) + Page - 1) & ~(Page - 1);
+  R.Last = (reinterpret_cast<uintptr_t>(Begin) + Bytes) & ~(Page - 1);
+  if (R.Last < R.First)
+    R.Last = R.First;
 #else
   (void)Begin;
   (void)Bytes;
 #endif
+  return R;
+}
+
+void populate(const PageRange &R) {
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+  // (An older kernel refuses the advice: the pages fault in when touched.)
+  if (R.Last > R.First)
+    madvise(reinterpret_cast<void *>(R.First), R.Last - R.First,
+            MADV_POPULATE_WRITE);
+#else
+  (void)R;
+#endif
+}
+} // namespace
+
+void prefaultForWrite(const void *Begin, size_t Bytes) {
+  populate(wholePages(Begin, Bytes));
+}
+
+void faultIn(const void *Begin, size_t Bytes) {
+  PageRange R = wholePages(Begin, Bytes);
+  populate(R);
+  // A read is enough: after the advice each page is writable already.
+  for (uintptr_t P = R.First; P < R.Last; P += R.Page)
+    (void)*reinterpret_cast<const volatile unsigned char *>(P);
 }
 
 } // namespace dan
