@@ -35,8 +35,9 @@ static long minorFaults() {
   return Usage.ru_minflt;
 }
 
-// After faultIn, writing fresh pages faults no more (the writer pays for
-// nothing); without it every page faults when written.
+// After faultIn, writing fresh pages takes no fault the kernel counts;
+// without it every page faults when written. (What a hypervisor adds at a
+// page's first touch, which faultIn's reads also take, no count shows.)
 TEST(MemoryTest, FaultInLeavesNoFaultToTheWriter) {
   const size_t Page = sysconf(_SC_PAGESIZE), Pages = 64;
   auto Fresh = [&] {
