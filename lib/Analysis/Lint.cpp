@@ -2,6 +2,7 @@
 
 #include "dan/Analysis/Lint.h"
 #include "dan/IR/IdIndex.h"
+#include "dan/Support/CSR.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
@@ -27,13 +28,11 @@ public:
     for (size_t I = 0; I != G.Order.size(); ++I)
       Pos[G.Order[I]] = I;
     // Successor lists (dependence and reuse edges) in one array.
-    SuccBegin.assign(G.size() + 1, 0);
-    forEachEdge([&](NodeIdx From, NodeIdx) { ++SuccBegin[From + 1]; });
-    for (size_t I = 0; I != G.size(); ++I)
-      SuccBegin[I + 1] += SuccBegin[I];
-    Succs.resize(SuccBegin.back());
-    std::vector<uint32_t> Fill(SuccBegin.begin(), SuccBegin.end() - 1);
-    forEachEdge([&](NodeIdx From, NodeIdx To) { Succs[Fill[From]++] = To; });
+    CSRBuilder<NodeIdx> SuccLists(G.size());
+    forEachEdge([&](NodeIdx From, NodeIdx) { SuccLists.count(From); });
+    SuccLists.startAdding();
+    forEachEdge([&](NodeIdx From, NodeIdx To) { SuccLists.add(From, To); });
+    SuccLists.finish(SuccBegin, Succs);
     Seen.assign(G.size(), 0);
   }
   size_t position(NodeIdx N) const { return Pos[N]; }

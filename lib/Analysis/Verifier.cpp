@@ -10,6 +10,7 @@
 #include "dan/Analysis/Verifier.h"
 #include "dan/IR/Diagnostic.h"
 #include "dan/IR/MemoryPlan.h"
+#include "dan/Support/CSR.h"
 #include "llvm/ADT/STLExtras.h"
 #include <map>
 
@@ -171,24 +172,24 @@ bool Verifier::checkAcyclic() {
   // Kahn's algorithm over all edges, reuse edges included.
   size_t V = G.size();
   std::vector<uint32_t> InDegree(V, 0);
-  std::vector<uint32_t> SuccBegin(V + 1, 0);
+  CSRBuilder<NodeIdx> SuccLists(V);
   for (NodeIdx I = 0; I != V; ++I) {
     InDegree[I] = G[I].Preds.size() + G[I].ReusePreds.size();
     for (NodeIdx P : G[I].Preds)
-      ++SuccBegin[P + 1];
+      SuccLists.count(P);
     for (NodeIdx P : G[I].ReusePreds)
-      ++SuccBegin[P + 1];
+      SuccLists.count(P);
   }
-  for (size_t I = 0; I != V; ++I)
-    SuccBegin[I + 1] += SuccBegin[I];
-  std::vector<NodeIdx> Succs(SuccBegin[V]);
-  std::vector<uint32_t> Fill(SuccBegin.begin(), SuccBegin.end() - 1);
+  SuccLists.startAdding();
   for (NodeIdx I = 0; I != V; ++I) {
     for (NodeIdx P : G[I].Preds)
-      Succs[Fill[P]++] = I;
+      SuccLists.add(P, I);
     for (NodeIdx P : G[I].ReusePreds)
-      Succs[Fill[P]++] = I;
+      SuccLists.add(P, I);
   }
+  std::vector<uint32_t> SuccBegin;
+  std::vector<NodeIdx> Succs;
+  SuccLists.finish(SuccBegin, Succs);
   std::vector<NodeIdx> Work;
   for (NodeIdx I = 0; I != V; ++I)
     if (InDegree[I] == 0)

@@ -2,6 +2,7 @@
 
 #include "dan/Schedule/Placement.h"
 #include "dan/IR/IdIndex.h"
+#include "dan/Support/CSR.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <array>
@@ -171,24 +172,9 @@ void LatePlacement::forEachEdge(VisitFn Visit) const {
 }
 
 void LatePlacement::buildEdges() {
-  PredBegin.assign(V + 1, 0);
-  SuccBegin.assign(V + 1, 0);
-  forEachEdge([&](NodeIdx P, NodeIdx S) {
-    ++PredBegin[S + 1];
-    ++SuccBegin[P + 1];
-  });
-  for (size_t I = 0; I != V; ++I) {
-    PredBegin[I + 1] += PredBegin[I];
-    SuccBegin[I + 1] += SuccBegin[I];
-  }
-  Preds.resize(PredBegin[V]);
-  Succs.resize(SuccBegin[V]);
-  std::vector<uint32_t> PFill(PredBegin.begin(), PredBegin.end() - 1);
-  std::vector<uint32_t> SFill(SuccBegin.begin(), SuccBegin.end() - 1);
-  forEachEdge([&](NodeIdx P, NodeIdx S) {
-    Preds[PFill[S]++] = P;
-    Succs[SFill[P]++] = S;
-  });
+  buildEdgeLists<NodeIdx>(
+      V, [&](auto Visit) { forEachEdge(Visit); }, PredBegin, Preds, SuccBegin,
+      Succs);
 }
 
 /// A drain: an operation on two buffers, the last use of one in an L0 tier

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CPESearch.h"
+#include "dan/Support/CSR.h"
 
 using namespace llvm;
 
@@ -53,39 +54,17 @@ Search::Search(const Graph &G, const TargetDesc &T, bool WithReuse,
 void Search::buildEdges(bool WithReuse) {
   // Predecessors and successors: input and spill edges, and reuse edges
   // unless the timing ignores them.
-  PredBegin.assign(V + 1, 0);
-  SuccBegin.assign(V + 1, 0);
-  for (NodeIdx I = 0; I != V; ++I) {
-    auto Count = [&](const EdgeList &L) {
-      PredBegin[I + 1] += L.size();
-      for (NodeIdx P : L)
-        ++SuccBegin[P + 1];
-    };
-    Count(G[I].Preds);
-    if (WithReuse)
-      Count(G[I].ReusePreds);
-  }
-  for (size_t I = 0; I != V; ++I) {
-    PredBegin[I + 1] += PredBegin[I];
-    SuccBegin[I + 1] += SuccBegin[I];
-  }
-  PredList.resize(PredBegin[V]);
-  SuccList.resize(SuccBegin[V]);
-  {
-    std::vector<uint32_t> PredFill(PredBegin.begin(), PredBegin.end() - 1);
-    std::vector<uint32_t> SuccFill(SuccBegin.begin(), SuccBegin.end() - 1);
+  auto ForEachEdge = [&](auto Visit) {
     for (NodeIdx I = 0; I != V; ++I) {
-      auto Fill = [&](const EdgeList &L) {
-        for (NodeIdx P : L) {
-          PredList[PredFill[I]++] = P;
-          SuccList[SuccFill[P]++] = I;
-        }
-      };
-      Fill(G[I].Preds);
+      for (NodeIdx P : G[I].Preds)
+        Visit(P, I);
       if (WithReuse)
-        Fill(G[I].ReusePreds);
+        for (NodeIdx P : G[I].ReusePreds)
+          Visit(P, I);
     }
-  }
+  };
+  buildEdgeLists<NodeIdx>(V, ForEachEdge, PredBegin, PredList, SuccBegin,
+                          SuccList);
 }
 
 void Search::buildSequences() {

@@ -33,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MPASScheduler.h"
+#include "dan/Support/CSR.h"
 
 using namespace llvm;
 
@@ -151,21 +152,23 @@ static Expected<MPASStats> keepInputOrder(const Graph &G, const TargetDesc &T,
 }
 
 void Scheduler::rankByKey() {
-  NodeAt.resize(V);
   KeyPos.resize(V);
   if (Opts.Weights == MPASWeights::Auto ||
       Opts.Weights == MPASWeights::Balanced) {
     // The balanced key is the task rank, then what MPASGraphInfo sorted
-    // by: a stable sort of its order by rank is the order of the keys.
-    std::vector<uint32_t> Begin(Rank ? V + 2 : 2, 0);
+    // by: a stable sort of its order by rank is the order of the keys (a
+    // list per rank, the ranks' lists one after another).
     auto RankOf = [&](NodeIdx I) { return Rank ? (*Rank)[I] : 0; };
+    CSRBuilder<NodeIdx> ByRank(Rank ? V + 1 : 1);
     for (NodeIdx I = 0; I != V; ++I)
-      ++Begin[RankOf(I) + 1];
-    for (size_t R = 1; R < Begin.size(); ++R)
-      Begin[R] += Begin[R - 1];
+      ByRank.count(RankOf(I));
+    ByRank.startAdding();
     for (NodeIdx I : Info.BalancedOrder)
-      NodeAt[Begin[RankOf(I)]++] = I;
+      ByRank.add(RankOf(I), I);
+    std::vector<uint32_t> RankBegin;
+    ByRank.finish(RankBegin, NodeAt);
   } else {
+    NodeAt.resize(V);
     std::vector<std::pair<Key, NodeIdx>> Keys(V);
     for (NodeIdx I = 0; I != V; ++I)
       Keys[I] = {key(I), I};

@@ -8,6 +8,7 @@
 
 #include "MPASScheduler.h"
 #include "dan/IR/IdIndex.h"
+#include "dan/Support/CSR.h"
 
 using namespace llvm;
 
@@ -56,21 +57,19 @@ void MPASGraphInfo::buildEdges(const Graph &G) {
   // predecessor (CSR), so that the test looks at that node's few FREEs;
   // looking in the FREE's list instead made a buffer with U users cost
   // O(U^2).
-  std::vector<uint32_t> FreesOfBegin(V + 1, 0);
+  CSRBuilder<NodeIdx> FreeLists(V);
   for (NodeIdx F = 0; F != V; ++F)
     if (G[F].Kind == NodeKind::Free)
       for (NodeIdx P : G[F].Preds)
-        ++FreesOfBegin[P + 1];
-  for (size_t I = 0; I != V; ++I)
-    FreesOfBegin[I + 1] += FreesOfBegin[I];
-  std::vector<NodeIdx> FreesOf(FreesOfBegin[V]);
-  {
-    std::vector<uint32_t> At(FreesOfBegin.begin(), FreesOfBegin.end() - 1);
-    for (NodeIdx F = 0; F != V; ++F)
-      if (G[F].Kind == NodeKind::Free)
-        for (NodeIdx P : G[F].Preds)
-          FreesOf[At[P]++] = F;
-  }
+        FreeLists.count(P);
+  FreeLists.startAdding();
+  for (NodeIdx F = 0; F != V; ++F)
+    if (G[F].Kind == NodeKind::Free)
+      for (NodeIdx P : G[F].Preds)
+        FreeLists.add(P, F);
+  std::vector<uint32_t> FreesOfBegin;
+  std::vector<NodeIdx> FreesOf;
+  FreeLists.finish(FreesOfBegin, FreesOf);
   auto ListsAsFree = [&](NodeIdx I, NodeIdx F) {
     return is_contained(
         ArrayRef(FreesOf).slice(FreesOfBegin[I],
@@ -104,21 +103,19 @@ void MPASGraphInfo::buildEdges(const Graph &G) {
         !is_contained(Preds[F], E->Alloc))
       Preds[F].push_back(E->Alloc);
   }
-  SuccBegin.assign(V + 1, 0);
+  CSRBuilder<NodeIdx> SuccLists(V);
   InDeg.assign(V, 0);
   for (NodeIdx I = 0; I != V; ++I) {
     InDeg[I] = Preds[I].size();
     for (NodeIdx P : Preds[I])
-      ++SuccBegin[P + 1];
+      SuccLists.count(P);
   }
-  for (size_t I = 0; I != V; ++I)
-    SuccBegin[I + 1] += SuccBegin[I];
-  Succs.assign(SuccBegin[V], 0);
-  std::vector<uint32_t> Fill(SuccBegin.begin(), SuccBegin.end() - 1);
+  SuccLists.startAdding();
   // Successors in input order keep everything below deterministic.
   for (NodeIdx I : G.Order)
     for (NodeIdx P : Preds[I])
-      Succs[Fill[P]++] = I;
+      SuccLists.add(P, I);
+  SuccLists.finish(SuccBegin, Succs);
 }
 
 void MPASGraphInfo::computeCriticality(const Graph &G) {
@@ -158,15 +155,15 @@ void MPASGraphInfo::sortByBalancedKey() {
   };
   // (One array, placed by lambda: three growing ones copied themselves a
   // few times, in fresh memory.)
-  std::array<size_t, 4> Begin{};
+  CSRBuilder<Entry> ByLambda(3);
   for (NodeIdx I = 0; I != V; ++I)
-    ++Begin[Lambda[I] + 1];
-  for (unsigned L = 1; L != 4; ++L)
-    Begin[L] += Begin[L - 1];
-  std::vector<Entry> Entries(V);
-  std::array<size_t, 3> Fill = {Begin[0], Begin[1], Begin[2]};
+    ByLambda.count(Lambda[I]);
+  ByLambda.startAdding();
   for (NodeIdx I = 0; I != V; ++I)
-    Entries[Fill[Lambda[I]]++] = {Delta[I], -H[I], Ord[I], I};
+    ByLambda.add(Lambda[I], {Delta[I], -H[I], Ord[I], I});
+  std::vector<uint32_t> Begin;
+  std::vector<Entry> Entries;
+  ByLambda.finish(Begin, Entries);
   BalancedOrder.resize(V);
   for (unsigned L = 0; L != 3; ++L)
     llvm::sort(Entries.begin() + Begin[L], Entries.begin() + Begin[L + 1]);

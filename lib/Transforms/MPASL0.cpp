@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MPASScheduler.h"
+#include "dan/Support/CSR.h"
 
 using namespace llvm;
 
@@ -85,15 +86,13 @@ void MPASGraphInfo::buildL0Groups(const Graph &G, const TargetDesc &T) {
       Waits.push_back({P, CI});
   }
   Shapes = ShapeOf.size();
-  WaitersBegin.assign(V + 1, 0);
+  CSRBuilder<uint32_t> WaiterLists(V);
   for (const auto &W : Waits)
-    ++WaitersBegin[W.first + 1];
-  for (size_t I = 0; I != V; ++I)
-    WaitersBegin[I + 1] += WaitersBegin[I];
-  Waiters.resize(Waits.size());
-  std::vector<uint32_t> Fill(WaitersBegin.begin(), WaitersBegin.end() - 1);
+    WaiterLists.count(W.first);
+  WaiterLists.startAdding();
   for (const auto &[P, CI] : Waits)
-    Waiters[Fill[P]++] = CI;
+    WaiterLists.add(P, CI);
+  WaiterLists.finish(WaitersBegin, Waiters);
 }
 
 namespace mpas {
