@@ -118,7 +118,9 @@ std::optional<std::unique_ptr<Graph>> parseInPieces(SourceMgr &SM,
                                                     const char *Begin,
                                                     const char *End,
                                                     const ParseOptions &Opts) {
-  unsigned Most = hardware_concurrency(Opts.Threads).compute_thread_count();
+  unsigned Most =
+      Opts.Runner ? Opts.Runner->threads()
+                  : hardware_concurrency(Opts.Threads).compute_thread_count();
   unsigned Count = std::min<size_t>(
       Most, (End - Begin) / std::max<size_t>(Opts.MinPieceBytes, 1));
   if (Count < 2)
@@ -138,7 +140,8 @@ std::optional<std::unique_ptr<Graph>> parseInPieces(SourceMgr &SM,
   }
   size_t Equals = EqualsBefore.back();
   // Each batch runs its jobs at once, the first piece's on this thread.
-  JobRunner Runner(Pieces.size());
+  std::optional<JobRunner> Own;
+  JobRunner &Runner = Opts.Runner ? *Opts.Runner : Own.emplace(Pieces.size());
   // The first piece's graph is the whole one: room for every node before
   // any piece is read, so that the others know where theirs go. The first
   // piece cannot outgrow it: its nodes end by EqualsBefore[1].
@@ -221,7 +224,7 @@ std::unique_ptr<Graph> parseGraph(SourceMgr &SM, unsigned BufferID,
                  "pipe fail?)");
     return nullptr;
   }
-  if (Opts.Threads != 1)
+  if (Opts.Runner ? Opts.Runner->threads() > 1 : Opts.Threads != 1)
     if (std::optional<std::unique_ptr<Graph>> G =
             parseInPieces(SM, Begin, End, Opts))
       return std::move(*G);

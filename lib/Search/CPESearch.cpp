@@ -25,7 +25,7 @@ refinePartByPart(Graph &G, const TargetDesc &T, const CPEOptions &Opts,
                  const SearchOptions &Search,
                  ArrayRef<std::vector<NodeIdx>> Parts) {
   Expected<std::vector<PartResult<CPEStats>>> Refined =
-      runOnParts<CPEStats>(G, Parts, Search.Threads, [&](Graph &Part) {
+      runOnParts<CPEStats>(G, Parts, Search, [&](Graph &Part) {
         // A kernel alone numbers its spills after its own nodes.
         renumberSpills(Part);
         return runCPE(Part, T, Opts);

@@ -56,7 +56,7 @@ static Expected<DLRStats> searchWhole(Graph &G, const TargetDesc &T,
   std::mutex Lock;
   std::optional<Rank> BestRank;
   std::optional<Graph> BestGraph;
-  runConcurrently(Search.Threads, Plans.size(), [&](size_t I) {
+  runConcurrently(Search, Plans.size(), [&](size_t I) {
     Plan &P = Plans[I];
     DLROptions One = Opts;
     One.AutoHorizon = false;
@@ -124,10 +124,9 @@ static Expected<DLRStats> planPartByPart(Graph &G, const TargetDesc &T,
                                          const DLROptions &Opts,
                                          const SearchOptions &Search,
                                          ArrayRef<std::vector<NodeIdx>> Parts) {
-  SearchOptions Inner = Search;
-  Inner.Threads = 1;
+  SearchOptions Inner = insideJob(Search);
   Expected<std::vector<PartResult<DLRStats>>> Planned =
-      runOnParts<DLRStats>(G, Parts, Search.Threads, [&](Graph &Part) {
+      runOnParts<DLRStats>(G, Parts, Search, [&](Graph &Part) {
         return searchWhole(Part, T, Opts, Inner);
       });
   if (!Planned)

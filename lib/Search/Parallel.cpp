@@ -6,9 +6,12 @@ using namespace llvm;
 
 namespace dan {
 
-void runConcurrently(unsigned Threads, size_t N,
+void runConcurrently(const SearchOptions &Search, size_t N,
                      function_ref<void(size_t)> Job) {
-  JobRunner(Threads).run(N, Job);
+  if (Search.Runner)
+    Search.Runner->run(N, Job);
+  else
+    JobRunner(Search.Threads).run(N, Job);
 }
 
 } // namespace dan

@@ -8,6 +8,7 @@
 #define DAN_LIB_SEARCH_PARALLEL_H
 
 #include "dan/IR/Components.h"
+#include "dan/Search/Search.h"
 #include "dan/Support/Threads.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
@@ -30,9 +31,19 @@ inline Graph copyForPlan(const Graph &G) {
   return Copy;
 }
 
-/// JobRunner(Threads).run(N, Job).
-void runConcurrently(unsigned Threads, size_t N,
+/// Runs Job(0) ... Job(N - 1) on \p Search's runner, or on
+/// Search.Threads threads of their own (JobRunner::run).
+void runConcurrently(const SearchOptions &Search, size_t N,
                      llvm::function_ref<void(size_t)> Job);
+
+/// \p Search for a pass run inside one of its jobs: on one thread, with no
+/// runner (a runner's batch cannot start another batch on it).
+inline SearchOptions insideJob(const SearchOptions &Search) {
+  SearchOptions Inner = Search;
+  Inner.Threads = 1;
+  Inner.Runner = nullptr;
+  return Inner;
+}
 
 /// One part of a graph after a pass ran on it alone: the part's graph (the
 /// pass's result) and the pass's figures.
@@ -42,16 +53,16 @@ template <typename StatsT> struct PartResult {
 };
 
 /// Cuts each of \p Parts out of \p G (extractPart) and runs \p Pass on it,
-/// the parts at once on \p Threads threads. The results in part order, or
-/// the first failing part's error (the others' consumed).
+/// the parts at once as \p Search runs candidates. The results in part
+/// order, or the first failing part's error (the others' consumed).
 template <typename StatsT>
 llvm::Expected<std::vector<PartResult<StatsT>>>
 runOnParts(const Graph &G, llvm::ArrayRef<std::vector<NodeIdx>> Parts,
-           unsigned Threads,
+           const SearchOptions &Search,
            llvm::function_ref<llvm::Expected<StatsT>(Graph &Part)> Pass) {
   std::vector<std::unique_ptr<Graph>> Graphs(Parts.size());
   std::vector<std::optional<llvm::Expected<StatsT>>> Stats(Parts.size());
-  runConcurrently(Threads, Parts.size(), [&](size_t K) {
+  runConcurrently(Search, Parts.size(), [&](size_t K) {
     Graphs[K] = extractPart(G, Parts[K]);
     Stats[K].emplace(Pass(*Graphs[K]));
   });

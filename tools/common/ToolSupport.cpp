@@ -474,7 +474,7 @@ Expected<std::unique_ptr<Graph>> readIR(SourceMgr &SM, StringRef Path) {
   if (!ID)
     return ID.takeError();
   ParseOptions Opts;
-  Opts.Threads = ToolThreads;
+  Opts.Runner = &toolRunner();
   std::unique_ptr<Graph> G = parseGraph(SM, *ID, Opts);
   if (!G)
     return reportedError(ExitInvalid);
@@ -488,6 +488,13 @@ namespace dan::tool {
 static bool StatsJSONFlag = false;
 
 unsigned ToolThreads = 1;
+
+JobRunner &toolRunner() {
+  // Left to the exit with its idle threads, as the graph is: joining them
+  // would only delay it.
+  static JobRunner *Runner = new JobRunner(ToolThreads);
+  return *Runner;
+}
 
 bool statsAsJSON() { return StatsJSONFlag; }
 

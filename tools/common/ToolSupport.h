@@ -13,6 +13,7 @@
 #include "dan/Analysis/Verifier.h"
 #include "dan/IR/Graph.h"
 #include "dan/Support/EnumTable.h"
+#include "dan/Support/Threads.h"
 #include "dan/Target/Target.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/SourceMgr.h"
@@ -180,6 +181,12 @@ bool statsAsJSON();
 /// candidates, 0 for one per hardware thread. A tool's option stores here
 /// (cl::location).
 extern unsigned ToolThreads;
+
+/// The runner of the tool's batches on ToolThreads threads: the reading of
+/// a large input in pieces and the candidates of a search run on it, so
+/// that its pool threads start once. Made on first use, after the options
+/// are parsed.
+JobRunner &toolRunner();
 
 /// The whole of a stage tool: options, reading the IR (a file or stdin),
 /// running \p Pass, and writing the IR (stdout or -o) only on success.

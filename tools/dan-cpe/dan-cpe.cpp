@@ -123,7 +123,7 @@ int main(int Argc, char **Argv) {
         Opts.TimeBudget = TimeBudget;
         Opts.DenseAfter = DenseAfter;
         SearchOptions Search;
-        Search.Threads = Threads;
+        Search.Runner = &toolRunner();
         Expected<CPEStats> S = searchCPE(G, T, Opts, Search);
         if (!S)
           return S.takeError();

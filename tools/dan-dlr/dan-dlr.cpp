@@ -103,7 +103,9 @@ int main(int Argc, char **Argv) {
         Opts.LambdaByte = LambdaByte;
         Opts.LambdaCyc = LambdaCyc;
         std::tie(Opts.AutoHorizon, Opts.Horizon) = *parseHorizon();
-        Expected<DLRStats> S = searchDLR(G, T, Opts, {Threads});
+        SearchOptions Search;
+        Search.Runner = &toolRunner();
+        Expected<DLRStats> S = searchDLR(G, T, Opts, Search);
         if (!S)
           return S.takeError();
         if (Stats)

@@ -92,7 +92,7 @@ int main(int Argc, char **Argv) {
         Opts.Place = Place;
         // Without --stats no figure of a trial is printed.
         SearchOptions Search;
-        Search.Threads = Threads;
+        Search.Runner = &toolRunner();
         Search.SampleAbove = SampleAbove;
         Search.MeasureSoleOrder = Stats != nullptr;
         Expected<MPASStats> S = searchMPAS(G, T, Opts, Search);

@@ -1,5 +1,4 @@
-//===- Parser.h - Reading the DAN IR text form -------------------*- C++
-//-*-===//
+//===- Parser.h - Reading the DAN IR text form ------------------*- C++ -*-===//
 //
 // The whole public parsing API. The lexer, the grammar and the token kinds
 // are private to lib/Parse. Parsing checks syntax and names (unknown tiers,
@@ -16,11 +15,17 @@
 
 namespace dan {
 
+class JobRunner;
+
 /// How a file is read.
 struct ParseOptions {
   /// Threads that read a large file in pieces at once, 0 for one per
   /// hardware thread; the graph is the same for any number.
   unsigned Threads = 1;
+  /// When set, the pieces are read on this runner's threads instead (and
+  /// Threads is not read): a tool keeps one runner for its whole run, so
+  /// that its pool threads start once.
+  JobRunner *Runner = nullptr;
   /// The fewest bytes of a piece: a smaller file is read whole.
   size_t MinPieceBytes = 256 * 1024;
   /// When set, receives how many pieces the file was read in (1: whole,
