@@ -1,5 +1,6 @@
 #include "TestUtil.h"
 #include "dan/IR/Printer.h"
+#include "dan/Support/Threads.h"
 #include <gtest/gtest.h>
 
 using namespace dan;
@@ -132,6 +133,33 @@ TEST(ParserTest, PrintAcrossBlocks) {
   EXPECT_EQ(printed(*G), "target davinci\n\n" + Text);
 }
 
+// A large graph printed with a runner is formatted in parts at once, the
+// first on the stream and the others in blocks of their own: the same
+// bytes as printed on one thread, for parts of every size the runners give
+// (a long name in a later part is written around its block there too).
+TEST(ParserTest, PrintInPartsGivesTheSameBytes) {
+  std::string Long(9000, 'Y');
+  std::string Text = "graph @big {\n";
+  for (unsigned I = 0; I != 40000; ++I)
+    Text += "  n" + std::to_string(I) + " = " + (I == 30001 ? Long : "ADD") +
+            " VECTOR " + std::to_string(I % 97) + " (b" + std::to_string(I) +
+            ")" + (I ? " after n" + std::to_string(I - 1) : "") + "\n";
+  Text += "}\n";
+  llvm::SourceMgr SM;
+  std::string Diags;
+  auto G = parse(SM, Text, Diags);
+  ASSERT_TRUE(G) << Diags;
+  std::string Whole = printed(*G);
+  EXPECT_EQ(Whole, "target davinci\n\n" + Text);
+  for (unsigned Threads : {2, 3, 4, 8}) {
+    JobRunner Runner(Threads);
+    std::string InParts;
+    llvm::raw_string_ostream OS(InParts);
+    printGraph(*G, OS, &Runner);
+    EXPECT_EQ(InParts, Whole) << Threads << " threads";
+  }
+}
+
 TEST(ParserTest, ErrorsAreLocated) {
   struct Case {
     const char *Text;
@@ -226,6 +254,28 @@ TEST(ParserTest, ReadingInPiecesGivesTheWholeReadingsGraph) {
       EXPECT_EQ(R.Pieces, R.Whole) << G->Name;
       EXPECT_EQ(R.PiecesNames, R.WholeNames) << G->Name;
     }
+}
+
+// A runner kept for the whole run (as a tool's) reads the pieces as
+// threads of its own do, and serves the next reading.
+TEST(ParserTest, ReadingInPiecesOnARunner) {
+  TargetDesc T = TargetDesc::davinci();
+  std::unique_ptr<Graph> G = std::move(generatedFamilies(T, 3, 4, 1).front());
+  std::string Text = print(*G);
+  JobRunner Runner(3);
+  for (unsigned Reading = 0; Reading != 2; ++Reading) {
+    llvm::SourceMgr SM;
+    std::string Diags;
+    unsigned Pieces = 0;
+    ParseOptions Opts;
+    Opts.Runner = &Runner;
+    Opts.MinPieceBytes = Text.size() / 5;
+    Opts.PiecesRead = &Pieces;
+    std::unique_ptr<Graph> B = parse(SM, Text, Diags, Opts);
+    ASSERT_TRUE(B) << Diags;
+    EXPECT_EQ(Pieces, 3u);
+    EXPECT_EQ(print(*B), Text);
+  }
 }
 
 TEST(ParserTest, ReadingInPiecesReportsTheWholeReadingsErrors) {

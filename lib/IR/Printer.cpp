@@ -2,22 +2,26 @@
 
 #include "dan/IR/Printer.h"
 #include "dan/IR/Graph.h"
+#include "dan/Support/Threads.h"
+#include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <string>
+#include <vector>
 
 using namespace llvm;
 
 namespace dan {
 
 namespace {
-/// Builds the printed text in a block of its own and hands it to the stream
-/// a block at a time: a printed graph is mostly short words and numbers,
-/// for which raw_ostream's out-of-line writes cost more than the
+/// Builds the printed text in a block of its own and hands it on (to a
+/// stream) a block at a time: a printed graph is mostly short words and
+/// numbers, for which raw_ostream's out-of-line writes cost more than the
 /// formatting (Matmul_Case1's 31,000 nodes: 24.7 million instructions
 /// through the stream, 800 a node). Numbers go through std::to_chars.
 class BlockWriter {
 public:
-  explicit BlockWriter(raw_ostream &OS) : OS(OS) {}
+  explicit BlockWriter(function_ref<void(StringRef)> Emit) : Emit(Emit) {}
   ~BlockWriter() { flush(); }
 
   BlockWriter &operator<<(char C) {
@@ -28,7 +32,7 @@ public:
   BlockWriter &operator<<(StringRef S) {
     if (S.size() > Size / 2) {
       flush();
-      OS << S;
+      Emit(S);
       return *this;
     }
     room(S.size());
@@ -49,11 +53,12 @@ private:
       flush();
   }
   void flush() {
-    OS.write(Buf, Cur - Buf);
+    if (Cur != Buf)
+      Emit(StringRef(Buf, Cur - Buf));
     Cur = Buf;
   }
 
-  raw_ostream &OS;
+  function_ref<void(StringRef)> Emit;
   char Buf[Size];
   char *Cur = Buf;
 };
@@ -108,13 +113,48 @@ static void printNode(const Graph &G, const Node &N, BlockWriter &Out) {
   Out << '\n';
 }
 
-void printGraph(const Graph &G, raw_ostream &OS) {
+static void printNodes(const Graph &G, ArrayRef<NodeIdx> Nodes,
+                       function_ref<void(StringRef)> Emit) {
+  BlockWriter Out(Emit);
+  for (NodeIdx I : Nodes)
+    printNode(G, G[I], Out);
+}
+
+/// The fewest nodes of a part printed on a thread of its own: fewer are
+/// not worth a thread's wake-up (about 0.1 ms, a few thousand nodes).
+constexpr size_t MinPartNodes = 8192;
+
+void printGraph(const Graph &G, raw_ostream &OS, JobRunner *Runner) {
   G.Target.printHeader(OS);
   OS << "\n\ngraph @" << G.Name << " {\n";
-  {
-    BlockWriter Out(OS);
-    for (NodeIdx I : G.Order)
-      printNode(G, G[I], Out);
+  ArrayRef<NodeIdx> Order = G.Order;
+  size_t Parts =
+      Runner ? std::min<size_t>(Runner->threads(), Order.size() / MinPartNodes)
+             : 1;
+  auto ToStream = [&](StringRef Block) { OS << Block; };
+  if (Parts < 2) {
+    printNodes(G, Order, ToStream);
+  } else {
+    // The first part goes to the stream on this thread (JobRunner::run
+    // runs job 0 here), which writes it out meanwhile; the others are
+    // formatted into blocks of their own (small enough to reuse freed
+    // memory: one text of a part's size took fresh pages, slower than
+    // printing on one thread), written after it in order.
+    std::vector<std::vector<std::string>> Blocks(Parts);
+    size_t Step = (Order.size() + Parts - 1) / Parts;
+    Runner->run(Parts, [&](size_t K) {
+      size_t Begin = std::min(K * Step, Order.size());
+      ArrayRef<NodeIdx> Part =
+          Order.slice(Begin, std::min(Step, Order.size() - Begin));
+      if (K == 0)
+        printNodes(G, Part, ToStream);
+      else
+        printNodes(G, Part,
+                   [&](StringRef Block) { Blocks[K].emplace_back(Block); });
+    });
+    for (size_t K = 1; K != Parts; ++K)
+      for (const std::string &Block : Blocks[K])
+        OS << Block;
   }
   OS << "}\n";
 }

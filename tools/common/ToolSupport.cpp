@@ -550,8 +550,8 @@ int runStageTool(int Argc, char **Argv, StringRef Overview,
     }
     (*G)->Target = Target;
     PhaseTimer T("write", "Printing the output");
-    Error E =
-        writeOutput(Output, [&](raw_ostream &OS) { printGraph(**G, OS); });
+    Error E = writeOutput(
+        Output, [&](raw_ostream &OS) { printGraph(**G, OS, &toolRunner()); });
     // The process ends next: freeing the graph node by node would only
     // delay the exit (as clang leaves its AST to the exit).
     BuryPointer(std::move(*G));

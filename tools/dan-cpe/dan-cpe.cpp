@@ -91,9 +91,10 @@ static cl::opt<uint64_t> DenseAfter(
 
 static cl::opt<unsigned, /*ExternalStorage=*/true> Threads(
     "threads", cl::location(ToolThreads), cl::init(0), cl::value_desc("N"),
-    cl::desc("Threads that read a large input in pieces and refine the "
-             "kernels of a graph of several at once, 0 for one per hardware "
-             "thread (default 0); the output is the same for any N"),
+    cl::desc("Threads that read a large input in pieces, refine the kernels "
+             "of a graph of several and print a large output in parts at "
+             "once, 0 for one per hardware thread (default 0); the output is "
+             "the same for any N"),
     cl::cat(DANCategory));
 
 int main(int Argc, char **Argv) {

@@ -84,9 +84,10 @@ static std::optional<std::pair<bool, uint32_t>> parseHorizon() {
 
 static cl::opt<unsigned, /*ExternalStorage=*/true> Threads(
     "threads", cl::location(ToolThreads), cl::init(0), cl::value_desc("N"),
-    cl::desc("Threads that read a large input in pieces and make the plans "
-             "of --fit=auto and --horizon=auto at once, 0 for one per "
-             "hardware thread (default 0); the output is the same for any N"),
+    cl::desc("Threads that read a large input in pieces, make the plans of "
+             "--fit=auto and --horizon=auto and print a large output in "
+             "parts at once, 0 for one per hardware thread (default 0); the "
+             "output is the same for any N"),
     cl::cat(DANCategory));
 
 int main(int Argc, char **Argv) {

@@ -60,9 +60,10 @@ static cl::opt<Strategy> Strat("strategy", cl::init(Strategy::MPAS),
 
 static cl::opt<unsigned, /*ExternalStorage=*/true> Threads(
     "threads", cl::location(ToolThreads), cl::init(0), cl::value_desc("N"),
-    cl::desc("Threads that read a large input in pieces and run the "
-             "candidates of the auto selections at once, 0 for one per "
-             "hardware thread (default 0); the output is the same for any N"),
+    cl::desc("Threads that read a large input in pieces, run the "
+             "candidates of the auto selections and print a large output in "
+             "parts at once, 0 for one per hardware thread (default 0); the "
+             "output is the same for any N"),
     cl::cat(DANCategory));
 
 static cl::opt<size_t> SampleAbove(

@@ -1,5 +1,4 @@
-//===- Printer.h - Canonical text form of the DAN IR -------------*- C++
-//-*-===//
+//===- Printer.h - Canonical text form of the DAN IR ------------*- C++ -*-===//
 
 #ifndef DAN_IR_PRINTER_H
 #define DAN_IR_PRINTER_H
@@ -8,10 +7,13 @@
 
 namespace dan {
 class Graph;
+class JobRunner;
 
 /// Prints \p G in canonical form: parsing the output and printing it again
-/// gives the same bytes.
-void printGraph(const Graph &G, llvm::raw_ostream &OS);
+/// gives the same bytes. With \p Runner, a large graph's nodes are
+/// formatted in parts on its threads, the same bytes.
+void printGraph(const Graph &G, llvm::raw_ostream &OS,
+                JobRunner *Runner = nullptr);
 
 } // namespace dan
 
