@@ -118,14 +118,20 @@ TEST(ParserTest, PrintIsAFixedPoint) {
 // The printer builds its text in blocks of 16 KiB: lines that cross a
 // block's end, and an operation name longer than half a block (written
 // around the block), come out whole and in order.
-TEST(ParserTest, PrintAcrossBlocks) {
+/// A chain of \p Nodes operations, the one at \p LongAt named by 9,000
+/// letters (more than half a printer block), in canonical form.
+static std::string chainText(unsigned Nodes, unsigned LongAt) {
   std::string Long(9000, 'X');
   std::string Text = "graph @g {\n";
-  for (unsigned I = 0; I != 2000; ++I)
-    Text += "  n" + std::to_string(I) + " = " + (I == 700 ? Long : "MUL") +
-            " VECTOR " + std::to_string(I * 7) + " (b" + std::to_string(I) +
+  for (unsigned I = 0; I != Nodes; ++I)
+    Text += "  n" + std::to_string(I) + " = " + (I == LongAt ? Long : "MUL") +
+            " VECTOR " + std::to_string(I % 97) + " (b" + std::to_string(I) +
             ")" + (I ? " after n" + std::to_string(I - 1) : "") + "\n";
-  Text += "}\n";
+  return Text + "}\n";
+}
+
+TEST(ParserTest, PrintAcrossBlocks) {
+  std::string Text = chainText(2000, 700);
   llvm::SourceMgr SM;
   std::string Diags;
   auto G = parse(SM, Text, Diags);
@@ -138,13 +144,7 @@ TEST(ParserTest, PrintAcrossBlocks) {
 // bytes as printed on one thread, for parts of every size the runners give
 // (a long name in a later part is written around its block there too).
 TEST(ParserTest, PrintInPartsGivesTheSameBytes) {
-  std::string Long(9000, 'Y');
-  std::string Text = "graph @big {\n";
-  for (unsigned I = 0; I != 40000; ++I)
-    Text += "  n" + std::to_string(I) + " = " + (I == 30001 ? Long : "ADD") +
-            " VECTOR " + std::to_string(I % 97) + " (b" + std::to_string(I) +
-            ")" + (I ? " after n" + std::to_string(I - 1) : "") + "\n";
-  Text += "}\n";
+  std::string Text = chainText(40000, 30001);
   llvm::SourceMgr SM;
   std::string Diags;
   auto G = parse(SM, Text, Diags);
