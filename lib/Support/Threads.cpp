@@ -80,10 +80,7 @@ void JobRunner::run(size_t N, llvm::function_ref<void(size_t)> Job) {
   startPool();
   CpuSpread Spread;
   for (size_t W = 1; W != Workers; ++W)
-    Pool->async([&, W] {
-      Spread.moveHelper(W);
-      Drain();
-    });
+    Pool->async(Spread.onHelper(W, Drain));
   Spread.yieldToHelpers();
   Job(0);
   Drain();
@@ -105,10 +102,7 @@ bool JobRunner::startSide(std::function<void()> Work) {
   CpuSpread Spread;
   // A batch's helpers queue behind it on the pool: the first that the pool
   // gives this thread is taken once Work has finished.
-  Pool->async([Spread, Work = std::move(Work)] {
-    Spread.moveHelper(1);
-    Work();
-  });
+  Pool->async(Spread.onHelper(1, std::move(Work)));
   Spread.yieldToHelpers();
   return true;
 }
@@ -120,10 +114,7 @@ void JobRunner::waitSide() {
 
 std::thread startBeside(std::function<void()> Work) {
   CpuSpread Spread;
-  std::thread Beside([Spread, Work = std::move(Work)] {
-    Spread.moveHelper(1);
-    Work();
-  });
+  std::thread Beside(Spread.onHelper(1, std::move(Work)));
   Spread.yieldToHelpers();
   return Beside;
 }

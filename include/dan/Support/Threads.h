@@ -36,6 +36,14 @@ public:
   /// nothing where the CPU cannot be known or set.
   void moveHelper(unsigned Helper) const;
 
+  /// \p Work as helper thread \p Helper runs it: moveHelper first.
+  template <typename WorkT> auto onHelper(unsigned Helper, WorkT Work) const {
+    return [Spread = *this, Helper, Work = std::move(Work)]() mutable {
+      Spread.moveHelper(Helper);
+      Work();
+    };
+  }
+
   /// Called by the dispatcher once its helpers are started, before its own
   /// share of the batch: a helper started on this CPU runs only when this
   /// thread gives way, which the scheduler may leave until this thread's
