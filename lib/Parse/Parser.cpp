@@ -126,6 +126,13 @@ void parsePiece(SourceMgr &SM, Piece &P, const char *End, bool LaterPiece,
   P.Ok = Parser.parse() == 0 && !P.PS->hadError();
 }
 
+/// How many threads \p Opts reads on.
+unsigned threadsOf(const ParseOptions &Opts) {
+  return Opts.Runner
+             ? Opts.Runner->threads()
+             : hardware_concurrency(Opts.Threads).compute_thread_count();
+}
+
 /// The graph of the file read in pieces as \p Opts allows (null after the
 /// errors of resolving its names), or nothing when the file is too small
 /// to cut or a piece failed: then it is read whole.
@@ -133,11 +140,8 @@ std::optional<std::unique_ptr<Graph>> parseInPieces(SourceMgr &SM,
                                                     const char *Begin,
                                                     const char *End,
                                                     const ParseOptions &Opts) {
-  unsigned Most =
-      Opts.Runner ? Opts.Runner->threads()
-                  : hardware_concurrency(Opts.Threads).compute_thread_count();
   unsigned Count = std::min<size_t>(
-      Most, (End - Begin) / std::max<size_t>(Opts.MinPieceBytes, 1));
+      threadsOf(Opts), (End - Begin) / std::max<size_t>(Opts.MinPieceBytes, 1));
   if (Count < 2)
     return std::nullopt;
   std::vector<const char *> Cuts = pieceCuts(Begin, End, Count);
@@ -150,7 +154,7 @@ std::optional<std::unique_ptr<Graph>> parseInPieces(SourceMgr &SM,
   }
   // Each batch runs its jobs at once, the first piece's on this thread.
   std::optional<JobRunner> Own;
-  JobRunner &Runner = Opts.Runner ? *Opts.Runner : Own.emplace(Pieces.size());
+  JobRunner &Runner = givenOrOwn(Opts.Runner, Own, Pieces.size());
   // The pieces counted at once too: the first pass over the text maps its
   // pages, most of the count's time (1.1 of Matmul_Case1's 50 ms on one
   // thread before the pieces began).
@@ -243,7 +247,7 @@ std::unique_ptr<Graph> parseGraph(SourceMgr &SM, unsigned BufferID,
                  "pipe fail?)");
     return nullptr;
   }
-  if (Opts.Runner ? Opts.Runner->threads() > 1 : Opts.Threads != 1)
+  if (threadsOf(Opts) > 1)
     if (std::optional<std::unique_ptr<Graph>> G =
             parseInPieces(SM, Begin, End, Opts))
       return std::move(*G);

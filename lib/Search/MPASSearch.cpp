@@ -760,8 +760,7 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
                                        const MPASOptions &Opts,
                                        const SearchOptions &Search) {
   std::optional<JobRunner> Own;
-  JobRunner &Runner =
-      Search.Runner ? *Search.Runner : Own.emplace(Search.Threads);
+  JobRunner &Runner = givenOrOwn(Search.Runner, Own, Search.Threads);
   std::shared_ptr<const MPASGraphInfo> Info;
   std::optional<TaskOrder> Tasks =
       findTasksBeside(G, T, Opts, Search, Runner, Info);

@@ -8,10 +8,8 @@ namespace dan {
 
 void runConcurrently(const SearchOptions &Search, size_t N,
                      function_ref<void(size_t)> Job) {
-  if (Search.Runner)
-    Search.Runner->run(N, Job);
-  else
-    JobRunner(Search.Threads).run(N, Job);
+  std::optional<JobRunner> Own;
+  givenOrOwn(Search.Runner, Own, Search.Threads).run(N, Job);
 }
 
 } // namespace dan

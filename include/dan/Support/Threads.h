@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <thread>
 
 namespace dan {
@@ -94,6 +95,13 @@ private:
   /// Threads - 1 workers, started by the first batch that needs them.
   std::unique_ptr<llvm::DefaultThreadPool> Pool;
 };
+
+/// The runner a caller was given (\p Given, shared with its other work), or
+/// else one of \p Threads threads of the callee's own, made in \p Own.
+inline JobRunner &givenOrOwn(JobRunner *Given, std::optional<JobRunner> &Own,
+                             unsigned Threads) {
+  return Given ? *Given : Own.emplace(Threads);
+}
 
 /// Starts \p Work on a thread of its own beside this one, which leaves this
 /// thread's CPU first while this thread gives way to it once (CpuSpread).
