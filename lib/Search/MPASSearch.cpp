@@ -446,9 +446,12 @@ void tryUnplaced(const Graph &G, const TargetDesc &T,
     S.Tried.clear();
     Unplaced[K].Stats = std::move(S);
   }
+  // (Compared once, in the jobs: an order the placement left as it was
+  // needs no plan of its own.)
+  std::vector<char> Differs(Ranked.size(), 0);
   Runner.run(Ranked.size(), [&](size_t K) {
-    size_t C = Ranked[K];
-    if (Unplaced[K].Order != Runs[C].Order)
+    Differs[K] = Unplaced[K].Order != Runs[Ranked[K]].Order;
+    if (Differs[K])
       UnplacedPlans[K] = planAndMeasure(G, T, Unplaced[K].Order, true);
   });
   for (size_t K = 0; K != Ranked.size(); ++K) {
@@ -457,7 +460,7 @@ void tryUnplaced(const Graph &G, const TargetDesc &T,
       continue;
     }
     size_t C = Ranked[K];
-    if (Unplaced[K].Order == Runs[C].Order)
+    if (!Differs[K])
       continue;
     const PlanResult &Plan = UnplacedPlans[K];
     MPASStats &S = *Unplaced[K].Stats;
