@@ -7,9 +7,10 @@ Imports the graph (default: data/contest/Matmul_Case1.json) once with
 dan-translate, then runs `dan-mpas` (default options: its auto selections on
 every hardware thread) and `dan-mpas --threads=1` alternately N times each
 (default 11), checks that every output is byte-identical, and prints the
-median wall time of each and their ratio (all cores / one thread). Run it
-on an otherwise idle machine: with other work on the cores the threads of
-the parallel run wait for them, and the ratio says nothing.
+median wall time of each and their ratio (all cores / one thread), with
+the median and the middle half of the ratios of each round's two runs.
+Run it on an otherwise idle machine: with other work on the cores the
+threads of the parallel run wait for them, and the ratio says nothing.
 
 It also measures what the machine allows: in the same alternation, two
 `dan-mpas --threads=1` processes started at once. Two cores that do not slow
@@ -114,7 +115,15 @@ def main():
             print(f"  {prefix + label:{width}} median "
                   f"{med[prefix + label] * 1000:8.1f} ms")
         ratio = med[prefix + "all cores"] / med[prefix + "--threads=1"]
-        print(f"  {prefix + 'ratio':{width}} {ratio:.2f}")
+        # Each round's two runs follow each other, so their ratio leaves
+        # out most of the machine's drift from round to round; its spread
+        # says how far one run of the script can be trusted.
+        rounds = [a / o for a, o in zip(times[prefix + "all cores"],
+                                        times[prefix + "--threads=1"])]
+        q1, q2, q3 = statistics.quantiles(rounds, n=4) if len(rounds) > 1 \
+            else rounds * 3
+        print(f"  {prefix + 'ratio':{width}} {ratio:.3f} (round by round: "
+              f"median {q2:.3f}, middle half {q1:.3f} to {q3:.3f})")
     throughput = 2 * med["--threads=1"] / pair
     print(f"  two --threads=1 runs at once: median {pair * 1000:.1f} ms, "
           f"{throughput:.2f} times the throughput of one; the lowest ratio "
