@@ -115,9 +115,6 @@ TEST(ParserTest, PrintIsAFixedPoint) {
   EXPECT_EQ(First, printed(*G2));
 }
 
-// The printer builds its text in blocks of 16 KiB: lines that cross a
-// block's end, and an operation name longer than half a block (written
-// around the block), come out whole and in order.
 /// A chain of \p Nodes operations, the one at \p LongAt named by 9,000
 /// letters (more than half a printer block), in canonical form.
 static std::string chainText(unsigned Nodes, unsigned LongAt) {
@@ -130,6 +127,9 @@ static std::string chainText(unsigned Nodes, unsigned LongAt) {
   return Text + "}\n";
 }
 
+// The printer builds its text in blocks of 16 KiB: lines that cross a
+// block's end, and an operation name longer than half a block (written
+// around the block), come out whole and in order.
 TEST(ParserTest, PrintAcrossBlocks) {
   std::string Text = chainText(2000, 700);
   llvm::SourceMgr SM;

@@ -184,8 +184,8 @@ extern unsigned ToolThreads;
 
 /// The runner of the tool's batches on ToolThreads threads: the reading of
 /// a large input in pieces, the candidates of a search and the printing of
-/// a large output in parts run on it, so that its pool threads start once. Made
-/// on first use, after the options are parsed.
+/// a large output in parts run on it, so that its pool threads start once.
+/// Made on first use, after the options are parsed.
 JobRunner &toolRunner();
 
 /// The whole of a stage tool: options, reading the IR (a file or stdin),
