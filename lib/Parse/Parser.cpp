@@ -203,6 +203,11 @@ std::optional<std::unique_ptr<Graph>> parseInPieces(SourceMgr &SM,
     else
       faultIn(Room + S.From, Bytes);
   });
+  // The join below is this thread's alone. Meanwhile the caller's pool
+  // threads fault in memory for what they take next (the search's analysis,
+  // in dan-mpas); the next batch stops them.
+  if (Opts.Runner)
+    Runner.warmWhileIdle(End - Begin);
   detail::ParseState &State = *Pieces[0].PS;
   for (Piece &P : Pieces)
     if (!P.Ok)

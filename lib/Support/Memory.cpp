@@ -1,7 +1,9 @@
 //===- Memory.cpp - Faulting in memory ahead of its writer ----------------===//
 
 #include "dan/Support/Memory.h"
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 
 #ifdef __linux__
 #include <sys/mman.h>
@@ -55,6 +57,19 @@ void faultIn(const void *Begin, size_t Bytes) {
   // A read is enough: after the advice each page is writable already.
   for (uintptr_t P = R.First; P < R.Last; P += R.Page)
     (void)*reinterpret_cast<const volatile unsigned char *>(P);
+}
+
+void warmHeap(size_t Bytes, llvm::function_ref<bool()> KeepOn) {
+  // One block, so that the pages are the top of the thread's heap and go
+  // back to it whole.
+  void *Block = Bytes ? std::malloc(Bytes) : nullptr;
+  if (!Block)
+    return;
+  PageRange R = wholePages(Block, Bytes);
+  constexpr uintptr_t Step = 32 << 10;
+  for (uintptr_t P = R.First; P < R.Last && (!KeepOn || KeepOn()); P += Step)
+    faultIn(reinterpret_cast<const void *>(P), std::min(Step, R.Last - P));
+  std::free(Block);
 }
 
 } // namespace dan

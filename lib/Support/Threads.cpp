@@ -1,6 +1,7 @@
 //===- Threads.cpp - A batch's helper threads on other CPUs ---------------===//
 
 #include "dan/Support/Threads.h"
+#include "dan/Support/Memory.h"
 #include "llvm/Support/Threading.h"
 #include <algorithm>
 #include <atomic>
@@ -59,7 +60,10 @@ void CpuSpread::yieldToHelpers() const {
 JobRunner::JobRunner(unsigned Threads)
     : Threads(llvm::hardware_concurrency(Threads).compute_thread_count()) {}
 
-JobRunner::~JobRunner() = default;
+JobRunner::~JobRunner() {
+  // A warming left running would hold up the pool's end.
+  Handouts.fetch_add(1, std::memory_order_relaxed);
+}
 
 void JobRunner::run(size_t N, llvm::function_ref<void(size_t)> Job) {
   size_t Workers = std::min<size_t>(Threads, N);
@@ -78,6 +82,7 @@ void JobRunner::run(size_t N, llvm::function_ref<void(size_t)> Job) {
       Job(I);
   };
   startPool();
+  Handouts.fetch_add(1, std::memory_order_relaxed);
   CpuSpread Spread;
   for (size_t W = 1; W != Workers; ++W)
     Pool->async(Spread.onHelper(W, Drain));
@@ -99,12 +104,25 @@ bool JobRunner::startSide(std::function<void()> Work) {
   if (Threads <= 1)
     return false;
   startPool();
+  Handouts.fetch_add(1, std::memory_order_relaxed);
   CpuSpread Spread;
   // A batch's helpers queue behind it on the pool: the first that the pool
   // gives this thread is taken once Work has finished.
   Pool->async(Spread.onHelper(1, std::move(Work)));
   Spread.yieldToHelpers();
   return true;
+}
+
+void JobRunner::warmWhileIdle(size_t Bytes) {
+  if (!Pool || !Bytes)
+    return;
+  uint64_t Mine = Handouts.fetch_add(1, std::memory_order_relaxed) + 1;
+  for (unsigned W = 1; W != Threads; ++W)
+    Pool->async([this, Bytes, Mine] {
+      warmHeap(Bytes, [&] {
+        return Handouts.load(std::memory_order_relaxed) == Mine;
+      });
+    });
 }
 
 void JobRunner::waitSide() {

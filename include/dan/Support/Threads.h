@@ -15,7 +15,9 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/ThreadPool.h"
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -82,8 +84,16 @@ public:
   /// thread of its own beside the pool would share a CPU with them). False,
   /// and nothing started, with one thread: the caller does the work itself.
   bool startSide(std::function<void()> Work);
-  /// Returns once the work startSide started has finished.
+  /// Returns once the work startSide started, and any warming
+  /// (warmWhileIdle), has finished.
   void waitSide();
+
+  /// For a serial step of the caller's: until this runner's next batch or
+  /// side work (or its end), each of the pool's threads faults in up to
+  /// \p Bytes of fresh memory for its allocator (warmHeap), so that what
+  /// it allocates next finds its pages ready. Nothing before the pool has
+  /// started, or with one thread.
+  void warmWhileIdle(size_t Bytes);
 
   /// How many threads run jobs, this one included.
   unsigned threads() const { return Threads; }
@@ -92,6 +102,8 @@ private:
   void startPool();
 
   unsigned Threads;
+  /// Counts the work handed to the pool: a warming stops when it moves.
+  std::atomic<uint64_t> Handouts{0};
   /// Threads - 1 workers, started by the first batch that needs them.
   std::unique_ptr<llvm::DefaultThreadPool> Pool;
 };
