@@ -61,7 +61,9 @@ void faultIn(const void *Begin, size_t Bytes) {
 
 void warmHeap(size_t Bytes, llvm::function_ref<bool()> KeepOn) {
   // One block, so that the pages are the top of the thread's heap and go
-  // back to it whole.
+  // back to it whole; at most half of what a helper thread's heap holds
+  // (glibc's is 64 MiB), lest the block not fit and be mapped apart.
+  Bytes = std::min<size_t>(Bytes, 32 << 20);
   void *Block = Bytes ? std::malloc(Bytes) : nullptr;
   if (!Block)
     return;

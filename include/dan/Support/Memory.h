@@ -33,14 +33,14 @@ void prefaultForWrite(const void *Begin, size_t Bytes);
 /// measured on). No other thread may write the range meanwhile.
 void faultIn(const void *Begin, size_t Bytes);
 
-/// Faults in (faultIn) up to \p Bytes of fresh memory of this thread's
-/// allocator, 32 KiB at a time while \p KeepOn says so (always, when it is
-/// empty), and gives the block back: the thread's next allocations of that
-/// much find their pages ready. For a thread with nothing else to do ahead
-/// of work that allocates: a page faulted in ahead costs that work nothing,
-/// and faulted in this way it costs about half of a first touch (9 against
-/// 17 us on the machine of docs/Performance.md). The memory stays with the
-/// thread's allocator where freed memory is kept, as the tools keep it
+/// Faults in (faultIn) up to \p Bytes (at most 32 MiB) of fresh memory of
+/// this thread's allocator, 32 KiB at a time while \p KeepOn says so (always,
+/// when it is empty), and gives the block back: the thread's next allocations
+/// of that much find their pages ready. For a thread with nothing else to do
+/// ahead of work that allocates: a page faulted in ahead costs that work
+/// nothing, and faulted in this way it costs about half of a first touch (9
+/// against 17 us on the machine of docs/Performance.md). The memory stays with
+/// the thread's allocator where freed memory is kept, as the tools keep it
 /// (ToolSupport's mallopt); elsewhere the allocator may give it back to the
 /// kernel, and the work is lost.
 void warmHeap(size_t Bytes, llvm::function_ref<bool()> KeepOn = {});
