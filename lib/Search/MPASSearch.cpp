@@ -745,6 +745,12 @@ MPASStats joinPartStats(Graph &G, ArrayRef<std::vector<NodeIdx>> Parts,
 
 } // namespace
 
+/// Whether the selection surely runs the list scheduler, so that its view of
+/// the graph is made beside the task search (findTasksBeside).
+static bool analyzesBeside(const MPASOptions &Opts) {
+  return Opts.Order == Traversal::Auto || Opts.Order == Traversal::Tasks;
+}
+
 /// The graph's tasks, unless the order needs none; on two or more threads,
 /// when the selection surely runs the list scheduler, what it knows of the
 /// graph (\p Info, made once for every candidate that runs it; the others
@@ -757,7 +763,7 @@ findTasksBeside(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
   if (Opts.Order == Traversal::Free || Opts.Order == Traversal::Window)
     return std::nullopt;
   bool Making = false;
-  if (Opts.Order == Traversal::Auto || Opts.Order == Traversal::Tasks)
+  if (analyzesBeside(Opts))
     Making = Runner.startSide([&] {
       Info = analyzeForMPAS(G, T);
       if (Opts.L0 == L0Mode::Auto)
@@ -880,8 +886,7 @@ Expected<MPASStats> searchMPAS(Graph &G, const TargetDesc &T,
   // The checks and the parts are this thread's alone; meanwhile the pool's
   // threads fault in memory for the analysis that one of them makes next
   // (findTasksBeside).
-  if (Search.Runner &&
-      (Opts.Order == Traversal::Auto || Opts.Order == Traversal::Tasks))
+  if (Search.Runner && analyzesBeside(Opts))
     Search.Runner->warmWhileIdle(G.size() * AnalysisWarmBytesPerNode);
   if (Error E = checkMPASInput(G))
     return E;

@@ -89,9 +89,10 @@ public:
   void waitSide();
 
   /// For a serial step of the caller's: until this runner's next batch or
-  /// side work (or its end), each of the pool's threads faults in up to
-  /// \p Bytes of fresh memory for its allocator (warmHeap), so that what
-  /// it allocates next finds its pages ready. Nothing before the pool has
+  /// side work (or its end), the pool's threads fault in up to \p Bytes of
+  /// fresh memory each for their allocators (warmHeap: one warming per pool
+  /// thread, which an idle pool gives one to each), so that what they
+  /// allocate next finds its pages ready. Nothing before the pool has
   /// started, or with one thread.
   void warmWhileIdle(size_t Bytes);
 
