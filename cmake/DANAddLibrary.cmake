@@ -6,8 +6,7 @@
 #     sources) whose public headers are include/dan/...; installed to lib/
 #     and exported as DAN::NAME in the DAN CMake package.
 #   dan_add_tool(NAME SOURCES... LINK LIBS...)
-#     A tool in bin/ of the build and of the installation, linked with
-#     DAN_TOOL_LINK_OPTIONS (statically, unless DAN_STATIC_TOOLS is off).
+#     A tool in bin/ of the build and of the installation.
 #
 # The libraries are recorded in the order they are declared (bottom-up, as
 # lib/CMakeLists.txt adds them), which the pkg-config file reverses for its
@@ -35,7 +34,6 @@ function(dan_add_tool name)
   cmake_parse_arguments(ARG "" "" "LINK" ${ARGN})
   add_executable(${name} ${ARG_UNPARSED_ARGUMENTS})
   target_link_libraries(${name} PRIVATE ${ARG_LINK})
-  target_link_options(${name} PRIVATE ${DAN_TOOL_LINK_OPTIONS})
   set_target_properties(${name} PROPERTIES
     RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
   install(TARGETS ${name} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -11,7 +11,7 @@ BUILD_DIR="${DAN_BUILD_DIR:-$ROOT/build}"
 # clang); clang-format for the style test (test/Style/clang-format.test);
 # pkgconf for the installed-package test (test/Install).
 BUILD_PACKAGES=(cmake ninja-build g++ python3 llvm-19-dev llvm-19-tools
-                libzstd-dev zlib1g-dev libc6-dev re2c bison googletest
+                libzstd-dev zlib1g-dev re2c bison googletest
                 libgtest-dev clang-format pkgconf)
 if [[ "${1:-}" == "--print-packages" ]]; then
   echo "${BUILD_PACKAGES[@]}"

@@ -1,6 +1,5 @@
 #include "TestUtil.h"
 #include "dan/IR/Printer.h"
-#include "dan/Support/Threads.h"
 #include <gtest/gtest.h>
 
 using namespace dan;
@@ -139,25 +138,14 @@ TEST(ParserTest, PrintAcrossBlocks) {
   EXPECT_EQ(printed(*G), "target davinci\n\n" + Text);
 }
 
-// A large graph printed with a runner is formatted in parts at once, the
-// first on the stream and the others in blocks of their own: the same
-// bytes as printed on one thread, for parts of every size the runners give
-// (a long name in a later part is written around its block there too).
-TEST(ParserTest, PrintInPartsGivesTheSameBytes) {
+// A large graph prints back the text it was read from.
+TEST(ParserTest, LargeGraphPrintsBack) {
   std::string Text = chainText(40000, 30001);
   llvm::SourceMgr SM;
   std::string Diags;
   auto G = parse(SM, Text, Diags);
   ASSERT_TRUE(G) << Diags;
-  std::string Whole = printed(*G);
-  EXPECT_EQ(Whole, "target davinci\n\n" + Text);
-  for (unsigned Threads : {2, 3, 4, 8}) {
-    JobRunner Runner(Threads);
-    std::string InParts;
-    llvm::raw_string_ostream OS(InParts);
-    printGraph(*G, OS, &Runner);
-    EXPECT_EQ(InParts, Whole) << Threads << " threads";
-  }
+  EXPECT_EQ(printed(*G), "target davinci\n\n" + Text);
 }
 
 TEST(ParserTest, ErrorsAreLocated) {
@@ -202,83 +190,7 @@ TEST(ParserTest, EmbeddedNulIsAnError) {
   EXPECT_NE(Diags.find("unexpected NUL byte"), std::string::npos) << Diags;
 }
 
-namespace {
-/// Reading \p Text whole and in pieces of at least \p MinPieceBytes on four
-/// threads: the printed graphs (or the diagnostics) and the interned names.
-struct BothReadings {
-  std::string Whole, Pieces, WholeDiags, PiecesDiags;
-  std::vector<std::string> WholeNames, PiecesNames;
-  unsigned PiecesRead = 0;
-};
-
-BothReadings readBothWays(llvm::StringRef Text, size_t MinPieceBytes) {
-  BothReadings R;
-  llvm::SourceMgr SM1, SM2;
-  std::unique_ptr<Graph> A = parse(SM1, Text, R.WholeDiags);
-  ParseOptions Opts;
-  Opts.Threads = 4;
-  Opts.MinPieceBytes = MinPieceBytes;
-  Opts.PiecesRead = &R.PiecesRead;
-  std::unique_ptr<Graph> B = parse(SM2, Text, R.PiecesDiags, Opts);
-  if (A) {
-    R.Whole = print(*A);
-    R.WholeNames = A->OpNames;
-  }
-  if (B) {
-    R.Pieces = print(*B);
-    R.PiecesNames = B->OpNames;
-  }
-  return R;
-}
-} // namespace
-
-TEST(ParserTest, ReadingInPiecesGivesTheWholeReadingsGraph) {
-  TargetDesc T = TargetDesc::davinci();
-  T.setCapacity(Tier::L1, 4096);
-  for (uint64_t Seed : {1, 2})
-    for (const std::unique_ptr<Graph> &G : generatedFamilies(T, 3, 4, Seed)) {
-      G->Target = T;
-      std::string Text = print(*G);
-      // Blank lines, comments and a statement over two lines, which is not
-      // a place to cut.
-      size_t Mid = Text.find("\n  n", Text.size() / 2);
-      ASSERT_NE(Mid, std::string::npos);
-      Text.insert(Mid + 1, "\n// a comment\n\n");
-      size_t After = Text.find(" after n", Text.size() / 3);
-      ASSERT_NE(After, std::string::npos);
-      Text.replace(After, 7, "\n   after\n ");
-      BothReadings R = readBothWays(Text, Text.size() / 5);
-      ASSERT_TRUE(R.WholeDiags.empty()) << R.WholeDiags;
-      EXPECT_GE(R.PiecesRead, 3u) << G->Name;
-      EXPECT_EQ(R.PiecesDiags, "");
-      EXPECT_EQ(R.Pieces, R.Whole) << G->Name;
-      EXPECT_EQ(R.PiecesNames, R.WholeNames) << G->Name;
-    }
-}
-
-// A runner kept for the whole run (as a tool's) reads the pieces as
-// threads of its own do, and serves the next reading.
-TEST(ParserTest, ReadingInPiecesOnARunner) {
-  TargetDesc T = TargetDesc::davinci();
-  std::unique_ptr<Graph> G = std::move(generatedFamilies(T, 3, 4, 1).front());
-  std::string Text = print(*G);
-  JobRunner Runner(3);
-  for (unsigned Reading = 0; Reading != 2; ++Reading) {
-    llvm::SourceMgr SM;
-    std::string Diags;
-    unsigned Pieces = 0;
-    ParseOptions Opts;
-    Opts.Runner = &Runner;
-    Opts.MinPieceBytes = Text.size() / 5;
-    Opts.PiecesRead = &Pieces;
-    std::unique_ptr<Graph> B = parse(SM, Text, Diags, Opts);
-    ASSERT_TRUE(B) << Diags;
-    EXPECT_EQ(Pieces, 3u);
-    EXPECT_EQ(print(*B), Text);
-  }
-}
-
-TEST(ParserTest, ReadingInPiecesReportsTheWholeReadingsErrors) {
+TEST(ParserTest, ErrorsLateInALargeFile) {
   std::string Text = "graph @g {\n";
   for (unsigned I = 0; I != 400; ++I)
     Text += "  n" + std::to_string(I) + " = OP" + std::to_string(I % 7) +
@@ -295,46 +207,22 @@ TEST(ParserTest, ReadingInPiecesReportsTheWholeReadingsErrors) {
   struct Case {
     std::string Text;
     const char *Expected;
-    bool ReadInPieces; ///< the error is found once the pieces are joined
   } Cases[] = {
-      // A syntax error late in the file, in the last piece.
       {Replace("n390 = OP5 VECTOR 1 ()", "n390 = OP5 VECTOR 1 ("),
-       "syntax error", false},
-      {Replace("n350 = OP0 VECTOR", "n350 = OP0 VECTR"), "unknown pipe", false},
-      // An id of an early piece defined again in a later one.
-      {Replace("n300 = ", "n3 = "), "redefinition of node n3", false},
-      // Resolving names, after the pieces are joined.
-      {Replace("after n379", "after n999"), "use of undefined node n999", true},
+       "test.dan:392:25: error: syntax error"},
+      {Replace("n350 = OP0 VECTOR", "n350 = OP0 VECTR"),
+       "test.dan:352:14: error: unknown pipe"},
+      {Replace("n300 = ", "n3 = "),
+       "test.dan:302:3: error: redefinition of node n3"},
+      {Replace("after n379", "after n999"),
+       "test.dan:382:32: error: use of undefined node n999"},
       {Replace("after n250", "after n250, n250"),
-       "duplicate edge from n250 to n251", true},
+       "test.dan:253:38: error: duplicate edge from n250 to n251"},
   };
   for (const Case &C : Cases) {
-    BothReadings R = readBothWays(C.Text, C.Text.size() / 4);
-    EXPECT_NE(R.WholeDiags.find(C.Expected), std::string::npos) << R.WholeDiags;
-    EXPECT_EQ(R.PiecesDiags, R.WholeDiags);
-    EXPECT_EQ(R.PiecesRead, C.ReadInPieces ? 4u : 1u) << C.Expected;
+    llvm::SourceMgr SM;
+    std::string Diags;
+    EXPECT_FALSE(parse(SM, C.Text, Diags));
+    EXPECT_NE(Diags.find(C.Expected), std::string::npos) << Diags;
   }
-}
-
-TEST(ParserTest, ReadingInPiecesManyStatementsALine) {
-  // Ten statements a line: the pieces' room is counted in '=' (one a
-  // statement), not in lines, so the first piece never outgrows it while
-  // the others fault in the rest.
-  std::string Text = "graph @g {\n";
-  for (unsigned I = 0; I != 4000; ++I)
-    Text += "n" + std::to_string(I) + " = OP" + std::to_string(I % 5) +
-            " VECTOR 1 ()" + (I ? " after n" + std::to_string(I - 1) : "") +
-            (I % 10 == 9 ? "\n" : " ");
-  Text += "}\n";
-  BothReadings R = readBothWays(Text, Text.size() / 4);
-  ASSERT_TRUE(R.WholeDiags.empty()) << R.WholeDiags;
-  EXPECT_EQ(R.PiecesDiags, "");
-  EXPECT_GE(R.PiecesRead, 3u);
-  EXPECT_EQ(R.Pieces, R.Whole);
-}
-
-TEST(ParserTest, ASmallFileIsReadWhole) {
-  BothReadings R = readBothWays(SpillExample, 1 << 20);
-  EXPECT_EQ(R.PiecesRead, 1u);
-  EXPECT_EQ(R.Pieces, R.Whole);
 }

@@ -11,7 +11,6 @@
 #include "dan/Gen/Generate.h"
 #include "dan/IR/Link.h"
 #include "dan/IR/Printer.h"
-#include "dan/Support/Threads.h"
 #include "gtest/gtest.h"
 
 using namespace dan;
@@ -120,41 +119,6 @@ TEST(SearchTest, DLRSameForAnyThreads) {
     Graph Direct = Ordered;
     ASSERT_TRUE(bool(runDLR(Direct, T, Kept)));
     EXPECT_EQ(print(One), print(Direct));
-  }
-}
-
-// A runner kept for several searches (as a tool keeps one for its reading
-// and its search): each search gives what it gives on threads of its own,
-// also on two kernels linked (their parts run on the runner, each part's
-// search inside a job on one thread), and the runner serves the next
-// search after the last one left the freeing of its data to it.
-TEST(SearchTest, SearchesShareOneRunner) {
-  TargetDesc T = tightTarget();
-  std::vector<std::unique_ptr<Graph>> Graphs = workloads(T);
-  llvm::Expected<std::unique_ptr<Graph>> Linked =
-      linkGraphs({Graphs[0].get(), Graphs[0].get()}, "two");
-  ASSERT_TRUE(bool(Linked)) << llvm::toString(Linked.takeError());
-  Graphs.push_back(std::move(*Linked));
-  JobRunner Runner(4);
-  SearchOptions Shared;
-  Shared.Runner = &Runner;
-  for (const std::unique_ptr<Graph> &In : Graphs) {
-    SCOPED_TRACE(In->Name);
-    Graph Own = *In, OnRunner = *In;
-    llvm::Expected<MPASStats> S1 = searchMPAS(Own, T, MPASOptions(), {1});
-    llvm::Expected<MPASStats> SR =
-        searchMPAS(OnRunner, T, MPASOptions(), Shared);
-    ASSERT_TRUE(bool(S1)) << llvm::toString(S1.takeError());
-    ASSERT_TRUE(bool(SR)) << llvm::toString(SR.takeError());
-    EXPECT_EQ(print(Own), print(OnRunner));
-    EXPECT_EQ(mpasStats(*S1), mpasStats(*SR));
-    DLROptions Opts;
-    Opts.Fit = FitPolicy::Auto;
-    llvm::Expected<DLRStats> D1 = searchDLR(Own, T, Opts, {1});
-    llvm::Expected<DLRStats> DR = searchDLR(OnRunner, T, Opts, Shared);
-    ASSERT_TRUE(bool(D1)) << llvm::toString(D1.takeError());
-    ASSERT_TRUE(bool(DR)) << llvm::toString(DR.takeError());
-    EXPECT_EQ(print(Own), print(OnRunner));
   }
 }
 

@@ -44,15 +44,14 @@ inline std::string print(const Graph &G) {
 
 /// Parses \p Text, collecting diagnostics in \p Diags instead of printing.
 inline std::unique_ptr<Graph> parse(llvm::SourceMgr &SM, llvm::StringRef Text,
-                                    std::string &Diags,
-                                    const ParseOptions &Opts = {}) {
+                                    std::string &Diags) {
   SM.setDiagHandler(
       [](const llvm::SMDiagnostic &D, void *Ctx) {
         llvm::raw_string_ostream OS(*static_cast<std::string *>(Ctx));
         D.print("", OS, /*ShowColors=*/false);
       },
       &Diags);
-  return parseGraphString(Text, SM, "test.dan", Opts);
+  return parseGraphString(Text, SM, "test.dan");
 }
 
 /// The errors of verifying \p G under \p T, one a line ("" when it

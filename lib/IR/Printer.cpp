@@ -2,12 +2,8 @@
 
 #include "dan/IR/Printer.h"
 #include "dan/IR/Graph.h"
-#include "dan/Support/Threads.h"
-#include <algorithm>
 #include <charconv>
 #include <cstring>
-#include <string>
-#include <vector>
 
 using namespace llvm;
 
@@ -113,48 +109,14 @@ static void printNode(const Graph &G, const Node &N, BlockWriter &Out) {
   Out << '\n';
 }
 
-static void printNodes(const Graph &G, ArrayRef<NodeIdx> Nodes,
-                       function_ref<void(StringRef)> Emit) {
-  BlockWriter Out(Emit);
-  for (NodeIdx I : Nodes)
-    printNode(G, G[I], Out);
-}
-
-/// The fewest nodes of a part printed on a thread of its own: fewer are
-/// not worth a thread's wake-up (about 0.1 ms, a few thousand nodes).
-constexpr size_t MinPartNodes = 8192;
-
-void printGraph(const Graph &G, raw_ostream &OS, JobRunner *Runner) {
+void printGraph(const Graph &G, raw_ostream &OS) {
   G.Target.printHeader(OS);
   OS << "\n\ngraph @" << G.Name << " {\n";
-  ArrayRef<NodeIdx> Order = G.Order;
-  size_t Parts =
-      Runner ? std::min<size_t>(Runner->threads(), Order.size() / MinPartNodes)
-             : 1;
-  auto ToStream = [&](StringRef Block) { OS << Block; };
-  if (Parts < 2) {
-    printNodes(G, Order, ToStream);
-  } else {
-    // The first part goes to the stream on this thread (JobRunner::run
-    // runs job 0 here), which writes it out meanwhile; the others are
-    // formatted into blocks of their own (small enough to reuse freed
-    // memory: one text of a part's size took fresh pages, slower than
-    // printing on one thread), written after it in order.
-    std::vector<std::vector<std::string>> Blocks(Parts);
-    size_t Step = (Order.size() + Parts - 1) / Parts;
-    Runner->run(Parts, [&](size_t K) {
-      size_t Begin = std::min(K * Step, Order.size());
-      ArrayRef<NodeIdx> Part =
-          Order.slice(Begin, std::min(Step, Order.size() - Begin));
-      if (K == 0)
-        printNodes(G, Part, ToStream);
-      else
-        printNodes(G, Part,
-                   [&](StringRef Block) { Blocks[K].emplace_back(Block); });
-    });
-    for (size_t K = 1; K != Parts; ++K)
-      for (const std::string &Block : Blocks[K])
-        OS << Block;
+  {
+    auto ToStream = [&](StringRef Block) { OS << Block; };
+    BlockWriter Out(ToStream);
+    for (NodeIdx I : G.Order)
+      printNode(G, G[I], Out);
   }
   OS << "}\n";
 }

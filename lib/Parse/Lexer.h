@@ -14,15 +14,9 @@ namespace dan::detail {
 
 class Lexer {
 public:
-  /// The text from \p Begin to \p Limit of a buffer that ends at \p End,
-  /// where *End must be NUL: the whole file when Limit is End and it is not
-  /// \p LaterPiece, else a piece of a file read in pieces (parseGraph). A
-  /// piece that is not the first starts with a PIECE token, one that ends
-  /// before the buffer ends with a PIECE_END token. A token that runs past
-  /// \p Limit is an error.
-  Lexer(const char *Begin, const char *Limit, const char *End, bool LaterPiece,
-        ParseState &PS)
-      : Cur(Begin), End(End), Limit(Limit), PieceStart(LaterPiece), PS(PS) {}
+  /// The text from \p Begin to \p End, where *End must be NUL.
+  Lexer(const char *Begin, const char *End, ParseState &PS)
+      : Cur(Begin), End(End), PS(PS) {}
   IRParser::symbol_type lex();
 
 private:
@@ -46,9 +40,6 @@ private:
 
   const char *Cur;
   const char *End;
-  /// Where this piece ends (End for a whole file or the last piece).
-  const char *Limit;
-  bool PieceStart = false, PieceEnded = false;
   const char *Marker = nullptr;
   ParseState &PS;
 };

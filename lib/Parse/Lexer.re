@@ -33,21 +33,8 @@ bool Lexer::parseLongInt(const char *Start, const char *Digits,
 }
 
 IRParser::symbol_type Lexer::lex() {
-  if (PieceStart) {
-    PieceStart = false;
-    return IRParser::make_PIECE(range(Cur));
-  }
   for (;;) {
     const char *Start = Cur;
-    // A piece is cut before a statement's node id, where a token begins.
-    if (Start >= Limit && Limit != End) {
-      if (PieceEnded)
-        return IRParser::make_YYEOF(range(Start));
-      PieceEnded = true;
-      if (Start != Limit)
-        return error(Start, "a token runs past the end of its piece");
-      return IRParser::make_PIECE_END(range(Start));
-    }
     /*!re2c
       re2c:define:YYCTYPE = "unsigned char";
       re2c:define:YYCURSOR = Cur;

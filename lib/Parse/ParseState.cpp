@@ -12,13 +12,11 @@ namespace dan::detail {
 
 void ParseState::error(SMLoc Loc, const Twine &Msg) {
   HadError = true;
-  if (!Quiet)
-    printLocated(SM, Loc, SourceMgr::DK_Error, Msg);
+  printLocated(SM, Loc, SourceMgr::DK_Error, Msg);
 }
 
 void ParseState::note(SMLoc Loc, const Twine &Msg) {
-  if (!Quiet)
-    printLocated(SM, Loc, SourceMgr::DK_Note, Msg);
+  printLocated(SM, Loc, SourceMgr::DK_Note, Msg);
 }
 
 bool ParseState::checkTarget(StringRef Name, SrcRange R) {
@@ -170,30 +168,7 @@ bool ParseState::defineNode(uint64_t Id, SrcRange R) {
   return true;
 }
 
-bool ParseState::appendPiece(ParseState &Piece) {
-  Graph &From = Piece.G;
-  NodeIdx Base = G.size();
-  // The piece's names in the order they first occur in it, so that the
-  // whole graph interns them in the order of the file.
-  std::vector<unsigned> NameOf;
-  for (const std::string &Name : From.OpNames)
-    NameOf.push_back(G.internOpName(Name));
-  for (Node &N : From.Nodes) {
-    if (!addId(N.Id, G.size()))
-      return false;
-    if (N.Kind == NodeKind::Op)
-      N.OpName = NameOf[N.OpName];
-    G.addNode(std::move(N));
-  }
-  // Kept as they are, not appended to Refs: copying them there regrew
-  // Refs to twice its room, a tenth of a large file's page faults.
-  LaterRefs.push_back({std::move(Piece.Refs), Base});
-  return true;
-}
-
-template <typename ReportFn>
-bool ParseState::resolveRefs(ArrayRef<PendingRef> List, NodeIdx Base,
-                             ReportFn Report) {
+bool ParseState::finish() {
   // A duplicate is a target already in the user's list. A short list is
   // searched; a list grown past ShortList is mirrored in a set, since the
   // search would be quadratic for a node with a million predecessors. A
@@ -220,16 +195,14 @@ bool ParseState::resolveRefs(ArrayRef<PendingRef> List, NodeIdx Base,
     if (Unsorted[1])
       llvm::sort(User.ReusePreds, ById);
   };
-  bool Ok = true;
-  for (const PendingRef &Ref : List) {
+  // The references in file order, every bad one reported.
+  for (const PendingRef &Ref : Refs) {
     NodeIdx *Found = findId(Ref.Id);
     if (!Found) {
-      Ok = false;
-      if (!Report(Ref.Loc, "use of undefined node n" + Twine(Ref.Id)))
-        return false;
+      error(Ref.Loc, "use of undefined node n" + Twine(Ref.Id));
       continue;
     }
-    NodeIdx UserIdx = Base + Ref.User;
+    NodeIdx UserIdx = Ref.User;
     if (UserIdx != SortUser) {
       SortUsersLists();
       SortUser = UserIdx;
@@ -255,11 +228,9 @@ bool ParseState::resolveRefs(ArrayRef<PendingRef> List, NodeIdx Base,
       Duplicate = !Seen.insert(uint64_t(Target) << 1 | Ref.Reuse).second;
     }
     if (Duplicate) {
-      Ok = false;
-      if (!Report(Ref.Loc, "duplicate " + Twine(Ref.Reuse ? "reuse " : "") +
-                               "edge from n" + Twine(Ref.Id) + " to n" +
-                               Twine(User.Id)))
-        return false;
+      error(Ref.Loc, "duplicate " + Twine(Ref.Reuse ? "reuse " : "") +
+                         "edge from n" + Twine(Ref.Id) + " to n" +
+                         Twine(User.Id));
       continue;
     }
     if (!Edges.empty() && Ref.Id < LastId[Ref.Reuse])
@@ -268,34 +239,7 @@ bool ParseState::resolveRefs(ArrayRef<PendingRef> List, NodeIdx Base,
     Edges.push_back(Target);
   }
   SortUsersLists();
-  return Ok;
-}
-
-bool ParseState::finish() {
-  // The references in file order: this piece's, then each later piece's,
-  // whose users count from the piece's first node.
-  auto Report = [&](SMLoc Loc, const Twine &Msg) {
-    error(Loc, Msg);
-    return true;
-  };
-  resolveRefs(Refs, 0, Report);
-  for (const auto &[PieceRefs, Base] : LaterRefs)
-    resolveRefs(PieceRefs, Base, Report);
   return !HadError;
-}
-
-bool ParseState::resolvePieceQuietly(size_t K) {
-  auto Stop = [](SMLoc, const Twine &) { return false; };
-  if (K == 0)
-    return resolveRefs(Refs, 0, Stop);
-  return resolveRefs(LaterRefs[K - 1].first, LaterRefs[K - 1].second, Stop);
-}
-
-void ParseState::clearEdges() {
-  for (Node &N : G.Nodes) {
-    N.Preds.clear();
-    N.ReusePreds.clear();
-  }
 }
 
 } // namespace dan::detail

@@ -34,9 +34,6 @@ public:
   void error(llvm::SMLoc Loc, const llvm::Twine &Msg);
   void note(llvm::SMLoc Loc, const llvm::Twine &Msg);
   bool hadError() const { return HadError; }
-  /// A quiet state counts its errors but prints none: a piece of a file
-  /// read in pieces, which is read again whole to report them.
-  void setQuiet(bool Q) { Quiet = Q; }
 
   /// Name checks; each reports its own error and returns false on failure.
   bool checkTarget(llvm::StringRef Name, SrcRange R);
@@ -80,25 +77,11 @@ public:
   /// Adds node() as defined at \p R with its references, and starts the
   /// next statement; fails on a redefined id.
   bool defineNode(uint64_t Id, SrcRange R);
-  /// Moves the nodes and references of \p Piece, the next piece of the
-  /// file, after this state's; fails, leaving this state in pieces, when
-  /// the piece defines an id defined before it.
-  bool appendPiece(ParseState &Piece);
   /// Resolves edges once every node is known, reporting every reference
   /// to an undefined node and every duplicate edge in file order; each
   /// edge list comes out sorted by predecessor id (as Graph::sortEdges
   /// sorts it).
   bool finish();
-  /// What finish() does, one piece's references at a time, so that the
-  /// pieces can be resolved at once: resolves the references of piece
-  /// \p K (0: this state's own; K: the K-th appended) and fails at the
-  /// first bad one, reporting nothing. Each piece's call may run on its own
-  /// thread (its users are its own nodes; the id table is only read), once
-  /// every piece is appended. After a failure, clearEdges() and finish()
-  /// report the errors as a whole reading does; after success, the
-  /// piece's edge lists are sorted as finish() sorts them.
-  bool resolvePieceQuietly(size_t K);
-  void clearEdges();
 
   Graph &graph() { return G; }
   /// Room for \p N node references, so that the list is not regrown (and
@@ -116,12 +99,6 @@ private:
   /// directly (UINT32_MAX: not defined), larger ones in SparseIds. Ids are
   /// dense in practice, so a graph of a million nodes needs no hashing.
   NodeIdx *findId(uint64_t Id);
-  /// Adds the edges of the references \p List, whose users count from
-  /// \p Base; on a bad reference calls Report(Loc, Message) and goes on if
-  /// it returns true. Returns whether every reference was good.
-  template <typename ReportFn>
-  bool resolveRefs(llvm::ArrayRef<PendingRef> List, NodeIdx Base,
-                   ReportFn Report);
   bool addId(uint64_t Id, NodeIdx I);
   /// Finds a target header key, reporting an unknown one; records where it
   /// is set and reports a second setting. Returns its index in
@@ -136,11 +113,7 @@ private:
   std::vector<NodeIdx> DenseIds;
   llvm::DenseMap<uint64_t, NodeIdx> SparseIds;
   std::vector<PendingRef> Refs;
-  /// The references of the pieces appended after this one (appendPiece),
-  /// each with the index of the piece's first node in the whole graph.
-  std::vector<std::pair<std::vector<PendingRef>, NodeIdx>> LaterRefs;
   bool HadError = false;
-  bool Quiet = false;
   struct PendingTargetValue {
     llvm::StringRef Key;
     SrcRange KeyR;

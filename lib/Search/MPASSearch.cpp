@@ -14,7 +14,6 @@
 #include "dan/Schedule/Order.h"
 #include "dan/Schedule/TaskOrder.h"
 #include "dan/Search/Search.h"
-#include "dan/Support/Memory.h"
 #include "dan/Support/Threads.h"
 #include "dan/Support/Timing.h"
 #include "llvm/ADT/STLExtras.h"
@@ -55,18 +54,6 @@ constexpr unsigned AutoGroups[] = {1, 2, 4, 0};
 constexpr MPASWeights AutoWeights[] = {
     MPASWeights::Balanced, MPASWeights::MemoryFirst,
     MPASWeights::CriticalityFirst, MPASWeights::InputOrder};
-
-/// Fresh memory, per node, that the search's pool thread faults in for its
-/// own next work while it would otherwise wait or while the main thread
-/// still finds the tasks (warmHeap; docs/Performance.md, "Warm heaps"):
-/// - before the analysis, at most about what the analysis takes
-///   (Matmul_Case1's took 126 bytes a node of fresh memory on one thread);
-/// - after it, for its order job. Under --l0=auto two order jobs run at
-///   once, and the main thread's allocator has the task search's freed
-///   memory where the pool thread's has not: Matmul_Case1's jobs faulted in
-///   514 fresh pages on the pool thread against 315, and ran 12.8 against
-///   9.7 ms. 32 bytes a node (990 KB there) brings them level.
-constexpr size_t AnalysisWarmBytesPerNode = 128, OrderWarmBytesPerNode = 32;
 
 /// The candidates --l0=auto tries, in tie-break order.
 SmallVector<OrderCandidate, 9>
@@ -745,51 +732,30 @@ MPASStats joinPartStats(Graph &G, ArrayRef<std::vector<NodeIdx>> Parts,
 
 } // namespace
 
-/// Whether the selection surely runs the list scheduler, so that its view of
-/// the graph is made beside the task search (findTasksBeside).
-static bool analyzesBeside(const MPASOptions &Opts) {
-  return Opts.Order == Traversal::Auto || Opts.Order == Traversal::Tasks;
-}
-
-/// The graph's tasks, unless the order needs none; on two or more threads,
-/// when the selection surely runs the list scheduler, what it knows of the
-/// graph (\p Info, made once for every candidate that runs it; the others
-/// order whole operations) is made meanwhile on the search's pool thread,
-/// which then takes the simulations of the blockings left.
-static std::optional<TaskOrder>
-findTasksBeside(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
-                const SearchOptions &Search, JobRunner &Runner,
-                std::shared_ptr<const MPASGraphInfo> &Info) {
+/// The graph's tasks, unless the order needs none.
+static std::optional<TaskOrder> findTasks(const Graph &G, const TargetDesc &T,
+                                          const MPASOptions &Opts,
+                                          const SearchOptions &Search,
+                                          JobRunner &Runner) {
   if (Opts.Order == Traversal::Free || Opts.Order == Traversal::Window)
     return std::nullopt;
-  bool Making = false;
-  if (analyzesBeside(Opts))
-    Making = Runner.startSide([&] {
-      Info = analyzeForMPAS(G, T);
-      if (Opts.L0 == L0Mode::Auto)
-        warmHeap(G.size() * OrderWarmBytesPerNode);
-    });
   std::optional<PhaseTimer> Timer;
   if (Search.TimePhases)
     Timer.emplace("mpas-tasks", "dan-mpas: finding the tasks");
-  std::optional<TaskOrder> Tasks =
-      findTaskOrder(G, T, [&](size_t N, function_ref<void(size_t)> Job) {
-        Runner.run(N, Job);
-      });
-  if (Making)
-    Runner.waitSide();
-  return Tasks;
+  return findTaskOrder(G, T, [&](size_t N, function_ref<void(size_t)> Job) {
+    Runner.run(N, Job);
+  });
 }
 
 /// The selection on a graph of one part.
 static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
                                        const MPASOptions &Opts,
                                        const SearchOptions &Search) {
-  std::optional<JobRunner> Own;
-  JobRunner &Runner = givenOrOwn(Search.Runner, Own, Search.Threads);
+  JobRunner Runner(Search.Threads);
+  std::optional<TaskOrder> Tasks = findTasks(G, T, Opts, Search, Runner);
+  // What the list scheduler knows of the graph, made once for every
+  // candidate that runs it (the others order whole operations).
   std::shared_ptr<const MPASGraphInfo> Info;
-  std::optional<TaskOrder> Tasks =
-      findTasksBeside(G, T, Opts, Search, Runner, Info);
   // (Groups is the list scheduler on a graph with fewer than two tasks.)
   bool ListScheduled = Opts.Order == Traversal::Auto ||
                        Opts.Order == Traversal::Free ||
@@ -871,10 +837,6 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
     S->Tasks = std::move(Tasks);
     S->Tasks->Rank.clear();
   }
-  // What the list scheduler knew of the graph is freed on a pool thread
-  // (with one thread, here): on this thread it took 0.4 ms of
-  // Matmul_Case1's 50 on two threads, with nothing beside it.
-  Runner.startSide([Info = std::move(Info)]() mutable { Info.reset(); });
   return S;
 }
 
@@ -883,11 +845,6 @@ Expected<MPASStats> searchMPAS(Graph &G, const TargetDesc &T,
                                const SearchOptions &Search) {
   if (Opts.KeepInputOrder)
     return runMPAS(G, T, Opts);
-  // The checks and the parts are this thread's alone; meanwhile the pool's
-  // threads fault in memory for the analysis that one of them makes next
-  // (findTasksBeside).
-  if (Search.Runner && analyzesBeside(Opts))
-    Search.Runner->warmWhileIdle(G.size() * AnalysisWarmBytesPerNode);
   if (Error E = checkMPASInput(G))
     return E;
   std::vector<std::vector<NodeIdx>> Parts = independentParts(G);

@@ -8,8 +8,7 @@ namespace dan {
 
 void runConcurrently(const SearchOptions &Search, size_t N,
                      function_ref<void(size_t)> Job) {
-  std::optional<JobRunner> Own;
-  givenOrOwn(Search.Runner, Own, Search.Threads).run(N, Job);
+  JobRunner(Search.Threads).run(N, Job);
 }
 
 } // namespace dan

@@ -20,9 +20,8 @@
 namespace dan {
 
 /// A copy of \p G for a candidate plan to add its spill nodes to: room for
-/// a quarter more nodes, so that the first spill does not move every node
-/// to a buffer twice the size (whose fresh pages were half of dan-dlr's
-/// page faults on Matmul_Case1).
+/// a quarter more nodes, so that the first spill does not copy every node
+/// into a list twice the size.
 inline Graph copyForPlan(const Graph &G) {
   Graph Copy;
   Copy.Nodes.reserve(G.size() + G.size() / 4);
@@ -31,17 +30,14 @@ inline Graph copyForPlan(const Graph &G) {
   return Copy;
 }
 
-/// Runs Job(0) ... Job(N - 1) on \p Search's runner, or on
-/// Search.Threads threads of their own (JobRunner::run).
+/// Runs Job(0) ... Job(N - 1) on Search.Threads threads (JobRunner::run).
 void runConcurrently(const SearchOptions &Search, size_t N,
                      llvm::function_ref<void(size_t)> Job);
 
-/// \p Search for a pass run inside one of its jobs: on one thread, with no
-/// runner (a runner's batch cannot start another batch on it).
+/// \p Search for a pass run inside one of its jobs: on one thread.
 inline SearchOptions insideJob(const SearchOptions &Search) {
   SearchOptions Inner = Search;
   Inner.Threads = 1;
-  Inner.Runner = nullptr;
   return Inner;
 }
 

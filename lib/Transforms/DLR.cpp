@@ -31,8 +31,7 @@ namespace dlr {
 
 void Repacker::collectBuffers() {
   DenseSet<uint64_t> Backed = ddrBackedBuffers(G);
-  // A buffer has an ALLOC, a FREE and a use at least: room for all at once
-  // (each regrowth moved every buffer to fresh pages).
+  // A buffer has an ALLOC, a FREE and a use at least: room for all at once.
   Bufs.reserve(G.size() / 3 + 1);
   // One walk: the input verified, so a buffer's ALLOC comes before its uses
   // and its FREE.

@@ -16,10 +16,6 @@
 #include "llvm/Support/WithColor.h"
 #include <algorithm>
 #include <csignal>
-#include <limits>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <cstdlib>
 #include <new>
 #include <system_error>
@@ -97,21 +93,6 @@ int exitStatusOf(Error E, SourceMgr &SM) {
 /// Parses the command line; false after a usage error, printed.
 static bool parseCommandLine(int Argc, char **Argv, StringRef Overview) {
   ToolName = sys::path::filename(Argv[0]).str();
-#ifdef __GLIBC__
-  // A tool is one short run that builds graphs, copies and frees them:
-  // glibc gives a large freed block back to the kernel (munmap, or a trim
-  // of the heap), and the next one pays a page fault per 4 KB again (a
-  // third of dan-dlr's time on Matmul_Case1). Freed memory stays for reuse:
-  // every block comes from the heap, which is never trimmed. (Blocks above
-  // the largest mmap threshold glibc allows, 32 MB, were mapped and unmapped
-  // each time: a graph of a million nodes paid a fault per 4 KB for every
-  // large vector anew, a quarter of dan-dlr's faults there, and more so the
-  // larger the graph.) Should the heap fail to grow, glibc maps anyway, and
-  // a helper thread's block too large for its arena's heap (64 MB) is still
-  // mapped.
-  mallopt(M_MMAP_MAX, 0);
-  mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
-#endif
   // Both ways memory can run out: a failed operator new, and LLVM's own
   // allocations (SmallVector, MemoryBuffer).
   std::set_new_handler(exitOutOfMemory);
@@ -473,9 +454,7 @@ Expected<std::unique_ptr<Graph>> readIR(SourceMgr &SM, StringRef Path) {
   Expected<unsigned> ID = readInput(SM, Path);
   if (!ID)
     return ID.takeError();
-  ParseOptions Opts;
-  Opts.Runner = &toolRunner();
-  std::unique_ptr<Graph> G = parseGraph(SM, *ID, Opts);
+  std::unique_ptr<Graph> G = parseGraph(SM, *ID);
   if (!G)
     return reportedError(ExitInvalid);
   return G;
@@ -486,15 +465,6 @@ Expected<std::unique_ptr<Graph>> readIR(SourceMgr &SM, StringRef Path) {
 namespace dan::tool {
 
 static bool StatsJSONFlag = false;
-
-unsigned ToolThreads = 1;
-
-JobRunner &toolRunner() {
-  // Left to the exit with its idle threads, as the graph is: joining them
-  // would only delay it.
-  static JobRunner *Runner = new JobRunner(ToolThreads);
-  return *Runner;
-}
 
 bool statsAsJSON() { return StatsJSONFlag; }
 
@@ -550,8 +520,8 @@ int runStageTool(int Argc, char **Argv, StringRef Overview,
     }
     (*G)->Target = Target;
     PhaseTimer T("write", "Printing the output");
-    Error E = writeOutput(
-        Output, [&](raw_ostream &OS) { printGraph(**G, OS, &toolRunner()); });
+    Error E =
+        writeOutput(Output, [&](raw_ostream &OS) { printGraph(**G, OS); });
     // The process ends next: freeing the graph node by node would only
     // delay the exit (as clang leaves its AST to the exit).
     BuryPointer(std::move(*G));

@@ -13,7 +13,6 @@
 #include "dan/Analysis/Verifier.h"
 #include "dan/IR/Graph.h"
 #include "dan/Support/EnumTable.h"
-#include "dan/Support/Threads.h"
 #include "dan/Target/Target.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/SourceMgr.h"
@@ -176,17 +175,9 @@ using OptionCheck = std::function<llvm::Error()>;
 /// pass is then given the stream as with --stats).
 bool statsAsJSON();
 
-/// The tool's --threads, 1 for a tool without one: threads that read a
-/// large input in pieces (readIR) and that run the tool's independent
-/// candidates, 0 for one per hardware thread. A tool's option stores here
-/// (cl::location).
-extern unsigned ToolThreads;
-
-/// The runner of the tool's batches on ToolThreads threads: the reading of
-/// a large input in pieces, the candidates of a search and the printing of
-/// a large output in parts run on it, so that its pool threads start once.
-/// Made on first use, after the options are parsed.
-JobRunner &toolRunner();
+/// The tool's --threads: threads that run its independent work at once, 0
+/// for one per hardware thread. Only the tools that call it have the option.
+unsigned toolThreads();
 
 /// The whole of a stage tool: options, reading the IR (a file or stdin),
 /// running \p Pass, and writing the IR (stdout or -o) only on success.
@@ -217,9 +208,8 @@ llvm::Error checkOneTarget(llvm::ArrayRef<std::unique_ptr<Graph>> Graphs,
                            llvm::ArrayRef<std::string> Paths,
                            llvm::StringRef Why);
 
-/// Reads and parses an IR file, a large one in pieces on ToolThreads
-/// threads: a usage error when it cannot be read, an invalid input (its
-/// diagnostics printed) when it does not parse.
+/// Reads and parses an IR file: a usage error when it cannot be read, an
+/// invalid input (its diagnostics printed) when it does not parse.
 llvm::Expected<std::unique_ptr<Graph>> readIR(llvm::SourceMgr &SM,
                                               llvm::StringRef Path);
 

@@ -9,11 +9,6 @@
 #include "ToolSupport.h"
 #include "dan/Analysis/Lint.h"
 #include "dan/IR/Diagnostic.h"
-#include "dan/Support/Threads.h"
-#include "llvm/Support/Threading.h"
-#include <string>
-#include <thread>
-#include <vector>
 
 using namespace llvm;
 
@@ -39,45 +34,21 @@ static Error failedCheck(StringRef Path, StringRef What, unsigned N,
 Error verifyAndReport(const Graph &G, const TargetDesc &T,
                       const VerifyOptions &Opts, SourceMgr &SM,
                       StringRef Path) {
-  // The lint reads the graph as the verifier does and shows only when the
-  // graph verifies: with more than one thread it runs beside the verifier
-  // into a list, printed afterwards in its order, the same bytes as a run
-  // after it.
-  bool Lint = !NoWarnings || WarningsAsErrors;
-  struct Diagnostic {
-    SMLoc Loc;
-    SourceMgr::DiagKind Kind;
-    std::string Msg;
-  };
-  std::vector<Diagnostic> LintDiags;
-  unsigned Warnings = 0;
-  auto RunLint = [&] {
-    Warnings = lintGraph(
-        G, [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
-          if (Kind == SourceMgr::DK_Warning && WarningsAsErrors)
-            Kind = SourceMgr::DK_Error;
-          LintDiags.push_back({Loc, Kind, Msg.str()});
-        });
-  };
-  std::thread Beside;
-  bool Concurrent =
-      Lint && hardware_concurrency(ToolThreads).compute_thread_count() > 1;
-  if (Concurrent)
-    Beside = startBeside(RunLint);
   unsigned Errors = verifyGraph(
       G, T, Opts, [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
         printDiagnostic(SM, Loc, Kind, Msg);
       });
-  if (Concurrent)
-    Beside.join();
   if (Errors)
     return failedCheck(Path, "does not verify", Errors, "error");
-  if (!Lint)
+  // The lint shows only when the graph verifies.
+  if (NoWarnings && !WarningsAsErrors)
     return Error::success();
-  if (!Concurrent)
-    RunLint();
-  for (const Diagnostic &D : LintDiags)
-    printDiagnostic(SM, D.Loc, D.Kind, D.Msg);
+  unsigned Warnings =
+      lintGraph(G, [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
+        if (Kind == SourceMgr::DK_Warning && WarningsAsErrors)
+          Kind = SourceMgr::DK_Error;
+        printDiagnostic(SM, Loc, Kind, Msg);
+      });
   if (Warnings && WarningsAsErrors)
     return failedCheck(Path, "has warnings, which --Werror makes errors",
                        Warnings, "warning");

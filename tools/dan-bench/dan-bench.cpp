@@ -92,12 +92,6 @@ static cl::opt<bool>
                      "column or key); the report is then not reproducible"),
             cl::cat(DANCategory));
 
-static cl::opt<unsigned> Threads(
-    "threads", cl::init(0), cl::value_desc("N"),
-    cl::desc("Cells (a method on a graph) run at once, 0 for one per "
-             "hardware thread (default 0); the report is the same for any N"),
-    cl::cat(DANCategory));
-
 static cl::opt<bool> Quiet("quiet", cl::desc("No progress lines on stderr"),
                            cl::cat(DANCategory));
 
@@ -194,7 +188,7 @@ static Error runBenchTool(SourceMgr &SM) {
       return E;
 
   Opts.Ablations = Ablations;
-  Opts.Threads = Threads;
+  Opts.Threads = toolThreads();
   Opts.KeepPlans = !SaveDir.empty() || !ChartsDir.empty();
   if (!Quiet)
     Opts.OnProgress = [](const Progress &P) { printProgress(P, errs()); };

@@ -89,14 +89,6 @@ static cl::opt<uint64_t> DenseAfter(
              "same for every N)"),
     cl::Hidden, cl::cat(DANCategory));
 
-static cl::opt<unsigned, /*ExternalStorage=*/true> Threads(
-    "threads", cl::location(ToolThreads), cl::init(0), cl::value_desc("N"),
-    cl::desc("Threads that read a large input in pieces, refine the kernels "
-             "of a graph of several and print a large output in parts at "
-             "once, 0 for one per hardware thread (default 0); the output is "
-             "the same for any N"),
-    cl::cat(DANCategory));
-
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
   return runStageTool(
@@ -124,7 +116,7 @@ int main(int Argc, char **Argv) {
         Opts.TimeBudget = TimeBudget;
         Opts.DenseAfter = DenseAfter;
         SearchOptions Search;
-        Search.Runner = &toolRunner();
+        Search.Threads = toolThreads();
         Expected<CPEStats> S = searchCPE(G, T, Opts, Search);
         if (!S)
           return S.takeError();

@@ -82,14 +82,6 @@ static std::optional<std::pair<bool, uint32_t>> parseHorizon() {
   return std::make_pair(false, N);
 }
 
-static cl::opt<unsigned, /*ExternalStorage=*/true> Threads(
-    "threads", cl::location(ToolThreads), cl::init(0), cl::value_desc("N"),
-    cl::desc("Threads that read a large input in pieces, make the plans of "
-             "--fit=auto and --horizon=auto and print a large output in "
-             "parts at once, 0 for one per hardware thread (default 0); the "
-             "output is the same for any N"),
-    cl::cat(DANCategory));
-
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
   return runStageTool(
@@ -105,7 +97,7 @@ int main(int Argc, char **Argv) {
         Opts.LambdaCyc = LambdaCyc;
         std::tie(Opts.AutoHorizon, Opts.Horizon) = *parseHorizon();
         SearchOptions Search;
-        Search.Runner = &toolRunner();
+        Search.Threads = toolThreads();
         Expected<DLRStats> S = searchDLR(G, T, Opts, Search);
         if (!S)
           return S.takeError();

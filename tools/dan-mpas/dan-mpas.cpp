@@ -58,14 +58,6 @@ static cl::opt<Strategy> Strat("strategy", cl::init(Strategy::MPAS),
                                enumValues<Strategy>(Strategies),
                                cl::cat(DANCategory));
 
-static cl::opt<unsigned, /*ExternalStorage=*/true> Threads(
-    "threads", cl::location(ToolThreads), cl::init(0), cl::value_desc("N"),
-    cl::desc("Threads that read a large input in pieces, run the "
-             "candidates of the auto selections and print a large output in "
-             "parts at once, 0 for one per hardware thread (default 0); the "
-             "output is the same for any N"),
-    cl::cat(DANCategory));
-
 static cl::opt<size_t> SampleAbove(
     "sample-above", cl::init(SearchOptions().SampleAbove), cl::value_desc("N"),
     cl::desc("With --l0=auto and --order=auto, on a graph of more than N "
@@ -93,7 +85,7 @@ int main(int Argc, char **Argv) {
         Opts.Place = Place;
         // Without --stats no figure of a trial is printed.
         SearchOptions Search;
-        Search.Runner = &toolRunner();
+        Search.Threads = toolThreads();
         Search.SampleAbove = SampleAbove;
         Search.MeasureSoleOrder = Stats != nullptr;
         Expected<MPASStats> S = searchMPAS(G, T, Opts, Search);

@@ -64,13 +64,6 @@ static cl::opt<ReuseReading>
             cl::desc("How address reuse orders the timing"),
             enumValues<ReuseReading>(reuseReadings()), cl::cat(DANCategory));
 
-static cl::opt<unsigned, /*ExternalStorage=*/true> Threads(
-    "threads", cl::location(ToolThreads), cl::init(0), cl::value_desc("N"),
-    cl::desc("Threads that read a large input in pieces and run the lint "
-             "beside the verifier's checks, 0 for one per hardware thread "
-             "(default 0); the output is the same for any N"),
-    cl::cat(DANCategory));
-
 /// Verifies \p G, printing its errors like dan-verify, with a note on
 /// --no-verify after them.
 static Error verify(const Graph &G, SourceMgr &SM, StringRef Path) {

@@ -38,13 +38,6 @@ static cl::opt<bool>
                      "verifies"),
             cl::cat(DANCategory));
 
-static cl::opt<unsigned, /*ExternalStorage=*/true> Threads(
-    "threads", cl::location(ToolThreads), cl::init(0), cl::value_desc("N"),
-    cl::desc("Threads that read a large input in pieces and run the lint "
-             "beside the verifier's checks, 0 for one per hardware thread "
-             "(default 0); the output is the same for any N"),
-    cl::cat(DANCategory));
-
 static Error verifyInput(SourceMgr &SM) {
   Expected<std::unique_ptr<Graph>> G = readIR(SM, InputPath);
   if (!G)

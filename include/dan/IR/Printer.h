@@ -7,13 +7,10 @@
 
 namespace dan {
 class Graph;
-class JobRunner;
 
 /// Prints \p G in canonical form: parsing the output and printing it again
-/// gives the same bytes. With \p Runner, a large graph's nodes are
-/// formatted in parts on its threads, the same bytes.
-void printGraph(const Graph &G, llvm::raw_ostream &OS,
-                JobRunner *Runner = nullptr);
+/// gives the same bytes.
+void printGraph(const Graph &G, llvm::raw_ostream &OS);
 
 } // namespace dan
 

@@ -24,18 +24,9 @@
 
 namespace dan {
 
-class JobRunner;
-
 struct SearchOptions {
   /// Threads that run candidates at once; 0 for one per hardware thread.
   unsigned Threads = 0;
-  /// When set, the candidates run on this runner's threads instead (and
-  /// Threads is not read): a tool keeps one runner for its whole run, so
-  /// that its pool threads start once for the reading and the search. The
-  /// search may leave the freeing of its own data to the runner's pool
-  /// when it returns (the runner's next batch, or its destructor, waits for
-  /// it).
-  JobRunner *Runner = nullptr;
   /// Whether searchMPAS plans an order that every candidate reached (its
   /// plan cannot change the choice, only the figures of MPASStats::L0Tried,
   /// which are left unplanned without it): dan-mpas --stats wants them.
