@@ -14,7 +14,7 @@
 #define DAN_FUZZ_GENERATECASE_H
 
 #include "dan/IR/Graph.h"
-#include "dan/Search/Search.h"
+#include "dan/Select/Select.h"
 #include "dan/Target/Target.h"
 #include "dan/Transforms/CPE.h"
 #include "dan/Transforms/DLR.h"

@@ -29,7 +29,7 @@
 #include "dan/Formats/Submission.h"
 #include "dan/Report/Charts.h"
 #include "dan/Report/PlanViews.h"
-#include "dan/Search/Methods.h"
+#include "dan/Select/Methods.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -242,8 +242,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       *G = std::move(Copy);
       return true;
     };
-    auto MPAS = [&](Graph &X) { return searchMPAS(X, T, C.MPAS); };
-    auto DLR = [&](Graph &X) { return searchDLR(X, T, C.DLR); };
+    auto MPAS = [&](Graph &X) { return selectMPAS(X, T, C.MPAS); };
+    auto DLR = [&](Graph &X) { return selectDLR(X, T, C.DLR); };
     switch (Mode % 4) {
     case 0:
       break;

@@ -24,11 +24,11 @@
 #include "FuzzSupport.h"
 #include "GenerateCase.h"
 #include "dan/Analysis/Replay.h"
-#include "dan/Bench/Bench.h"
-#include "dan/Bench/Charts.h"
-#include "dan/Bench/Report.h"
+#include "dan/Compare/Comparison.h"
+#include "dan/Compare/ComparisonCharts.h"
+#include "dan/Compare/ComparisonReport.h"
 #include "dan/Schedule/TaskOrder.h"
-#include "dan/Search/Methods.h"
+#include "dan/Select/Methods.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
@@ -274,7 +274,7 @@ std::string runStages(const fuzz::FuzzCase &C) {
   const Graph &In = *C.G;
 
   Graph S1 = In;
-  MPASStats M = orFail(searchMPAS(S1, T, C.MPAS), In, T, "dan-mpas");
+  MPASStats M = orFail(selectMPAS(S1, T, C.MPAS), In, T, "dan-mpas");
   for (NodeIdx I = 0; I != In.size(); ++I)
     if (!sameNode(In[I], S1[I]))
       failOn(S1, T, "dan-mpas changed " + describeNode(In, I));
@@ -299,11 +299,11 @@ std::string runStages(const fuzz::FuzzCase &C) {
   if (C.MPAS.L0 == L0Mode::Auto && C.MPAS.Order == Traversal::Auto &&
       !C.MPAS.KeepInputOrder) {
     auto CheckSampled = [&](size_t Above) {
-      SearchOptions Sampled;
+      SelectOptions Sampled;
       Sampled.SampleAbove = Above;
       std::string Run = "dan-mpas --sample-above=" + std::to_string(Above);
       Graph SS = In;
-      MPASStats MS = orFail(searchMPAS(SS, T, C.MPAS, Sampled), In, T, Run);
+      MPASStats MS = orFail(selectMPAS(SS, T, C.MPAS, Sampled), In, T, Run);
       ReplayResult RS = checkOutput(SS, T, Run + "'s output");
       if (MS.PeakL1UB != RS.PeakL1UB)
         failOn(SS, T,
@@ -318,7 +318,7 @@ std::string runStages(const fuzz::FuzzCase &C) {
   }
 
   Graph S2 = S1;
-  DLRStats D = orFail(searchDLR(S2, T, C.DLR), S1, T, "dan-dlr");
+  DLRStats D = orFail(selectDLR(S2, T, C.DLR), S1, T, "dan-dlr");
   ReplayResult R2 = checkOutput(S2, T, "dan-dlr's output");
   if (D.Spills != R2.SpillCount || D.ExtraTraffic != R2.ExtraTraffic)
     failOn(S2, T,

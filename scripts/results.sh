@@ -75,7 +75,7 @@ chart() { # file, alt text
   cat <<EOF
 # Results
 
-Every method of \`include/dan/Search/Methods.h\` on the contest
+Every method of \`include/dan/Select/Methods.h\` on the contest
 workloads, measured by one replay ([Replay](Replay.md)): the paper's table 2,
 the stage ablations (tables 3-5, figure 7, the review's Ignore / Freeze /
 CPE) and the sensitivity of the ranking to capacities and transfer costs.

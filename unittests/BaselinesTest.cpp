@@ -13,7 +13,7 @@
 #include "dan/Analysis/Verifier.h"
 #include "dan/IR/MemoryPlan.h"
 #include "dan/IR/Printer.h"
-#include "dan/Search/Methods.h"
+#include "dan/Select/Methods.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"

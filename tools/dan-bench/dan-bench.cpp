@@ -3,17 +3,17 @@
 // Reads graphs (DAN IR or contest JSON), runs the chosen methods on each
 // (lib/Bench), and prints the comparison; optionally saves every plan as a
 // submission triple and draws the charts. The figures are computed in
-// lib/Bench/Bench.cpp, printed by lib/Bench/Report.cpp and drawn by
-// lib/Bench/Charts.cpp, both through lib/Report; this file declares the
-// options, reads and writes.
+// lib/Bench/Comparison.cpp, printed by lib/Bench/ComparisonReport.cpp and drawn
+// by lib/Bench/ComparisonCharts.cpp, both through lib/Report; this file
+// declares the options, reads and writes.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ToolSupport.h"
 #include "dan/Analysis/Verifier.h"
-#include "dan/Bench/Bench.h"
-#include "dan/Bench/Charts.h"
-#include "dan/Bench/Report.h"
+#include "dan/Compare/Comparison.h"
+#include "dan/Compare/ComparisonCharts.h"
+#include "dan/Compare/ComparisonReport.h"
 #include "llvm/Support/InitLLVM.h"
 
 using namespace llvm;

@@ -1,8 +1,8 @@
 //===- dan-cpe.cpp - Stage 3: critical path enhancement -------------------===//
 
 #include "ToolSupport.h"
-#include "dan/Search/Search.h"
-#include "dan/Search/Stats.h"
+#include "dan/Select/Select.h"
+#include "dan/Select/Stats.h"
 #include "llvm/Support/InitLLVM.h"
 #include <cmath>
 #include <string>
@@ -115,9 +115,9 @@ int main(int Argc, char **Argv) {
         Opts.MinRetimes = MinRetimes;
         Opts.TimeBudget = TimeBudget;
         Opts.DenseAfter = DenseAfter;
-        SearchOptions Search;
+        SelectOptions Search;
         Search.Threads = toolThreads();
-        Expected<CPEStats> S = searchCPE(G, T, Opts, Search);
+        Expected<CPEStats> S = selectCPE(G, T, Opts, Search);
         if (!S)
           return S.takeError();
         if (Stats)

@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ToolSupport.h"
-#include "dan/Search/Search.h"
-#include "dan/Search/Stats.h"
+#include "dan/Select/Select.h"
+#include "dan/Select/Stats.h"
 #include "llvm/Support/InitLLVM.h"
 #include <cmath>
 
@@ -96,9 +96,9 @@ int main(int Argc, char **Argv) {
         Opts.LambdaByte = LambdaByte;
         Opts.LambdaCyc = LambdaCyc;
         std::tie(Opts.AutoHorizon, Opts.Horizon) = *parseHorizon();
-        SearchOptions Search;
+        SelectOptions Search;
         Search.Threads = toolThreads();
-        Expected<DLRStats> S = searchDLR(G, T, Opts, Search);
+        Expected<DLRStats> S = selectDLR(G, T, Opts, Search);
         if (!S)
           return S.takeError();
         if (Stats)

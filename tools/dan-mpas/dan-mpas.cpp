@@ -1,8 +1,8 @@
 //===- dan-mpas.cpp - Stage 1: memory-pressure-aware ordering -------------===//
 
 #include "ToolSupport.h"
-#include "dan/Search/Search.h"
-#include "dan/Search/Stats.h"
+#include "dan/Select/Select.h"
+#include "dan/Select/Stats.h"
 #include "llvm/Support/InitLLVM.h"
 
 using namespace llvm;
@@ -59,7 +59,7 @@ static cl::opt<Strategy> Strat("strategy", cl::init(Strategy::MPAS),
                                cl::cat(DANCategory));
 
 static cl::opt<size_t> SampleAbove(
-    "sample-above", cl::init(SearchOptions().SampleAbove), cl::value_desc("N"),
+    "sample-above", cl::init(SelectOptions().SampleAbove), cl::value_desc("N"),
     cl::desc("With --l0=auto and --order=auto, on a graph of more than N "
              "nodes whose tasks form no reuse grid, or that has no tasks: "
              "rank the candidates on its first tasks (at most N/2 nodes, at "
@@ -84,11 +84,11 @@ int main(int Argc, char **Argv) {
         Opts.KeepInputOrder = Strat == Strategy::Input;
         Opts.Place = Place;
         // Without --stats no figure of a trial is printed.
-        SearchOptions Search;
+        SelectOptions Search;
         Search.Threads = toolThreads();
         Search.SampleAbove = SampleAbove;
         Search.MeasureSoleOrder = Stats != nullptr;
-        Expected<MPASStats> S = searchMPAS(G, T, Opts, Search);
+        Expected<MPASStats> S = selectMPAS(G, T, Opts, Search);
         if (!S)
           return S.takeError();
         if (Stats)

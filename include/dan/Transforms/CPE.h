@@ -119,7 +119,7 @@ struct CPEStats {
   /// none was made), and whether the output came from it.
   uint64_t ListMakespan = 0;
   bool FromList = false;
-  /// Kernels refined one at a time and joined (searchCPE); with more than
+  /// Kernels refined one at a time and joined (selectCPE); with more than
   /// one the counts above are their sums and the makespans the whole's.
   size_t Parts = 1;
 };

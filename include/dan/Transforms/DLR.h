@@ -63,7 +63,7 @@ struct DLROptions {
   /// Plan under each of AutoHorizons and keep the plan with the least
   /// plan cost, then traffic, then makespan (Horizon is then not used);
   /// likewise Fit == FitPolicy::Auto under timed, best and next fit, with
-  /// AutoHorizon under every pair. The search layer (dan/Search/Search.h)
+  /// AutoHorizon under every pair. The search layer (dan/Select/Select.h)
   /// makes these selections; runDLR plans under one fit and horizon.
   bool AutoHorizon = false;
 };

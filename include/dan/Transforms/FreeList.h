@@ -31,7 +31,7 @@ enum class FitPolicy {
   /// estimated timeline; ties to best fit. FreeList::find treats it as Best.
   Timed,
   /// Plan under Timed, Best and Next and keep the best plan (a selection of
-  /// the search layer, dan/Search/Search.h); never given to FreeList::find.
+  /// the search layer, dan/Select/Select.h); never given to FreeList::find.
   Auto,
 };
 

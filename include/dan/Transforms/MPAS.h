@@ -112,7 +112,7 @@ struct MPASStats {
   };
   llvm::SmallVector<L0Trial, 9> L0Tried;
   /// When the candidates were ranked on a sample of the graph
-  /// (SearchOptions::SampleAbove): its tasks (0: a graph without tasks) and
+  /// (SelectOptions::SampleAbove): its tasks (0: a graph without tasks) and
   /// nodes (0: no sample), and its trials; L0Tried then lists the settings
   /// tried on the whole graph.
   unsigned SampleTasks = 0;
@@ -174,7 +174,7 @@ std::shared_ptr<const MPASGraphInfo> analyzeForMPAS(const Graph &G,
 
 /// A legal schedule of \p G (which must have no memory plan, and is not
 /// changed) into \p Order, under one setting: no option may be Auto (the
-/// search layer, dan/Search/Search.h, chooses among settings), unless
+/// search layer, dan/Select/Select.h, chooses among settings), unless
 /// KeepInputOrder, which only checks the input order. \p Known, when given,
 /// holds the graph's tasks (findTaskOrder); else they are found here when
 /// the traversal needs them and returned in MPASStats::Tasks. Tasks and

@@ -8,7 +8,7 @@
 #include "dan/Analysis/Replay.h"
 #include "dan/Analysis/Verifier.h"
 #include "dan/Parse/Parser.h"
-#include "dan/Search/Methods.h"
+#include "dan/Select/Methods.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"

@@ -1,6 +1,6 @@
 //===- Stats.cpp - What each stage's selection did, for --stats -----------===//
 
-#include "dan/Search/Stats.h"
+#include "dan/Select/Stats.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include <string>

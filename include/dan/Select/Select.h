@@ -1,4 +1,4 @@
-//===- Search.h - Selections among whole candidate plans -----------------===//
+//===- Select.h - Selections among whole candidate plans --------*- C++ -*-===//
 //
 // The layer above the stage passes and the baselines: every 'auto' option
 // of dan-mpas (--l0, --weights, --order) and of dan-dlr (--fit, --horizon)
@@ -6,14 +6,14 @@
 // ranks the candidates (stage 1: by the plan cost of the plan default
 // dan-dlr makes of each order, docs/MPAS.md; stage 2: by the plan cost of
 // each plan, docs/DLR.md) and keeps the best, ties to the earlier
-// candidate. The candidates run concurrently (llvm::ThreadPool); each
+// candidate. The candidates run concurrently (JobRunner); each
 // writes its own result slot and the ranking reads them in candidate order,
 // so the result is the same for any number of threads.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DAN_SEARCH_SEARCH_H
-#define DAN_SEARCH_SEARCH_H
+#ifndef DAN_SELECT_SELECT_H
+#define DAN_SELECT_SELECT_H
 
 #include "dan/IR/Graph.h"
 #include "dan/Target/Target.h"
@@ -24,10 +24,10 @@
 
 namespace dan {
 
-struct SearchOptions {
+struct SelectOptions {
   /// Threads that run candidates at once; 0 for one per hardware thread.
   unsigned Threads = 0;
-  /// Whether searchMPAS plans an order that every candidate reached (its
+  /// Whether selectMPAS plans an order that every candidate reached (its
   /// plan cannot change the choice, only the figures of MPASStats::L0Tried,
   /// which are left unplanned without it): dan-mpas --stats wants them.
   bool MeasureSoleOrder = true;
@@ -48,18 +48,18 @@ struct SearchOptions {
 /// --weights=auto orders under each weighting and keeps the lowest peak.
 /// Without Auto it is runMPAS. Fails as runMPAS does; with several failing
 /// candidates, with the first one's error.
-llvm::Expected<MPASStats> searchMPAS(Graph &G, const TargetDesc &T,
+llvm::Expected<MPASStats> selectMPAS(Graph &G, const TargetDesc &T,
                                      const MPASOptions &Opts,
-                                     const SearchOptions &Search = {});
+                                     const SelectOptions &Select = {});
 
 /// runDLR with FitPolicy::Auto or AutoHorizon: one plan per fit and
 /// horizon, each replayed; the lowest planCost wins, then the least
 /// traffic, then the lowest makespan, ties to the earlier (timed, best,
 /// next fit; then AutoHorizons in order). When every plan fails, the first
 /// error stands. Without either it is runDLR.
-llvm::Expected<DLRStats> searchDLR(Graph &G, const TargetDesc &T,
+llvm::Expected<DLRStats> selectDLR(Graph &G, const TargetDesc &T,
                                    const DLROptions &Opts,
-                                   const SearchOptions &Search = {});
+                                   const SelectOptions &Select = {});
 
 /// runCPE; on kernels that run one after another (several independent
 /// parts, each whole before the next), --mode=refine also refines each
@@ -67,10 +67,10 @@ llvm::Expected<DLRStats> searchDLR(Graph &G, const TargetDesc &T,
 /// results has the lower makespan (ties to the whole graph's): the result
 /// is never slower than the kernels refined one at a time and run in turn
 /// (docs/CPE.md, "Several kernels").
-llvm::Expected<CPEStats> searchCPE(Graph &G, const TargetDesc &T,
+llvm::Expected<CPEStats> selectCPE(Graph &G, const TargetDesc &T,
                                    const CPEOptions &Opts,
-                                   const SearchOptions &Search = {});
+                                   const SelectOptions &Select = {});
 
 } // namespace dan
 
-#endif // DAN_SEARCH_SEARCH_H
+#endif // DAN_SELECT_SELECT_H

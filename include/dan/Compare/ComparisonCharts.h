@@ -1,18 +1,18 @@
-//===- Charts.h - dan-bench's charts as SVG ----------------------*- C++
-//-*-===//
+//===- ComparisonCharts.h - dan-bench's charts as SVG -----------*- C++ -*-===//
 //
-// The pictures of a BenchReport, drawn with dan::svg (include/dan/Formats/
-// SVG.h): the normalized metrics per method and graph, the ablations, the
-// sweep's heat maps, and for DAN's plan of each graph the offset-by-time
-// occupancy of every tier (the paper's figure 9) and the pipe timeline
-// (figure 10, before and after CPE when the ablations ran).
+// The pictures of a BenchReport, drawn with the charts of lib/Report
+// (dan/Report/Charts.h, PlanViews.h): the normalized metrics per method and
+// graph, the ablations, the sweep's heat maps, and for DAN's plan of each
+// graph the offset-by-time occupancy of every tier (the paper's figure 9)
+// and the pipe timeline (figure 10, before and after CPE when the
+// ablations ran).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DAN_BENCH_CHARTS_H
-#define DAN_BENCH_CHARTS_H
+#ifndef DAN_COMPARE_COMPARISONCHARTS_H
+#define DAN_COMPARE_COMPARISONCHARTS_H
 
-#include "dan/Bench/Bench.h"
+#include "dan/Compare/Comparison.h"
 #include <string>
 #include <vector>
 
@@ -35,4 +35,4 @@ chartFiles(const BenchReport &R, llvm::StringRef Dir);
 
 } // namespace dan::bench
 
-#endif // DAN_BENCH_CHARTS_H
+#endif // DAN_COMPARE_COMPARISONCHARTS_H

@@ -1,4 +1,4 @@
-//===- CPESearch.cpp - dan-cpe on kernels run in turn ---------------------===//
+//===- CPESelect.cpp - dan-cpe on kernels run in turn ---------------------===//
 //
 // Stage 3 of a graph whose kernels run one after another: the refinement
 // of the whole graph against each kernel refined alone and joined (so the
@@ -11,7 +11,7 @@
 #include "dan/Analysis/Replay.h"
 #include "dan/IR/Components.h"
 #include "dan/IR/MemoryPlan.h"
-#include "dan/Search/Search.h"
+#include "dan/Select/Select.h"
 #include <optional>
 
 using namespace llvm;
@@ -22,10 +22,10 @@ namespace dan {
 /// them into \p G; the counts of all parts.
 static Expected<CPEStats>
 refinePartByPart(Graph &G, const TargetDesc &T, const CPEOptions &Opts,
-                 const SearchOptions &Search,
+                 const SelectOptions &Select,
                  ArrayRef<std::vector<NodeIdx>> Parts) {
   Expected<std::vector<PartResult<CPEStats>>> Refined =
-      runOnParts<CPEStats>(G, Parts, Search, [&](Graph &Part) {
+      runOnParts<CPEStats>(G, Parts, Select, [&](Graph &Part) {
         // A kernel alone numbers its spills after its own nodes.
         renumberSpills(Part);
         return runCPE(Part, T, Opts);
@@ -51,9 +51,9 @@ refinePartByPart(Graph &G, const TargetDesc &T, const CPEOptions &Opts,
   return All;
 }
 
-Expected<CPEStats> searchCPE(Graph &G, const TargetDesc &T,
+Expected<CPEStats> selectCPE(Graph &G, const TargetDesc &T,
                              const CPEOptions &Opts,
-                             const SearchOptions &Search) {
+                             const SelectOptions &Select) {
   if (Opts.Mode != CPEMode::Refine)
     return runCPE(G, T, Opts);
   std::vector<std::vector<NodeIdx>> Parts =
@@ -64,7 +64,7 @@ Expected<CPEStats> searchCPE(Graph &G, const TargetDesc &T,
   Expected<CPEStats> Whole = runCPE(G, T, Opts);
   if (!Whole) // the input does not verify: the parts would not either
     return Whole;
-  Expected<CPEStats> Joined = refinePartByPart(ByParts, T, Opts, Search, Parts);
+  Expected<CPEStats> Joined = refinePartByPart(ByParts, T, Opts, Select, Parts);
   if (!Joined) {
     consumeError(Joined.takeError());
     return Whole;

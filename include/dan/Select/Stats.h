@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DAN_SEARCH_STATS_H
-#define DAN_SEARCH_STATS_H
+#ifndef DAN_SELECT_STATS_H
+#define DAN_SELECT_STATS_H
 
 #include "dan/IR/Graph.h"
 #include "dan/Transforms/CPE.h"
@@ -30,4 +30,4 @@ void printCPEStats(llvm::raw_ostream &OS, const Graph &G, const CPEStats &S,
 
 } // namespace dan
 
-#endif // DAN_SEARCH_STATS_H
+#endif // DAN_SELECT_STATS_H

@@ -1,4 +1,4 @@
-//===- Report.cpp - dan-bench's report as text, JSON or Markdown ----------===//
+//===- ComparisonReport.cpp - dan-bench's report as text, JSON, Markdown --===//
 //
 // Text and Markdown are one document (headings, paragraphs, tables)
 // rendered two ways; JSON is written directly. The keys and sections are
@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dan/Bench/Report.h"
+#include "dan/Compare/ComparisonReport.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -1,4 +1,4 @@
-//===- DLRSearch.cpp - dan-dlr's auto selections --------------------------===//
+//===- DLRSelect.cpp - dan-dlr's auto selections --------------------------===//
 //
 // --fit=auto and --horizon=auto: one plan per fit and horizon, each
 // replayed, made concurrently; the lowest plan cost wins (docs/DLR.md).
@@ -9,7 +9,7 @@
 #include "dan/Analysis/Replay.h"
 #include "dan/IR/Components.h"
 #include "dan/Schedule/Order.h"
-#include "dan/Search/Search.h"
+#include "dan/Select/Select.h"
 #include "llvm/ADT/SmallVector.h"
 #include <mutex>
 #include <optional>
@@ -20,9 +20,9 @@ using namespace llvm;
 namespace dan {
 
 /// The selection on a graph of one part, or of parts planned together.
-static Expected<DLRStats> searchWhole(Graph &G, const TargetDesc &T,
+static Expected<DLRStats> selectWhole(Graph &G, const TargetDesc &T,
                                       const DLROptions &Opts,
-                                      const SearchOptions &Search) {
+                                      const SelectOptions &Select) {
   bool AutoFit = Opts.Fit == FitPolicy::Auto;
   if (!Opts.AutoHorizon && !AutoFit)
     return runDLR(G, T, Opts);
@@ -56,7 +56,7 @@ static Expected<DLRStats> searchWhole(Graph &G, const TargetDesc &T,
   std::mutex Lock;
   std::optional<Rank> BestRank;
   std::optional<Graph> BestGraph;
-  runConcurrently(Search, Plans.size(), [&](size_t I) {
+  runConcurrently(Select, Plans.size(), [&](size_t I) {
     Plan &P = Plans[I];
     DLROptions One = Opts;
     One.AutoHorizon = false;
@@ -122,12 +122,12 @@ static DLRStats addPartStats(ArrayRef<PartResult<DLRStats>> Parts) {
 /// joins the plans into \p G; the sum of the parts' figures.
 static Expected<DLRStats> planPartByPart(Graph &G, const TargetDesc &T,
                                          const DLROptions &Opts,
-                                         const SearchOptions &Search,
+                                         const SelectOptions &Select,
                                          ArrayRef<std::vector<NodeIdx>> Parts) {
-  SearchOptions Inner = insideJob(Search);
+  SelectOptions Inner = insideJob(Select);
   Expected<std::vector<PartResult<DLRStats>>> Planned =
-      runOnParts<DLRStats>(G, Parts, Search, [&](Graph &Part) {
-        return searchWhole(Part, T, Opts, Inner);
+      runOnParts<DLRStats>(G, Parts, Select, [&](Graph &Part) {
+        return selectWhole(Part, T, Opts, Inner);
       });
   if (!Planned)
     return Planned.takeError();
@@ -135,19 +135,19 @@ static Expected<DLRStats> planPartByPart(Graph &G, const TargetDesc &T,
   return addPartStats(*Planned);
 }
 
-Expected<DLRStats> searchDLR(Graph &G, const TargetDesc &T,
+Expected<DLRStats> selectDLR(Graph &G, const TargetDesc &T,
                              const DLROptions &Opts,
-                             const SearchOptions &Search) {
+                             const SelectOptions &Select) {
   std::vector<std::vector<NodeIdx>> Parts = independentParts(G);
   if (!partsAreKernels(G, Parts) || !partsRunInTurn(G, Parts))
-    return searchWhole(G, T, Opts, Search);
+    return selectWhole(G, T, Opts, Select);
   // Kernels scheduled one after another: each is planned as it would be
   // alone, the parts at once, and the plans joined: no worse than running
   // the kernels in turn, each with its own plan (docs/DLR.md, "Several
   // kernels").
   if (Error E = checkPlannableInput(G, T))
     return E;
-  return planPartByPart(G, T, Opts, Search, Parts);
+  return planPartByPart(G, T, Opts, Select, Parts);
 }
 
 } // namespace dan

@@ -1,6 +1,6 @@
-//===- Threads.cpp - Batches of independent jobs on a thread pool ---------===//
+//===- JobRunner.cpp - Batches of independent jobs on a thread pool -------===//
 
-#include "dan/Support/Threads.h"
+#include "dan/Select/JobRunner.h"
 #include "llvm/Support/Threading.h"
 #include <algorithm>
 #include <atomic>

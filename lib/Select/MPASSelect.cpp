@@ -1,4 +1,4 @@
-//===- MPASSearch.cpp - dan-mpas's auto selections ------------------------===//
+//===- MPASSelect.cpp - dan-mpas's auto selections ------------------------===//
 //
 // --weights=auto orders under each weighting and keeps the lowest peak;
 // --l0=auto (with --order=auto) orders under each candidate of
@@ -13,8 +13,8 @@
 #include "dan/IR/Components.h"
 #include "dan/Schedule/Order.h"
 #include "dan/Schedule/TaskOrder.h"
-#include "dan/Search/Search.h"
-#include "dan/Support/Threads.h"
+#include "dan/Select/JobRunner.h"
+#include "dan/Select/Select.h"
 #include "dan/Support/Timing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -487,11 +487,11 @@ void tryUnplaced(const Graph &G, const TargetDesc &T,
 Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
                            const MPASOptions &Opts,
                            const std::optional<TaskOrder> &Tasks,
-                           const SearchOptions &Search, JobRunner &Runner,
+                           const SelectOptions &Select, JobRunner &Runner,
                            const MPASGraphInfo *Info) {
   SmallVector<OrderCandidate, 9> Cands = orderCandidates(Opts, Tasks);
   std::vector<Ordered> Runs =
-      orderAll(G, T, Opts, Cands, Tasks, Runner, Search.TimePhases, Info,
+      orderAll(G, T, Opts, Cands, Tasks, Runner, Select.TimePhases, Info,
                /*KeepUnplaced=*/true);
   if (Error E = dropUnordered(Cands, Runs))
     return E;
@@ -499,7 +499,7 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
   for (Ordered &R : Runs)
     Orders.push_back(&R.Order);
   PlannedOrders P =
-      planOrders(G, T, Orders, Search.MeasureSoleOrder, Search.TimePhases,
+      planOrders(G, T, Orders, Select.MeasureSoleOrder, Select.TimePhases,
                  "mpas-plan", "dan-mpas: planning the candidates", Runner);
   std::vector<size_t> &PlanOf = P.PlanOf;
   std::vector<PlanResult> &Plans = P.Plans;
@@ -519,7 +519,7 @@ Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
     }
   }
   if (Plans.size() > 1 && InputChecked && Runs[BestC].Stats->Placed)
-    tryUnplaced(G, T, Cands, Runs, P, Search.TimePhases, Runner, Best.L0Tried,
+    tryUnplaced(G, T, Cands, Runs, P, Select.TimePhases, Runner, Best.L0Tried,
                 BestC, BestKey);
   SmallVector<MPASStats::L0Trial, 9> Tried = std::move(Best.L0Tried);
   Best = std::move(*Runs[BestC].Stats);
@@ -550,9 +550,9 @@ PlanResult resultOf(const MPASStats::L0Trial &Trial, const TargetDesc &T) {
 
 } // namespace
 
-static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
+static Expected<MPASStats> selectWhole(Graph &G, const TargetDesc &T,
                                        const MPASOptions &Opts,
-                                       const SearchOptions &Search);
+                                       const SelectOptions &Select);
 
 namespace {
 
@@ -563,20 +563,20 @@ namespace {
 /// or the selection fails on it.
 std::optional<SmallVector<OrderCandidate, 2>>
 rankOnSample(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
-             const std::optional<TaskOrder> &Tasks, const SearchOptions &Search,
+             const std::optional<TaskOrder> &Tasks, const SelectOptions &Select,
              MPASStats &Out) {
   unsigned Taken = 0;
   std::vector<NodeIdx> Nodes =
-      Tasks ? leadingTasks(G, *Tasks, Search.SampleAbove / 2, MinSampleTasks,
+      Tasks ? leadingTasks(G, *Tasks, Select.SampleAbove / 2, MinSampleTasks,
                            Taken)
-            : leadingNodes(G, Search.SampleAbove);
+            : leadingNodes(G, Select.SampleAbove);
   if (Nodes.empty())
     return std::nullopt;
   std::unique_ptr<Graph> Sample = extractPart(G, Nodes);
-  SearchOptions Inner = Search;
+  SelectOptions Inner = Select;
   Inner.SampleAbove = 0;
   Inner.TimePhases = false;
-  Expected<MPASStats> S = searchWhole(*Sample, T, Opts, Inner);
+  Expected<MPASStats> S = selectWhole(*Sample, T, Opts, Inner);
   if (!S) {
     consumeError(S.takeError());
     return std::nullopt;
@@ -646,14 +646,14 @@ rankOnSample(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
 std::optional<MPASStats>
 autoL0Sampled(Graph &G, const TargetDesc &T, const MPASOptions &Opts,
               const std::optional<TaskOrder> &Tasks,
-              const SearchOptions &Search, JobRunner &Runner,
+              const SelectOptions &Select, JobRunner &Runner,
               const MPASGraphInfo *Info, ArrayRef<OrderCandidate> Settings,
               MPASStats &Sampled) {
   SmallVector<OrderCandidate, 2> Cands(Settings.begin(), Settings.end());
   for (OrderCandidate &C : Cands)
     C.Place = Opts.Place;
   std::vector<Ordered> Runs =
-      orderAll(G, T, Opts, Cands, Tasks, Runner, Search.TimePhases, Info,
+      orderAll(G, T, Opts, Cands, Tasks, Runner, Select.TimePhases, Info,
                /*KeepUnplaced=*/true);
   bool AllOrdered = true;
   for (Ordered &R : Runs)
@@ -677,7 +677,7 @@ autoL0Sampled(Graph &G, const TargetDesc &T, const MPASOptions &Opts,
     }
   }
   PlannedOrders P =
-      planOrders(G, T, Orders, Search.MeasureSoleOrder, Search.TimePhases,
+      planOrders(G, T, Orders, Select.MeasureSoleOrder, Select.TimePhases,
                  "mpas-plan", "dan-mpas: planning the candidates", Runner);
   size_t BestK = 0;
   RankKey BestKey;
@@ -735,12 +735,12 @@ MPASStats joinPartStats(Graph &G, ArrayRef<std::vector<NodeIdx>> Parts,
 /// The graph's tasks, unless the order needs none.
 static std::optional<TaskOrder> findTasks(const Graph &G, const TargetDesc &T,
                                           const MPASOptions &Opts,
-                                          const SearchOptions &Search,
+                                          const SelectOptions &Select,
                                           JobRunner &Runner) {
   if (Opts.Order == Traversal::Free || Opts.Order == Traversal::Window)
     return std::nullopt;
   std::optional<PhaseTimer> Timer;
-  if (Search.TimePhases)
+  if (Select.TimePhases)
     Timer.emplace("mpas-tasks", "dan-mpas: finding the tasks");
   return findTaskOrder(G, T, [&](size_t N, function_ref<void(size_t)> Job) {
     Runner.run(N, Job);
@@ -748,11 +748,11 @@ static std::optional<TaskOrder> findTasks(const Graph &G, const TargetDesc &T,
 }
 
 /// The selection on a graph of one part.
-static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
+static Expected<MPASStats> selectWhole(Graph &G, const TargetDesc &T,
                                        const MPASOptions &Opts,
-                                       const SearchOptions &Search) {
-  JobRunner Runner(Search.Threads);
-  std::optional<TaskOrder> Tasks = findTasks(G, T, Opts, Search, Runner);
+                                       const SelectOptions &Select) {
+  JobRunner Runner(Select.Threads);
+  std::optional<TaskOrder> Tasks = findTasks(G, T, Opts, Select, Runner);
   // What the list scheduler knows of the graph, made once for every
   // candidate that runs it (the others order whole operations).
   std::shared_ptr<const MPASGraphInfo> Info;
@@ -772,16 +772,16 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
     // with the weighting it won with, on the whole (docs/MPAS.md, "Large
     // graphs").
     if (Opts.L0 == L0Mode::Auto && Opts.Order == Traversal::Auto &&
-        Search.SampleAbove && G.size() > Search.SampleAbove &&
+        Select.SampleAbove && G.size() > Select.SampleAbove &&
         (!Tasks || !Tasks->IsGrid)) {
       MPASStats Sampled;
       std::optional<SmallVector<OrderCandidate, 2>> Settings;
       {
         std::optional<PhaseTimer> Timer;
-        if (Search.TimePhases)
+        if (Select.TimePhases)
           Timer.emplace("mpas-sample",
                         "dan-mpas: ranking the candidates on a sample");
-        Settings = rankOnSample(G, T, Opts, Tasks, Search, Sampled);
+        Settings = rankOnSample(G, T, Opts, Tasks, Select, Sampled);
       }
       if (Settings) {
         // Only a setting of the list scheduler needs its view of the graph.
@@ -790,7 +790,7 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
             }))
           MakeInfo();
         if (std::optional<MPASStats> S =
-                autoL0Sampled(G, T, Opts, Tasks, Search, Runner, Info.get(),
+                autoL0Sampled(G, T, Opts, Tasks, Select, Runner, Info.get(),
                               *Settings, Sampled))
           return std::move(*S);
       }
@@ -798,7 +798,7 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
     if (ListScheduled)
       MakeInfo();
     if (Opts.L0 == L0Mode::Auto)
-      return autoL0(G, T, Opts, Tasks, Search, Runner, Info.get());
+      return autoL0(G, T, Opts, Tasks, Select, Runner, Info.get());
     // One L0 mode: --order=auto is the list scheduler alone; under
     // --l0=single (stage 1's contest rule, judged by its peak) also the
     // orders of whole operations a group of tasks at a time and the staged
@@ -816,7 +816,7 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
         Cands.push_back({Traversal::Staged, L0Mode::Single, 0, Opts.Place});
     }
     std::vector<Ordered> Runs = orderAll(G, T, Opts, Cands, Tasks, Runner,
-                                         Search.TimePhases, Info.get());
+                                         Select.TimePhases, Info.get());
     size_t Kept = 0;
     for (size_t C = 1; C != Runs.size(); ++C) {
       if (!Runs[C].Stats) {
@@ -840,25 +840,25 @@ static Expected<MPASStats> searchWhole(Graph &G, const TargetDesc &T,
   return S;
 }
 
-Expected<MPASStats> searchMPAS(Graph &G, const TargetDesc &T,
+Expected<MPASStats> selectMPAS(Graph &G, const TargetDesc &T,
                                const MPASOptions &Opts,
-                               const SearchOptions &Search) {
+                               const SelectOptions &Select) {
   if (Opts.KeepInputOrder)
     return runMPAS(G, T, Opts);
   if (Error E = checkMPASInput(G))
     return E;
   std::vector<std::vector<NodeIdx>> Parts = independentParts(G);
   if (!partsAreKernels(G, Parts))
-    return searchWhole(G, T, Opts, Search);
+    return selectWhole(G, T, Opts, Select);
   // Several kernels: each is ordered as it would be alone, the parts at
   // once, and the orders follow one another, so the peak is the largest
   // part's (docs/MPAS.md, "Several kernels").
-  SearchOptions Inner = insideJob(Search);
+  SelectOptions Inner = insideJob(Select);
   // The parts run at once, and a timer is not for two threads.
   Inner.TimePhases = false;
   Expected<std::vector<PartResult<MPASStats>>> Ordered =
-      runOnParts<MPASStats>(G, Parts, Search, [&](Graph &Part) {
-        return searchWhole(Part, T, Opts, Inner);
+      runOnParts<MPASStats>(G, Parts, Select, [&](Graph &Part) {
+        return selectWhole(Part, T, Opts, Inner);
       });
   if (!Ordered)
     return Ordered.takeError();

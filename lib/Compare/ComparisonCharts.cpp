@@ -1,6 +1,6 @@
-//===- Charts.cpp - dan-bench's charts as SVG -----------------------------===//
+//===- ComparisonCharts.cpp - dan-bench's charts as SVG -------------------===//
 
-#include "dan/Bench/Charts.h"
+#include "dan/Compare/ComparisonCharts.h"
 #include "dan/Report/Charts.h"
 #include "dan/Report/PlanViews.h"
 #include "llvm/ADT/STLExtras.h"

@@ -1,21 +1,21 @@
-//===- Bench.cpp - Methods compared on graphs, as data --------------------===//
+//===- Comparison.cpp - Methods compared on graphs, as data ---------------===//
 //
 // docs/CommandGuide/dan-bench.md defines every figure computed here.
 //
 //===----------------------------------------------------------------------===//
 
-#include "dan/Bench/Bench.h"
+#include "dan/Compare/Comparison.h"
 #include "dan/Analysis/Bounds.h"
 #include "dan/Analysis/Verifier.h"
 #include "dan/Formats/Submission.h"
 #include "dan/IR/MemoryPlan.h"
-#include "dan/Search/Search.h"
+#include "dan/Select/JobRunner.h"
+#include "dan/Select/Select.h"
 #include "dan/Transforms/CPE.h"
 #include "dan/Transforms/DLR.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include <chrono>
 #include <cmath>
@@ -309,34 +309,31 @@ public:
     std::vector<bool> Finished(N, false);
     size_t Reported = 0;
     std::mutex Lock;
-    DefaultThreadPool Pool(hardware_concurrency(Opts.Threads));
-    for (size_t K = 0; K != N; ++K)
-      Pool.async([&, K] {
-        auto Start = std::chrono::steady_clock::now();
-        std::string Error = Body(K);
-        double Seconds = std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - Start)
-                             .count();
-        std::lock_guard<std::mutex> Guard(Lock);
-        Errors[K] = std::move(Error);
-        Progress &P = Done[K];
-        P.Index = First + K + 1;
-        P.Total = Total;
-        std::tie(P.Graph, P.What) = Label(K);
-        P.Seconds = Seconds;
-        P.Error = Errors[K];
-        Finished[K] = true;
-        for (; Reported != N && Finished[Reported]; ++Reported) {
-          if (!Opts.OnProgress)
-            continue;
-          Progress Begin = Done[Reported];
-          Begin.Done = false;
-          Opts.OnProgress(Begin);
-          Done[Reported].Done = true;
-          Opts.OnProgress(Done[Reported]);
-        }
-      });
-    Pool.wait();
+    JobRunner(Opts.Threads).run(N, [&](size_t K) {
+      auto Start = std::chrono::steady_clock::now();
+      std::string Error = Body(K);
+      double Seconds = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - Start)
+                           .count();
+      std::lock_guard<std::mutex> Guard(Lock);
+      Errors[K] = std::move(Error);
+      Progress &P = Done[K];
+      P.Index = First + K + 1;
+      P.Total = Total;
+      std::tie(P.Graph, P.What) = Label(K);
+      P.Seconds = Seconds;
+      P.Error = Errors[K];
+      Finished[K] = true;
+      for (; Reported != N && Finished[Reported]; ++Reported) {
+        if (!Opts.OnProgress)
+          continue;
+        Progress Begin = Done[Reported];
+        Begin.Done = false;
+        Opts.OnProgress(Begin);
+        Done[Reported].Done = true;
+        Opts.OnProgress(Done[Reported]);
+      }
+    });
   }
 
 private:
@@ -439,7 +436,7 @@ static Ablation runAblation(const Graph &G, const TargetDesc &T, Reporter &Rep,
   Graph S1 = G;
   Rep.step(G.Name, "ablation: stage 1 (MPAS)", [&]() -> std::string {
     A.InputPeak = replay(G, T).PeakL1UB;
-    Expected<MPASStats> S = searchMPAS(S1, T, MPASOptions());
+    Expected<MPASStats> S = selectMPAS(S1, T, MPASOptions());
     if (!S)
       return A.Stage1Error = Err(S.takeError());
     A.MPASPeak = replay(S1, T).PeakL1UB;
@@ -455,7 +452,7 @@ static Ablation runAblation(const Graph &G, const TargetDesc &T, Reporter &Rep,
       Graph Copy = G;
       MPASOptions Opts;
       Opts.Weights = W;
-      Expected<MPASStats> S = searchMPAS(Copy, T, Opts);
+      Expected<MPASStats> S = selectMPAS(Copy, T, Opts);
       if (!S)
         return R.Error = Err(S.takeError());
       R.Peak = replay(Copy, T).PeakL1UB;
@@ -477,7 +474,7 @@ static Ablation runAblation(const Graph &G, const TargetDesc &T, Reporter &Rep,
                Opts.AutoHorizon = true;
                if (LRU)
                  Opts.Evict = EvictPolicy::LRU;
-               Expected<DLRStats> S = searchDLR(Copy, T, Opts);
+               Expected<DLRStats> S = selectDLR(Copy, T, Opts);
                if (!S)
                  return M.Error = Err(S.takeError());
                M = measure(Copy, T);

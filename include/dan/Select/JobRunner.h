@@ -1,7 +1,14 @@
-//===- Threads.h - Batches of independent jobs on a thread pool -*- C++ -*-===//
+//===- JobRunner.h - Batches of independent jobs on a pool ------*- C++ -*-===//
+//
+// The one place DAN runs work on threads: the selections of this layer run
+// their candidates (and the kernels of a graph) as batches of independent
+// jobs, each writing its own result slot, so that a result is the same for
+// any number of threads; dan-bench runs its cells the same way.
+//
+//===----------------------------------------------------------------------===//
 
-#ifndef DAN_SUPPORT_THREADS_H
-#define DAN_SUPPORT_THREADS_H
+#ifndef DAN_SELECT_JOBRUNNER_H
+#define DAN_SELECT_JOBRUNNER_H
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/ThreadPool.h"
@@ -36,4 +43,4 @@ private:
 
 } // namespace dan
 
-#endif // DAN_SUPPORT_THREADS_H
+#endif // DAN_SELECT_JOBRUNNER_H

@@ -1,7 +1,7 @@
-//===- BenchTest.cpp - dan-bench's arithmetic, worked by hand -------------===//
+//===- CompareTest.cpp - dan-bench's comparison ---------------------------===//
 
-#include "dan/Bench/Bench.h"
-#include "dan/Bench/Report.h"
+#include "dan/Compare/Comparison.h"
+#include "dan/Compare/ComparisonReport.h"
 #include <cmath>
 #include <gtest/gtest.h>
 

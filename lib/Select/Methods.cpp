@@ -1,7 +1,7 @@
 //===- Methods.cpp - Whole scheduling methods, selectable by name ---------===//
 
-#include "dan/Search/Methods.h"
-#include "dan/Search/Search.h"
+#include "dan/Select/Methods.h"
+#include "dan/Select/Select.h"
 #include "dan/Transforms/CPE.h"
 
 using namespace llvm;
@@ -9,13 +9,13 @@ using namespace llvm;
 namespace dan {
 
 static Error runDAN(Graph &G, const TargetDesc &T) {
-  if (Expected<MPASStats> S = searchMPAS(G, T, MPASOptions()); !S)
+  if (Expected<MPASStats> S = selectMPAS(G, T, MPASOptions()); !S)
     return S.takeError();
   DLROptions Plan; // dan-dlr's defaults
   Plan.AutoHorizon = true;
-  if (Expected<DLRStats> S = searchDLR(G, T, Plan); !S)
+  if (Expected<DLRStats> S = selectDLR(G, T, Plan); !S)
     return S.takeError();
-  if (Expected<CPEStats> S = searchCPE(G, T, CPEOptions()); !S)
+  if (Expected<CPEStats> S = selectCPE(G, T, CPEOptions()); !S)
     return S.takeError();
   return Error::success();
 }

@@ -1,4 +1,4 @@
-//===- SearchTest.cpp - The auto selections of lib/Search -----------------===//
+//===- SelectTest.cpp - The auto selections of lib/Select -----------------===//
 //
 // The selections give the same graph and statistics for any number of
 // threads, they keep what the single-setting pass makes under the setting
@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dan/Search/Search.h"
+#include "dan/Select/Select.h"
 #include "TestUtil.h"
 #include "dan/Gen/Generate.h"
 #include "dan/IR/Link.h"
@@ -45,7 +45,7 @@ std::string mpasStats(const MPASStats &S) {
 
 } // namespace
 
-TEST(SearchTest, MPASSameForAnyThreads) {
+TEST(SelectTest, MPASSameForAnyThreads) {
   TargetDesc T = tightTarget();
   for (const std::unique_ptr<Graph> &In : workloads(T))
     for (MPASWeights W : {MPASWeights::Auto, MPASWeights::Balanced}) {
@@ -53,8 +53,8 @@ TEST(SearchTest, MPASSameForAnyThreads) {
       MPASOptions Opts;
       Opts.Weights = W;
       Graph One = *In, Four = *In;
-      llvm::Expected<MPASStats> S1 = searchMPAS(One, T, Opts, {1});
-      llvm::Expected<MPASStats> S4 = searchMPAS(Four, T, Opts, {4});
+      llvm::Expected<MPASStats> S1 = selectMPAS(One, T, Opts, {1});
+      llvm::Expected<MPASStats> S4 = selectMPAS(Four, T, Opts, {4});
       ASSERT_TRUE(bool(S1)) << llvm::toString(S1.takeError());
       ASSERT_TRUE(bool(S4)) << llvm::toString(S4.takeError());
       EXPECT_EQ(print(One), print(Four));
@@ -62,9 +62,9 @@ TEST(SearchTest, MPASSameForAnyThreads) {
       EXPECT_GE(S1->L0Tried.size(), 2u);
       // Leaving a sole order unplanned changes no choice.
       Graph Lazy = *In;
-      SearchOptions NoSole;
+      SelectOptions NoSole;
       NoSole.MeasureSoleOrder = false;
-      llvm::Expected<MPASStats> SL = searchMPAS(Lazy, T, Opts, NoSole);
+      llvm::Expected<MPASStats> SL = selectMPAS(Lazy, T, Opts, NoSole);
       ASSERT_TRUE(bool(SL)) << llvm::toString(SL.takeError());
       EXPECT_EQ(print(One), print(Lazy));
       EXPECT_EQ(S1->L0Chosen, SL->L0Chosen);
@@ -72,13 +72,13 @@ TEST(SearchTest, MPASSameForAnyThreads) {
     }
 }
 
-TEST(SearchTest, MPASKeepsWhatTheChosenSettingMakes) {
+TEST(SelectTest, MPASKeepsWhatTheChosenSettingMakes) {
   // The kept order is the one runMPAS makes under the setting reported.
   TargetDesc T = tightTarget();
   for (const std::unique_ptr<Graph> &In : workloads(T)) {
     SCOPED_TRACE(In->Name);
     Graph Searched = *In;
-    llvm::Expected<MPASStats> S = searchMPAS(Searched, T, MPASOptions(), {2});
+    llvm::Expected<MPASStats> S = selectMPAS(Searched, T, MPASOptions(), {2});
     ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
     MPASOptions One;
     One.L0 = S->L0Chosen;
@@ -93,18 +93,18 @@ TEST(SearchTest, MPASKeepsWhatTheChosenSettingMakes) {
   }
 }
 
-TEST(SearchTest, DLRSameForAnyThreads) {
+TEST(SelectTest, DLRSameForAnyThreads) {
   TargetDesc T = tightTarget();
   for (const std::unique_ptr<Graph> &In : workloads(T)) {
     SCOPED_TRACE(In->Name);
     Graph Ordered = *In;
-    ASSERT_TRUE(bool(searchMPAS(Ordered, T, MPASOptions())));
+    ASSERT_TRUE(bool(selectMPAS(Ordered, T, MPASOptions())));
     DLROptions Opts;
     Opts.Fit = FitPolicy::Auto;
     Opts.AutoHorizon = true;
     Graph One = Ordered, Four = Ordered;
-    llvm::Expected<DLRStats> S1 = searchDLR(One, T, Opts, {1});
-    llvm::Expected<DLRStats> S4 = searchDLR(Four, T, Opts, {4});
+    llvm::Expected<DLRStats> S1 = selectDLR(One, T, Opts, {1});
+    llvm::Expected<DLRStats> S4 = selectDLR(Four, T, Opts, {4});
     ASSERT_TRUE(bool(S1)) << llvm::toString(S1.takeError());
     ASSERT_TRUE(bool(S4)) << llvm::toString(S4.takeError());
     EXPECT_EQ(print(One), print(Four));
@@ -122,7 +122,7 @@ TEST(SearchTest, DLRSameForAnyThreads) {
   }
 }
 
-TEST(SearchTest, PassesRefuseAuto) {
+TEST(SelectTest, PassesRefuseAuto) {
   TargetDesc T = TargetDesc::davinci();
   std::vector<std::unique_ptr<Graph>> Gs = workloads(T);
   ASSERT_FALSE(Gs.empty());
@@ -141,7 +141,7 @@ TEST(SearchTest, PassesRefuseAuto) {
   EXPECT_EQ(print(G), Before);
 }
 
-TEST(SearchTest, SameUnderSingleMeansTheSameOrder) {
+TEST(SelectTest, SameUnderSingleMeansTheSameOrder) {
   // A list-scheduler run under --l0=capacity that reports SameUnderSingle
   // gives the order and statistics of the same setting under --l0=single,
   // which the search then takes instead of running it. Both answers occur.
@@ -181,7 +181,7 @@ TEST(SearchTest, SameUnderSingleMeansTheSameOrder) {
   EXPECT_GT(Differs, 0u);
 }
 
-TEST(SearchTest, TheOrderBeforePlacementIsTheUnplacedOrder) {
+TEST(SelectTest, TheOrderBeforePlacementIsTheUnplacedOrder) {
   // The selection plans the best candidates' orders without the placement
   // step from the order each run had before it, instead of ordering again
   // with --place=false: the two are the same, and so are their peaks.

@@ -1,5 +1,4 @@
-//===- Report.h - dan-bench's report as text, JSON or Markdown ---*- C++
-//-*-===//
+//===- ComparisonReport.h - dan-bench's report ------------------*- C++ -*-===//
 //
 // Prints a BenchReport through lib/Report (dan/Report/Document.h, Metrics.h).
 // The output depends only on the report (and Timings), so two runs on the same
@@ -7,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DAN_BENCH_REPORT_H
-#define DAN_BENCH_REPORT_H
+#ifndef DAN_COMPARE_COMPARISONREPORT_H
+#define DAN_COMPARE_COMPARISONREPORT_H
 
-#include "dan/Bench/Bench.h"
+#include "dan/Compare/Comparison.h"
 #include "dan/Report/Document.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -39,4 +38,4 @@ std::string formatRanking(llvm::ArrayRef<Method> Methods,
 
 } // namespace dan::bench
 
-#endif // DAN_BENCH_REPORT_H
+#endif // DAN_COMPARE_COMPARISONREPORT_H

@@ -1,6 +1,6 @@
-//===- ThreadsTest.cpp - JobRunner ----------------------------------------===//
+//===- JobRunnerTest.cpp - JobRunner --------------------------------------===//
 
-#include "dan/Support/Threads.h"
+#include "dan/Select/JobRunner.h"
 #include "gtest/gtest.h"
 #include <atomic>
 #include <thread>

@@ -1,5 +1,4 @@
-//===- Bench.h - Methods compared on graphs, as data --------------*- C++
-//-*-===//
+//===- Comparison.h - Methods compared on graphs, as data -------*- C++ -*-===//
 //
 // What dan-bench computes, apart from how it prints it: every method on
 // every graph, each plan verified and replayed (the four metrics and the
@@ -15,13 +14,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DAN_BENCH_BENCH_H
-#define DAN_BENCH_BENCH_H
+#ifndef DAN_COMPARE_COMPARISON_H
+#define DAN_COMPARE_COMPARISON_H
 
 #include "dan/Analysis/Replay.h"
 #include "dan/IR/Graph.h"
 #include "dan/Report/Metrics.h"
-#include "dan/Search/Methods.h"
+#include "dan/Select/Methods.h"
 #include "dan/Support/EnumTable.h"
 #include "dan/Target/Target.h"
 #include "dan/Transforms/MPAS.h"
@@ -320,4 +319,4 @@ unsigned countRuns(size_t NumGraphs, const TargetDesc &T,
 
 } // namespace dan::bench
 
-#endif // DAN_BENCH_BENCH_H
+#endif // DAN_COMPARE_COMPARISON_H

@@ -1,15 +1,15 @@
 //===- Parallel.h - Run independent candidates on a thread pool -*- C++ -*-===//
 //
-// Private to lib/Search.
+// Private to lib/Select.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DAN_LIB_SEARCH_PARALLEL_H
-#define DAN_LIB_SEARCH_PARALLEL_H
+#ifndef DAN_LIB_SELECT_PARALLEL_H
+#define DAN_LIB_SELECT_PARALLEL_H
 
 #include "dan/IR/Components.h"
-#include "dan/Search/Search.h"
-#include "dan/Support/Threads.h"
+#include "dan/Select/JobRunner.h"
+#include "dan/Select/Select.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include <cstddef>
@@ -30,13 +30,13 @@ inline Graph copyForPlan(const Graph &G) {
   return Copy;
 }
 
-/// Runs Job(0) ... Job(N - 1) on Search.Threads threads (JobRunner::run).
-void runConcurrently(const SearchOptions &Search, size_t N,
+/// Runs Job(0) ... Job(N - 1) on Select.Threads threads (JobRunner::run).
+void runConcurrently(const SelectOptions &Select, size_t N,
                      llvm::function_ref<void(size_t)> Job);
 
-/// \p Search for a pass run inside one of its jobs: on one thread.
-inline SearchOptions insideJob(const SearchOptions &Search) {
-  SearchOptions Inner = Search;
+/// \p Select for a pass run inside one of its jobs: on one thread.
+inline SelectOptions insideJob(const SelectOptions &Select) {
+  SelectOptions Inner = Select;
   Inner.Threads = 1;
   return Inner;
 }
@@ -49,16 +49,16 @@ template <typename StatsT> struct PartResult {
 };
 
 /// Cuts each of \p Parts out of \p G (extractPart) and runs \p Pass on it,
-/// the parts at once as \p Search runs candidates. The results in part
+/// the parts at once as \p Select runs candidates. The results in part
 /// order, or the first failing part's error (the others' consumed).
 template <typename StatsT>
 llvm::Expected<std::vector<PartResult<StatsT>>>
 runOnParts(const Graph &G, llvm::ArrayRef<std::vector<NodeIdx>> Parts,
-           const SearchOptions &Search,
+           const SelectOptions &Select,
            llvm::function_ref<llvm::Expected<StatsT>(Graph &Part)> Pass) {
   std::vector<std::unique_ptr<Graph>> Graphs(Parts.size());
   std::vector<std::optional<llvm::Expected<StatsT>>> Stats(Parts.size());
-  runConcurrently(Search, Parts.size(), [&](size_t K) {
+  runConcurrently(Select, Parts.size(), [&](size_t K) {
     Graphs[K] = extractPart(G, Parts[K]);
     Stats[K].emplace(Pass(*Graphs[K]));
   });
@@ -91,4 +91,4 @@ void joinPartResults(Graph &G, llvm::ArrayRef<PartResult<StatsT>> Results) {
 
 } // namespace dan
 
-#endif // DAN_LIB_SEARCH_PARALLEL_H
+#endif // DAN_LIB_SELECT_PARALLEL_H

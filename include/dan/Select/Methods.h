@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DAN_SEARCH_METHODS_H
-#define DAN_SEARCH_METHODS_H
+#ifndef DAN_SELECT_METHODS_H
+#define DAN_SELECT_METHODS_H
 
 #include "dan/Baselines/Baselines.h"
 #include "dan/IR/Graph.h"
@@ -26,4 +26,4 @@ llvm::Expected<std::unique_ptr<Graph>> runMethod(const Graph &G,
 
 } // namespace dan
 
-#endif // DAN_SEARCH_METHODS_H
+#endif // DAN_SELECT_METHODS_H

@@ -6,9 +6,9 @@ using namespace llvm;
 
 namespace dan {
 
-void runConcurrently(const SearchOptions &Search, size_t N,
+void runConcurrently(const SelectOptions &Select, size_t N,
                      function_ref<void(size_t)> Job) {
-  JobRunner(Search.Threads).run(N, Job);
+  JobRunner(Select.Threads).run(N, Job);
 }
 
 } // namespace dan
