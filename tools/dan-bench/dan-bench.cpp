@@ -1,11 +1,13 @@
 //===- dan-bench.cpp - Compare scheduling methods on graphs ---------------===//
 //
 // Reads graphs (DAN IR or contest JSON), runs the chosen methods on each
-// (lib/Bench), and prints the comparison; optionally saves every plan as a
+// (lib/Compare), and prints the comparison; optionally saves every plan as a
 // submission triple and draws the charts. The figures are computed in
-// lib/Bench/Comparison.cpp, printed by lib/Bench/ComparisonReport.cpp and drawn
-// by lib/Bench/ComparisonCharts.cpp, both through lib/Report; this file
-// declares the options, reads and writes.
+// lib/Compare/Comparison.cpp (with ComparisonAblation.cpp and
+// ComparisonSweep.cpp), printed by ComparisonReport.cpp and
+// ComparisonJSON.cpp and drawn by ComparisonCharts.cpp, both through
+// lib/Report; this file declares and checks the options (the values of
+// --methods and --sweep among them), reads and writes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,7 @@
 #include "dan/Compare/Comparison.h"
 #include "dan/Compare/ComparisonCharts.h"
 #include "dan/Compare/ComparisonReport.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/InitLLVM.h"
 
 using namespace llvm;
@@ -94,6 +97,81 @@ static cl::opt<bool>
 
 static cl::opt<bool> Quiet("quiet", cl::desc("No progress lines on stderr"),
                            cl::cat(DANCategory));
+
+//===----------------------------------------------------------------------===//
+// --methods and --sweep
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// dan-bench's command line as given: the values of --methods and --sweep,
+/// and those of --sweep-scales, --sweep-alpha and --sweep-beta when given.
+struct BenchArgs {
+  std::vector<std::string> Methods, Sweeps;
+  std::optional<std::vector<std::string>> Scales;
+  std::optional<std::vector<uint64_t>> Alphas, Betas;
+};
+} // namespace
+
+static Error argError(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
+
+/// --methods into Opts.Methods.
+static Error parseMethods(ArrayRef<std::string> Names, BenchOptions &Opts) {
+  for (const std::string &Name : Names) {
+    if (Name.empty())
+      return argError("--methods needs method names: dan, base, hmcos, "
+                      "cosma, magis, eda");
+    std::optional<Method> M = lookupMethod(Name);
+    if (!M) {
+      std::vector<StringRef> Known;
+      for (Method K : allMethods())
+        Known.push_back(methodName(K));
+      return argError("--methods: " +
+                      unknownNameMessage("method", Name, Known));
+    }
+    Opts.Methods.push_back(*M);
+  }
+  if (Opts.Methods.empty())
+    Opts.Methods.assign(allMethods().begin(), allMethods().end());
+  return Error::success();
+}
+
+/// The methods and the sweep of \p Args (all six methods when none is
+/// given), checked under \p T; the error's message names the option that is
+/// wrong ("--methods: unknown method ...").
+static Error parseBenchArgs(const BenchArgs &Args, const TargetDesc &T,
+                            BenchOptions &Opts) {
+  if (Error E = parseMethods(Args.Methods, Opts))
+    return E;
+  SweepSpec &Sweep = Opts.Sweep;
+  for (const std::string &S : Args.Sweeps) {
+    if (S.empty())
+      return argError("--sweep needs capacity, cost or grid");
+    std::optional<SweepKind> K = lookupEnum(sweepKinds(), S);
+    if (!K)
+      return argError("--sweep: " +
+                      unknownNameMessage("sweep", S, enumNames(sweepKinds())));
+    enableSweep(Sweep, *K);
+  }
+  if (Args.Scales)
+    Sweep.Scales = *Args.Scales;
+  if (Args.Alphas)
+    Sweep.Alphas = *Args.Alphas;
+  if (Args.Betas)
+    Sweep.Betas = *Args.Betas;
+  for (uint64_t V : concat<uint64_t>(Sweep.Alphas, Sweep.Betas))
+    if (V > MaxValue)
+      return argError("--sweep-alpha and --sweep-beta take values up to "
+                      "2^40, not " +
+                      Twine(V));
+  if (Expected<std::vector<SweepSetting>> S = sweepSettings(Sweep, T); !S)
+    return argError("--sweep-scales: " + toString(S.takeError()));
+  if (Sweep.Scales.empty() || Sweep.Alphas.empty() || Sweep.Betas.empty())
+    return argError("--sweep-scales, --sweep-alpha and --sweep-beta need at "
+                    "least one value");
+  return Error::success();
+}
 
 /// Reads every input, each graph once: IR or contest JSON (told apart by
 /// content), its target with the options on top, without a memory plan,

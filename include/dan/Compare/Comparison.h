@@ -274,20 +274,6 @@ struct BenchReport {
   }
 };
 
-/// dan-bench's command line as given: the values of --methods and --sweep,
-/// and those of --sweep-scales, --sweep-alpha and --sweep-beta when given.
-struct BenchArgs {
-  std::vector<std::string> Methods, Sweeps;
-  std::optional<std::vector<std::string>> Scales;
-  std::optional<std::vector<uint64_t>> Alphas, Betas;
-};
-
-/// The methods and the sweep of \p Args (all six methods when none is
-/// given), checked under \p T; the error's message names the option that is
-/// wrong ("--methods: unknown method ...").
-llvm::Error parseBenchArgs(const BenchArgs &Args, const TargetDesc &T,
-                           BenchOptions &Opts);
-
 /// The methods in table order (allMethods()), Base added, duplicates once.
 std::vector<Method> tableMethods(llvm::ArrayRef<Method> Requested);
 

@@ -1,4 +1,4 @@
-//===- JSON.cpp - Contest JSON: the reader and the writer -----------------===//
+//===- JSONImport.cpp - Contest JSON: the reader --------------------------===//
 //
 // llvm::json parses the text; this file turns the value into a graph. JSON
 // values carry no source positions, so on an error a small scanner finds the
@@ -15,149 +15,27 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dan/Formats/JSON.h"
 #include "GraphBuilder.h"
-#include "dan/IR/NodeCosts.h"
+#include "JSONScan.h"
+#include "dan/Formats/JSON.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include <array>
 #include <deque>
+#include <optional>
 
 using namespace llvm;
 
 namespace dan {
 
+using detail::elementStarts;
+using detail::JSONScanner;
+using detail::memberOffset;
+using detail::scanSkeleton;
+using detail::SkeletonMember;
+
 namespace {
-
-/// JSON's white space, the structural bytes and the quote, for JSONScanner.
-constexpr std::array<uint8_t, 256> byteClasses() {
-  std::array<uint8_t, 256> T{};
-  // JSON's white space only (RFC 8259): not isSpace's \v and \f.
-  for (char C : {' ', '\t', '\n', '\r'})
-    T[static_cast<unsigned char>(C)] = 1;
-  for (char C : {'{', '}', '[', ']', ':', ','})
-    T[static_cast<unsigned char>(C)] = 2;
-  T[static_cast<unsigned char>('"')] = 4;
-  return T;
-}
-constexpr std::array<uint8_t, 256> ByteClass = byteClasses();
-
-/// Tokens of JSON text, just enough to find where a value starts.
-class JSONScanner {
-public:
-  JSONScanner(StringRef Text, size_t Start = 0) : Text(Text), I(Start) {}
-
-  /// What a byte is to the scanner, from a table: the scanner reads every
-  /// byte of the file several times, and a search of a short string per
-  /// byte was a tenth of the import.
-  enum : uint8_t { Space = 1, Punct = 2, Quote = 4 };
-  static uint8_t classOf(char C) {
-    return ByteClass[static_cast<unsigned char>(C)];
-  }
-  /// Whether \p C ends a bare value (a number, true, false, null).
-  static bool endsValue(char C) { return classOf(C) != 0; }
-
-  /// Moves to the next structural character or the start of a scalar; Pos
-  /// is its offset. Kind is the character, '"' for a string (Str holds its
-  /// raw contents) or 'v' for another scalar (Str holds its text).
-  bool next(char &Kind, size_t &Pos, StringRef &Str) {
-    while (I < Text.size() && classOf(Text[I]) == Space)
-      ++I;
-    if (I >= Text.size())
-      return false;
-    Pos = I;
-    char C = Text[I];
-    if (C == '"') {
-      size_t J = I + 1;
-      while (J < Text.size() && Text[J] != '"')
-        J += Text[J] == '\\' ? 2 : 1;
-      Str = Text.slice(I + 1, std::min(J, Text.size()));
-      I = J + 1;
-      Kind = '"';
-      return true;
-    }
-    if (classOf(C) == Punct) {
-      ++I;
-      Kind = C;
-      return true;
-    }
-    while (I < Text.size() && !endsValue(Text[I]))
-      ++I;
-    Str = Text.slice(Pos, I);
-    Kind = 'v';
-    return true;
-  }
-
-private:
-  StringRef Text;
-  size_t I;
-};
-
-/// The offsets of the elements of the array under top-level key \p Key, in
-/// one pass over the text.
-std::vector<size_t> elementStarts(StringRef Text, StringRef Key) {
-  std::vector<size_t> Starts;
-  JSONScanner S(Text);
-  char K;
-  size_t Pos;
-  StringRef Str, LastKey;
-  int Depth = 0;
-  bool InArray = false, ExpectElem = false;
-  while (S.next(K, Pos, Str)) {
-    if (InArray && ExpectElem && Depth == 2 && K != ']') {
-      Starts.push_back(Pos);
-      ExpectElem = false;
-    }
-    if (K == '{' || K == '[') {
-      ++Depth;
-    } else if (K == '}' || K == ']') {
-      if (--Depth < 2 && InArray)
-        break;
-    } else if (K == '"' && Depth == 1) {
-      LastKey = Str;
-    } else if (K == ':' && Depth == 1 && LastKey == Key) {
-      if (!S.next(K, Pos, Str) || K != '[')
-        break;
-      Depth = 2;
-      InArray = ExpectElem = true;
-    } else if (K == ',' && Depth == 2 && InArray) {
-      ExpectElem = true;
-    }
-  }
-  return Starts;
-}
-
-/// The offset of the value of member \p Field of the object at \p Start, or
-/// \p Start when there is none.
-size_t memberOffset(StringRef Text, size_t Start, StringRef Field) {
-  JSONScanner S(Text, Start);
-  char K;
-  size_t Pos;
-  StringRef Str, LastKey;
-  int Depth = 0;
-  while (S.next(K, Pos, Str)) {
-    if (K == '{' || K == '[') {
-      ++Depth;
-    } else if (K == '}' || K == ']') {
-      if (--Depth <= 0)
-        break;
-    } else if (K == '"' && Depth == 1) {
-      LastKey = Str;
-    } else if (K == ':' && Depth == 1 && LastKey == Field) {
-      return S.next(K, Pos, Str) ? Pos : Start;
-    }
-  }
-  return Start;
-}
-
-/// A top-level member of the file as the chunked path scans it.
-struct SkeletonMember {
-  size_t Begin = 0, End = 0; // the value's text
-  std::vector<std::pair<size_t, size_t>> Elements;
-  bool IsArray = false;
-};
 
 class JSONImporter {
 public:
@@ -463,105 +341,6 @@ bool JSONImporter::run() {
   return true;
 }
 
-/// Whether \p Key's array is read an element at a time.
-static bool isSplitKey(StringRef Key) {
-  return Key == "Nodes" || Key == "Edges" || Key == "ReuseEdges";
-}
-
-/// Scans the value that starts with token \p K at \p Pos into \p M: a
-/// string or scalar by its extent, an object or array to its end, an array
-/// of a split key into its elements' ranges. Returns false, reporting
-/// nothing, when the value is not in the expected shape.
-static bool scanValue(JSONScanner &S, StringRef Text, StringRef Key, char K,
-                      size_t Pos, StringRef Str, SkeletonMember &M) {
-  M.Begin = Pos;
-  M.IsArray = K == '[';
-  if (K == '"') {
-    M.End = Pos + Str.size() + 2;
-    return true;
-  }
-  if (K == 'v') {
-    M.End = Pos;
-    while (M.End < Text.size() && !JSONScanner::endsValue(Text[M.End]))
-      ++M.End;
-    return true;
-  }
-  if (K != '{' && K != '[')
-    return false;
-  bool Split = M.IsArray && isSplitKey(Key);
-  int Depth = 1;
-  size_t ElemBegin = SIZE_MAX;
-  while (Depth > 0) {
-    if (!S.next(K, Pos, Str))
-      return false;
-    if (Split && Depth == 1 && ElemBegin == SIZE_MAX && K != ']' && K != ',')
-      ElemBegin = Pos;
-    if (K == '{' || K == '[')
-      ++Depth;
-    else if (K == '}' || K == ']')
-      --Depth;
-    if (Split && (K == ',' ? Depth == 1 : Depth == 0)) {
-      if (ElemBegin != SIZE_MAX)
-        M.Elements.push_back({ElemBegin, Pos});
-      else if (K == ',' || !M.Elements.empty())
-        return false; // an empty element: ",," or ",]"
-      ElemBegin = SIZE_MAX;
-    }
-  }
-  M.End = Pos + 1;
-  return true;
-}
-
-/// The skeleton: '{', then "key": value pairs separated by ',', then '}'
-/// and nothing after. The arrays of the three known keys are split into
-/// their elements' ranges; any other value is kept whole. std::nullopt when
-/// the text is not in that shape.
-static std::optional<StringMap<SkeletonMember>> scanSkeleton(StringRef Text) {
-  JSONScanner S(Text);
-  char K;
-  size_t Pos;
-  StringRef Str;
-  StringMap<SkeletonMember> Members;
-  if (!S.next(K, Pos, Str) || K != '{')
-    return std::nullopt;
-  bool First = true;
-  while (true) {
-    if (!S.next(K, Pos, Str))
-      return std::nullopt;
-    if (K == '}' && First)
-      break;
-    // A key with escapes could spell a known key differently; leave such a
-    // file to the whole-file path.
-    if (K != '"' || Str.contains('\\'))
-      return std::nullopt;
-    auto [It, New] = Members.try_emplace(Str);
-    if (!New || !S.next(K, Pos, Str) || K != ':' || !S.next(K, Pos, Str) ||
-        !scanValue(S, Text, It->first(), K, Pos, Str, It->second))
-      return std::nullopt;
-    First = false;
-    if (!S.next(K, Pos, Str))
-      return std::nullopt;
-    if (K == '}')
-      break;
-    if (K != ',')
-      return std::nullopt;
-  }
-  if (S.next(K, Pos, Str))
-    return std::nullopt;
-  // Every other value must be valid JSON on its own.
-  for (const auto &Entry : Members) {
-    if (Entry.second.IsArray && isSplitKey(Entry.first()))
-      continue;
-    Expected<json::Value> V =
-        json::parse(Text.slice(Entry.second.Begin, Entry.second.End));
-    if (!V) {
-      consumeError(V.takeError());
-      return std::nullopt;
-    }
-  }
-  return Members;
-}
-
 std::optional<bool> JSONImporter::readElements(
     const SkeletonMember &M,
     function_ref<bool(const json::Value &, size_t)> Read) {
@@ -638,74 +417,6 @@ std::unique_ptr<Graph> importJSON(SourceMgr &SM, unsigned BufferID,
   if (!JSONImporter(SM, BufferID, *G).run())
     return nullptr;
   return G;
-}
-
-void exportJSON(const Graph &G, const TargetDesc &T, raw_ostream &OS) {
-  // Spill nodes get the pipe and cycles the replay gives them.
-  BufferCosts Costs = bufferCosts(G);
-
-  json::OStream J(OS, 2);
-  J.objectBegin();
-  J.attributeArray("Nodes", [&] {
-    for (NodeIdx I : G.Order) {
-      const Node &N = G[I];
-      J.object([&] {
-        J.attribute("Id", int64_t(N.Id));
-        switch (N.Kind) {
-        case NodeKind::Alloc:
-        case NodeKind::Free:
-          J.attribute("Op", N.Kind == NodeKind::Alloc ? "ALLOC" : "FREE");
-          J.attribute("BufId", int64_t(N.Buf));
-          J.attribute("Size", int64_t(N.Size));
-          J.attribute("Type", tierName(N.BufTier));
-          break;
-        case NodeKind::SpillOut:
-        case NodeKind::SpillIn: {
-          J.attribute("Op",
-                      N.Kind == NodeKind::SpillOut ? "SPILL_OUT" : "SPILL_IN");
-          J.attribute("BufId", int64_t(N.Buf));
-          J.attribute("Pipe", pipeName(*nodePipe(N, T)));
-          J.attribute("Cycles", int64_t(nodeCycles(G, I, T, Costs)));
-          J.attributeArray("Bufs", [&] { J.value(int64_t(N.Buf)); });
-          break;
-        }
-        case NodeKind::Op:
-          J.attribute("Op", G.opName(N));
-          J.attribute("Pipe", pipeName(N.OpPipe));
-          J.attribute("Cycles", int64_t(N.Cycles));
-          J.attributeArray("Bufs", [&] {
-            for (uint64_t B : N.Bufs)
-              J.value(int64_t(B));
-          });
-          break;
-        }
-        if (N.HasOffset)
-          J.attribute("Offset", int64_t(N.Offset));
-      });
-    }
-  });
-  // Edges sorted by (source id, destination id), as the contest lists them.
-  auto EmitEdges = [&](StringRef Key, bool Reuse) {
-    std::vector<std::pair<uint64_t, uint64_t>> Edges;
-    for (const Node &N : G.Nodes)
-      for (NodeIdx P : Reuse ? N.ReusePreds : N.Preds)
-        Edges.emplace_back(G[P].Id, N.Id);
-    llvm::sort(Edges);
-    J.attributeArray(Key, [&] {
-      for (auto [From, To] : Edges) {
-        J.arrayBegin();
-        J.value(int64_t(From));
-        J.value(int64_t(To));
-        J.arrayEnd();
-      }
-    });
-  };
-  EmitEdges("Edges", false);
-  if (G.hasMemoryPlan() ||
-      any_of(G.Nodes, [](const Node &N) { return !N.ReusePreds.empty(); }))
-    EmitEdges("ReuseEdges", true);
-  J.objectEnd();
-  OS << '\n';
 }
 
 } // namespace dan

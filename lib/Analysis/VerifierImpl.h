@@ -1,0 +1,127 @@
+//===- VerifierImpl.h - The verifier's state and its checks -----*- C++ -*-===//
+//
+// Private to lib/Analysis: the verifier, whose checks are defined in
+// Verifier.cpp (the structure: buffers, edges, the schedule, lifetimes,
+// the L0 rule), VerifyPlan.cpp (the memory plan: offsets, spills, reuse
+// edges) and VerifyAgainst.cpp (--against: a stage-3 file keeps its
+// stage-2 plan).
+//
+// The checks run in a fixed order: buffers, edges (cycles, then the order),
+// lifetimes, the L0 rule, the memory plan, and the stage-2 contract. Each
+// reports at the node that breaks the rule, with a note at the other node
+// involved, and the run stops at the error limit.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DAN_LIB_ANALYSIS_VERIFIERIMPL_H
+#define DAN_LIB_ANALYSIS_VERIFIERIMPL_H
+
+#include "dan/Analysis/Verifier.h"
+#include "dan/IR/Graph.h"
+#include "dan/IR/IdIndex.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/SourceMgr.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dan::detail {
+
+inline constexpr NodeIdx NoNode = UINT32_MAX;
+
+struct BufferSite {
+  NodeIdx Alloc = NoNode;
+  NodeIdx Free = NoNode;
+};
+
+/// How the messages name buffer \p B: "b<B>".
+std::string buf(uint64_t B);
+/// The bytes from \p Begin on, as "[Begin, End)".
+std::string range(uint64_t Begin, uint64_t Size);
+
+class Verifier {
+public:
+  Verifier(const Graph &G, const TargetDesc &T, const VerifyOptions &Opts,
+           const DiagHandler &Diag)
+      : G(G), T(T), Opts(Opts), Diag(Diag), Pos(G.positions()),
+        Sites(G.size()) {}
+
+  unsigned run() {
+    checkBuffers();
+    bool Acyclic = checkAcyclic();
+    if (Acyclic)
+      checkOrder();
+    checkLifetimes();
+    if (Opts.L0Single)
+      checkL0Single();
+    if (G.hasMemoryPlan())
+      checkPlan();
+    checkReuseEdges();
+    if (Opts.Against)
+      checkAgainst(*Opts.Against);
+    if (Dropped)
+      Diag(llvm::SMLoc(), llvm::SourceMgr::DK_Note,
+           "too many errors: " + llvm::Twine(Dropped) +
+               " more not shown (--error-limit=0 shows them all)");
+    return Errors;
+  }
+
+private:
+  bool stopped() const { return Opts.ErrorLimit && Errors >= Opts.ErrorLimit; }
+  void error(llvm::SMLoc Loc, const llvm::Twine &Msg) {
+    // Past the limit the checks still run, so that the final note is given
+    // exactly when an error was dropped. Notes follow the error they explain,
+    // so a dropped error drops them.
+    DropNotes = stopped();
+    if (DropNotes) {
+      ++Dropped;
+      return;
+    }
+    ++Errors;
+    Diag(Loc, llvm::SourceMgr::DK_Error, Msg);
+  }
+  void error(NodeIdx At, const llvm::Twine &Msg) { error(G[At].Loc, Msg); }
+  void note(llvm::SMLoc Loc, const llvm::Twine &Msg) {
+    if (!DropNotes)
+      Diag(Loc, llvm::SourceMgr::DK_Note, Msg);
+  }
+  void note(NodeIdx At, const llvm::Twine &Msg) { note(G[At].Loc, Msg); }
+
+  std::string name(NodeIdx I) const { return describeNode(G, I); }
+  const BufferSite *site(uint64_t B) const { return Sites.find(B); }
+  bool hasAlloc(uint64_t B) const {
+    const BufferSite *S = site(B);
+    return S && S->Alloc != NoNode;
+  }
+
+  void checkBuffers();
+  bool checkAcyclic();
+  void checkOrder();
+  void checkLifetimes();
+  void checkL0Single();
+  void checkPlan();
+  void checkSpillIds();
+  /// The spill stream of the \p Pairs well-formed spills: numbered 0 to
+  /// K-1 without a gap, in schedule order (checkSpillIds' second half).
+  void checkSpillStream(uint64_t N0, const IdIndex &SpillIds, uint64_t Pairs);
+  void checkResidency();
+  void checkSpillEdges();
+  void checkReuseEdges();
+  void checkAgainst(const Graph &S2);
+
+  const Graph &G;
+  const TargetDesc &T;
+  const VerifyOptions &Opts;
+  const DiagHandler &Diag;
+  std::vector<uint32_t> Pos;
+  IdTable<BufferSite> Sites;
+  /// Buffers in order of first appearance, for a deterministic report.
+  std::vector<uint64_t> BufOrder;
+  unsigned Errors = 0;
+  bool DropNotes = false;
+  unsigned Dropped = 0;
+};
+
+} // namespace dan::detail
+
+#endif // DAN_LIB_ANALYSIS_VERIFIERIMPL_H
