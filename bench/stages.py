@@ -45,7 +45,7 @@ def main():
             p = lambda s: os.path.join(tmp, f"{name}.{s}.dan")
             run([b("dan-translate"), "--import=json",
                  os.path.join(args.workloads, name + ".json"), "-o", p("in")])
-            run([b("dan-mpas"), "--strategy=input", p("in"), "-o", p("b1")])
+            run([b("dan-mpas"), "--order=input", p("in"), "-o", p("b1")])
             run([b("dan-dlr"), "--fit=first", "--evict=lru", p("b1"), "-o", p("base")])
             _, t1 = run([b("dan-mpas"), p("in"), "-o", p("s1")])
             _, t2 = run([b("dan-dlr"), p("s1"), "-o", p("s2")])

@@ -87,7 +87,8 @@ void chooseOptions(ByteReader &R, FuzzCase &C) {
   if (M.Order == Traversal::Staged && M.L0 == L0Mode::Ignore)
     M.L0 = L0Mode::Single;
   // Rare: the input order is already legal, so this only checks it.
-  M.KeepInputOrder = R.byte() == 0xff;
+  if (R.byte() == 0xff)
+    M.Order = Traversal::Input;
 
   DLROptions &D = C.DLR;
   D.Fit = R.pick<FitPolicy>(

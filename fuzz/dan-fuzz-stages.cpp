@@ -64,8 +64,7 @@ std::string describeOptions(const fuzz::FuzzCase &C) {
      << " --weights=" << weightsName(M.Weights)
      << " --allocs=" << enumName(allocChoiceTable(), M.Allocs)
      << " --objective=" << enumName(objectiveTable(), M.Objective)
-     << " --order=" << traversalName(M.Order) << " --group=" << M.Group
-     << (M.KeepInputOrder ? " --strategy=input" : "") << '\n';
+     << " --order=" << traversalName(M.Order) << " --group=" << M.Group << '\n';
   const DLROptions &D = C.DLR;
   OS << "DLR: fit " << unsigned(D.Fit) << " evict " << unsigned(D.Evict)
      << " victims " << unsigned(D.Victims) << " lambdas " << D.LambdaByte << ','
@@ -283,8 +282,9 @@ std::string runStages(const fuzz::FuzzCase &C) {
     failOn(S1, T,
            "dan-mpas reports a peak of " + Twine(M.PeakL1UB) +
                " but the replay finds " + Twine(R1.PeakL1UB));
-  // (--strategy=input keeps the input order whatever its L0 buffers.)
-  if (M.L0Chosen == L0Mode::Single && !M.Fallbacks && !C.MPAS.KeepInputOrder) {
+  // (--order=input keeps the input order whatever its L0 buffers.)
+  if (M.L0Chosen == L0Mode::Single && !M.Fallbacks &&
+      C.MPAS.Order != Traversal::Input) {
     VerifyOptions Single;
     Single.L0Single = true;
     fuzz::expectVerifies(S1, T, Single,
@@ -296,8 +296,7 @@ std::string runStages(const fuzz::FuzzCase &C) {
   // on a graph without tasks, sampled by its first operations up to half
   // its nodes, the order must be as legal and the peak as true as the whole
   // selection's.
-  if (C.MPAS.L0 == L0Mode::Auto && C.MPAS.Order == Traversal::Auto &&
-      !C.MPAS.KeepInputOrder) {
+  if (C.MPAS.L0 == L0Mode::Auto && C.MPAS.Order == Traversal::Auto) {
     auto CheckSampled = [&](size_t Above) {
       SelectOptions Sampled;
       Sampled.SampleAbove = Above;

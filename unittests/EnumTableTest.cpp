@@ -62,7 +62,7 @@ TEST(EnumTableTest, PassAndMethodTablesAreComplete) {
   expectComplete(weightsTable(), MPASWeights::InputOrder);
   expectComplete(allocChoiceTable(), AllocChoice::Priority);
   expectComplete(objectiveTable(), MPASObjective::Overflow);
-  expectComplete(traversalTable(), Traversal::Staged);
+  expectComplete(traversalTable(), Traversal::Input);
   expectComplete(fitPolicyTable(), FitPolicy::Auto);
   expectComplete(evictPolicyTable(), EvictPolicy::Traffic);
   expectComplete(victimSetTable(), VictimSet::Single);
@@ -73,6 +73,7 @@ TEST(EnumTableTest, PassAndMethodTablesAreComplete) {
   EXPECT_EQ(l0ModeName(L0Mode::Single), "single");
   EXPECT_EQ(traversalName(Traversal::Groups), "groups");
   EXPECT_EQ(traversalName(Traversal::Staged), "staged");
+  EXPECT_EQ(traversalName(Traversal::Input), "input");
   EXPECT_EQ(weightsName(MPASWeights::MemoryFirst), "memory-first");
   EXPECT_EQ(fitName(FitPolicy::Timed), "timed");
   EXPECT_EQ(methodName(Method::HMCOS), "hmcos");

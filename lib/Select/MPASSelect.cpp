@@ -163,7 +163,7 @@ Expected<MPASStats> mpas_select::selectWhole(Graph &G, const TargetDesc &T,
 Expected<MPASStats> selectMPAS(Graph &G, const TargetDesc &T,
                                const MPASOptions &Opts,
                                const SelectOptions &Select) {
-  if (Opts.KeepInputOrder)
+  if (Opts.Order == Traversal::Input)
     return runMPAS(G, T, Opts);
   if (Error E = checkMPASInput(G))
     return E;

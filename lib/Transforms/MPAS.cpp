@@ -287,6 +287,9 @@ static const EnumEntry<Traversal> Traversals[] = {
      "no vector result (attention's score matmuls), then the rest; with "
      "--l0=single a result waits in L0 until the tier is needed; L0 within "
      "capacity or one live buffer per tier, so not with --l0=ignore"},
+    {Traversal::Input, "input",
+     "keep the input order (the Base schedule); an input order that breaks "
+     "an edge is an error"},
 };
 
 ArrayRef<EnumEntry<L0Mode>> l0ModeTable() { return L0Modes; }
@@ -493,7 +496,7 @@ orderMPAS(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
           std::vector<NodeIdx> *Unplaced, const MPASGraphInfo *Info) {
   if (Error E = checkMPASInput(G))
     return E;
-  if (Opts.KeepInputOrder) {
+  if (Opts.Order == Traversal::Input) {
     // Base: the input order as it is, if it is legal; no setting applies.
     Expected<MPASStats> S = mpas::keepInputOrder(G, T, Order);
     if (S)

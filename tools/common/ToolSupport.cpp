@@ -20,24 +20,47 @@
 #include <new>
 #include <system_error>
 #include <unistd.h>
+#include <vector>
 
 using namespace llvm;
 
 namespace dan::tool {
 
-cl::OptionCategory DANCategory("DAN options");
+/// Every DANOptionCategory, in the order they were made.
+static std::vector<const cl::OptionCategory *> &danCategories() {
+  static std::vector<const cl::OptionCategory *> Categories;
+  return Categories;
+}
+
+DANOptionCategory::DANOptionCategory(StringRef Name, StringRef Description)
+    : cl::OptionCategory(Name, Description) {
+  danCategories().push_back(this);
+}
+
+DANOptionCategory DANCategory("DAN options");
+
+/// --capacity and --spill-cost, which every tool takes.
+static DANOptionCategory
+    TargetCategory("Target options",
+                   "Override the target the input file records (or the "
+                   "defaults of an imported graph).");
+
+DANOptionCategory TuningCategory(
+    "Tuning and ablation options",
+    "Knobs for experiments and ablations; the defaults are what the stages "
+    "are measured with.");
 
 static cl::list<std::string>
     Capacities("capacity", cl::value_desc("TIER=N"),
                cl::desc("Override the capacity of a memory tier (repeatable); "
                         "tiers: L1, UB, L0A, L0B, L0C"),
-               cl::cat(DANCategory));
+               cl::cat(TargetCategory));
 
 static cl::opt<std::string>
     SpillCost("spill-cost", cl::value_desc("ALPHA,BETA"),
               cl::desc("Override the spill transfer cost alpha + beta * size "
                        "(default 150,2)"),
-              cl::cat(DANCategory));
+              cl::cat(TargetCategory));
 
 static cl::opt<uint64_t> MaxInputSize(
     "max-input-size", cl::init(uint64_t(1) << 30), cl::value_desc("bytes"),
@@ -98,7 +121,7 @@ static bool parseCommandLine(int Argc, char **Argv, StringRef Overview) {
   std::set_new_handler(exitOutOfMemory);
   install_bad_alloc_error_handler(
       [](void *, const char *, bool) { exitOutOfMemory(); });
-  cl::HideUnrelatedOptions(DANCategory);
+  cl::HideUnrelatedOptions(danCategories());
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "DAN (DAN-Scheduler toolkit) version 0.1.0\n";
   });

@@ -30,8 +30,23 @@ enum ExitCode : int {
   ExitUsage = 2,   // bad command line or an I/O error
 };
 
-/// The category of every DAN option; --help shows only these.
-extern llvm::cl::OptionCategory DANCategory;
+/// An option category of DAN's. --help shows the options of these
+/// categories (those of LLVM's own it hides): DANCategory holds what a user
+/// chooses, and a tool may group options of its own in a category of its
+/// own (dan-gen's shapes of each family).
+class DANOptionCategory : public llvm::cl::OptionCategory {
+public:
+  explicit DANOptionCategory(llvm::StringRef Name,
+                             llvm::StringRef Description = "");
+};
+
+/// What a user of the tool chooses: the target, the objective, the effort,
+/// threads, statistics, input and output.
+extern DANOptionCategory DANCategory;
+
+/// Tuning knobs and ablations of the stages, each option also cl::Hidden:
+/// --help-hidden shows them, under this heading.
+extern DANOptionCategory TuningCategory;
 
 /// A cl::opt modifier that gives an enum option the values of its table
 /// (dan/Support/EnumTable.h), in the table's order:

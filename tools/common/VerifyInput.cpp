@@ -14,14 +14,18 @@ using namespace llvm;
 
 namespace dan::tool {
 
+static DANOptionCategory
+    WarningCategory("Warning options",
+                    "The lint's warnings on an input that verifies.");
+
 static cl::opt<bool> NoWarnings("w", cl::desc("Print no warnings"),
-                                cl::cat(DANCategory));
+                                cl::cat(WarningCategory));
 
 static cl::opt<bool>
     WarningsAsErrors("Werror",
                      cl::desc("Treat warnings as errors: print them as errors "
                               "and exit with status 1"),
-                     cl::cat(DANCategory));
+                     cl::cat(WarningCategory));
 
 /// "'<path>' <what>: N <noun>s", the error that ends a failed check.
 static Error failedCheck(StringRef Path, StringRef What, unsigned N,

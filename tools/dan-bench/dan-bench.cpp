@@ -65,6 +65,10 @@ static cl::opt<bool> Ablations(
              "(table 5), and Ignore / Freeze / CPE"),
     cl::cat(DANCategory));
 
+static DANOptionCategory
+    SweepCategory("Sweep options",
+                  "The targets --sweep reruns every method under.");
+
 static cl::list<std::string> Sweep(
     "sweep", cl::CommaSeparated, cl::value_desc("capacity,cost,grid"),
     cl::desc("Rerun every method under other targets and rank them: "
@@ -77,17 +81,17 @@ static cl::list<std::string>
     SweepScales("sweep-scales", cl::CommaSeparated, cl::value_desc("S1,S2,..."),
                 cl::desc("Capacity scales of the sweep, decimals above 0 "
                          "(default 0.5,0.75,1,1.5,2)"),
-                cl::cat(DANCategory));
+                cl::cat(SweepCategory));
 
 static cl::list<uint64_t>
     SweepAlpha("sweep-alpha", cl::CommaSeparated, cl::value_desc("A1,A2,..."),
                cl::desc("Alphas of the sweep (default 0,150,600)"),
-               cl::cat(DANCategory));
+               cl::cat(SweepCategory));
 
 static cl::list<uint64_t>
     SweepBeta("sweep-beta", cl::CommaSeparated, cl::value_desc("B1,B2,..."),
               cl::desc("Betas of the sweep (default 1,2,4)"),
-              cl::cat(DANCategory));
+              cl::cat(SweepCategory));
 
 static cl::opt<bool>
     Timings("timings",

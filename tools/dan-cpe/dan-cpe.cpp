@@ -17,31 +17,31 @@ static cl::opt<CPEMode> Mode("mode", cl::init(CPEMode::Refine),
 
 static cl::opt<CPEMoveSet> MoveSet("move", cl::init(CPEMoveSet::Ops),
                                    cl::desc("Which nodes a move may carry"),
-                                   enumValues(cpeMoveSetTable()),
-                                   cl::cat(DANCategory));
+                                   enumValues(cpeMoveSetTable()), cl::Hidden,
+                                   cl::cat(TuningCategory));
 
 static cl::opt<CPEStart> Start("start", cl::init(CPEStart::Best),
                                cl::desc("Where the search starts"),
-                               enumValues(cpeStartTable()),
-                               cl::cat(DANCategory));
+                               enumValues(cpeStartTable()), cl::Hidden,
+                               cl::cat(TuningCategory));
 
 static cl::opt<unsigned>
     Window("window", cl::init(CPEOptions().Window), cl::value_desc("W"),
            cl::desc("Neighbourhood of a critical node: the nodes at most W "
                     "schedule positions away from it (default 16)"),
-           cl::cat(DANCategory));
+           cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<unsigned>
     Passes("passes", cl::init(CPEOptions().Passes), cl::value_desc("P"),
            cl::desc("At most P passes; a pass that accepts no move ends "
                     "the search (default 8)"),
-           cl::cat(DANCategory));
+           cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<uint64_t> MaxCandidates(
     "max-candidates", cl::init(CPEOptions().MaxCandidates), cl::value_desc("N"),
     cl::desc("At most N candidate moves timed per pass; 0 for no limit "
              "(default 4000)"),
-    cl::cat(DANCategory));
+    cl::Hidden, cl::cat(TuningCategory));
 
 // cl::desc keeps a StringRef: the text must outlive the option.
 static const std::string EffortDesc =
@@ -57,8 +57,8 @@ static cl::opt<uint64_t> Effort("effort", cl::init(CPEOptions().Effort),
 static cl::opt<uint64_t> MinRetimes("min-retimes",
                                     cl::init(CPEOptions().MinRetimes),
                                     cl::value_desc("N"),
-                                    cl::desc(MinRetimesDesc),
-                                    cl::cat(DANCategory));
+                                    cl::desc(MinRetimesDesc), cl::Hidden,
+                                    cl::cat(TuningCategory));
 
 namespace {
 /// Seconds: a finite number >= 0.
@@ -79,7 +79,7 @@ static cl::opt<double, false, SecondsParser> TimeBudget(
     cl::desc("Try no further candidate after SECONDS of search (wall clock; "
              "the result then depends on the machine); 0 for no limit "
              "(default)"),
-    cl::cat(DANCategory));
+    cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<uint64_t> DenseAfter(
     "dense-after", cl::init(CPEOptions().DenseAfter), cl::value_desc("N"),
@@ -87,7 +87,7 @@ static cl::opt<uint64_t> DenseAfter(
              "changed, back to the queue once the walk has passed 4N positions "
              "more than it retimed (a tuning knob for tests: the result is the "
              "same for every N)"),
-    cl::Hidden, cl::cat(DANCategory));
+    cl::Hidden, cl::cat(TuningCategory));
 
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
@@ -115,9 +115,9 @@ int main(int Argc, char **Argv) {
         Opts.MinRetimes = MinRetimes;
         Opts.TimeBudget = TimeBudget;
         Opts.DenseAfter = DenseAfter;
-        SelectOptions Search;
-        Search.Threads = toolThreads();
-        Expected<CPEStats> S = selectCPE(G, T, Opts, Search);
+        SelectOptions Select;
+        Select.Threads = toolThreads();
+        Expected<CPEStats> S = selectCPE(G, T, Opts, Select);
         if (!S)
           return S.takeError();
         if (Stats)

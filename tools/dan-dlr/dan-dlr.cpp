@@ -33,8 +33,8 @@ struct WeightParser : public cl::parser<double> {
 
 static cl::opt<FitPolicy>
     Fit("fit", cl::desc("How a placement chooses its free segment"),
-        cl::init(FitPolicy::Timed), enumValues(fitPolicyTable()),
-        cl::cat(DANCategory));
+        cl::init(FitPolicy::Timed), enumValues(fitPolicyTable()), cl::Hidden,
+        cl::cat(TuningCategory));
 
 static cl::opt<EvictPolicy>
     Evict("evict",
@@ -42,24 +42,24 @@ static cl::opt<EvictPolicy>
                    "flush eagerly)"),
           cl::init(EvictPolicy::Cost),
           enumValues(evictPolicyTable().take_front(UserEvictPolicies)),
-          cl::cat(DANCategory));
+          cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<VictimSet>
     Victims("victims", cl::init(VictimSet::Window),
             cl::desc("Which buffers a placement that does not fit evicts"),
-            enumValues(victimSetTable()), cl::cat(DANCategory));
+            enumValues(victimSetTable()), cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<double, false, WeightParser>
     LambdaByte("lambda-byte", cl::init(1.0), cl::value_desc("X"),
                cl::desc("Weight of a spill's extra traffic in the cost score "
                         "(default 1)"),
-               cl::cat(DANCategory));
+               cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<double, false, WeightParser>
     LambdaCyc("lambda-cyc", cl::init(1.0), cl::value_desc("X"),
               cl::desc("Weight of a spill's cycles in the cost score "
                        "(default 1)"),
-              cl::cat(DANCategory));
+              cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<std::string> Horizon(
     "horizon", cl::init("auto"), cl::value_desc("auto|off|N"),
@@ -68,7 +68,7 @@ static cl::opt<std::string> Horizon(
              "'auto' plans with none, 800, 400 and 200 and keeps the least "
              "makespan + beta * extra traffic, then the least traffic, then "
              "the lowest makespan (default auto)"),
-    cl::cat(DANCategory));
+    cl::Hidden, cl::cat(TuningCategory));
 
 /// --horizon as options, or nothing when the value is malformed.
 static std::optional<std::pair<bool, uint32_t>> parseHorizon() {
@@ -96,9 +96,9 @@ int main(int Argc, char **Argv) {
         Opts.LambdaByte = LambdaByte;
         Opts.LambdaCyc = LambdaCyc;
         std::tie(Opts.AutoHorizon, Opts.Horizon) = *parseHorizon();
-        SelectOptions Search;
-        Search.Threads = toolThreads();
-        Expected<DLRStats> S = selectDLR(G, T, Opts, Search);
+        SelectOptions Select;
+        Select.Threads = toolThreads();
+        Expected<DLRStats> S = selectDLR(G, T, Opts, Select);
         if (!S)
           return S.takeError();
         if (Stats)

@@ -25,76 +25,80 @@ const EnumEntry<OutFormat> OutFormats[] = {
 };
 } // namespace
 
+static DANOptionCategory
+    MatmulCategory("Shape of --family=matmul",
+                   "A grid of output tiles, each accumulated over K tiles.");
+static DANOptionCategory
+    AttentionCategory("Shape of --family=attention",
+                      "Query blocks, each over every key/value block.");
+static DANOptionCategory
+    ConvCategory("Shape of --family=conv",
+                 "Layers of feature-map tiles, each read by a kernel window.");
+
 static cl::opt<GenFamily> Family("family", cl::desc("The workload family"),
                                  cl::init(GenFamily::Matmul),
                                  enumValues(genFamilyTable()),
                                  cl::cat(DANCategory));
 
-static cl::opt<uint64_t>
-    MTiles("m-tiles", cl::init(8), cl::value_desc("N"),
-           cl::desc("matmul: Output tiles along M (default 8)"),
-           cl::cat(DANCategory));
-static cl::opt<uint64_t>
-    NTiles("n-tiles", cl::init(8), cl::value_desc("N"),
-           cl::desc("matmul: Output tiles along N (default 8)"),
-           cl::cat(DANCategory));
+static cl::opt<uint64_t> MTiles("m-tiles", cl::init(8), cl::value_desc("N"),
+                                cl::desc("Output tiles along M (default 8)"),
+                                cl::cat(MatmulCategory));
+static cl::opt<uint64_t> NTiles("n-tiles", cl::init(8), cl::value_desc("N"),
+                                cl::desc("Output tiles along N (default 8)"),
+                                cl::cat(MatmulCategory));
 static cl::opt<uint64_t> KTiles("k-tiles", cl::init(8), cl::value_desc("N"),
-                                cl::desc("matmul: Tiles along K, the MATMULs "
+                                cl::desc("Tiles along K, the MATMULs "
                                          "accumulated per output tile "
                                          "(default 8)"),
-                                cl::cat(DANCategory));
+                                cl::cat(MatmulCategory));
 static cl::opt<uint64_t>
     TileM("tile-m", cl::init(8), cl::value_desc("E"),
-          cl::desc("matmul: Elements of a tile along M (default 8)"),
-          cl::cat(DANCategory));
+          cl::desc("Elements of a tile along M (default 8)"),
+          cl::cat(MatmulCategory));
 static cl::opt<uint64_t>
     TileN("tile-n", cl::init(8), cl::value_desc("E"),
-          cl::desc("matmul: Elements of a tile along N (default 8)"),
-          cl::cat(DANCategory));
+          cl::desc("Elements of a tile along N (default 8)"),
+          cl::cat(MatmulCategory));
 static cl::opt<uint64_t>
     TileK("tile-k", cl::init(8), cl::value_desc("E"),
-          cl::desc("matmul: Elements of a tile along K (default 8)"),
-          cl::cat(DANCategory));
+          cl::desc("Elements of a tile along K (default 8)"),
+          cl::cat(MatmulCategory));
 static cl::opt<MatmulOrder>
-    Order("order",
-          cl::desc("matmul: The order of the output tiles (K innermost)"),
+    Order("order", cl::desc("The order of the output tiles (K innermost)"),
           cl::init(MatmulOrder::MNK), enumValues(matmulOrderTable()),
-          cl::cat(DANCategory));
+          cl::cat(MatmulCategory));
 
-static cl::opt<uint64_t>
-    QBlocks("q-blocks", cl::init(4), cl::value_desc("N"),
-            cl::desc("attention: Query blocks (default 4)"),
-            cl::cat(DANCategory));
-static cl::opt<uint64_t>
-    KVBlocks("kv-blocks", cl::init(4), cl::value_desc("N"),
-             cl::desc("attention: Key/value blocks (default 4)"),
-             cl::cat(DANCategory));
+static cl::opt<uint64_t> QBlocks("q-blocks", cl::init(4), cl::value_desc("N"),
+                                 cl::desc("Query blocks (default 4)"),
+                                 cl::cat(AttentionCategory));
+static cl::opt<uint64_t> KVBlocks("kv-blocks", cl::init(4), cl::value_desc("N"),
+                                  cl::desc("Key/value blocks (default 4)"),
+                                  cl::cat(AttentionCategory));
 static cl::opt<uint64_t>
     HeadTiles("head-tiles", cl::init(2), cl::value_desc("N"),
-              cl::desc("attention: Tiles along the head dimension (default 2)"),
-              cl::cat(DANCategory));
+              cl::desc("Tiles along the head dimension (default 2)"),
+              cl::cat(AttentionCategory));
 
-static cl::opt<uint64_t>
-    Layers("layers", cl::init(4), cl::value_desc("N"),
-           cl::desc("conv: Convolution layers (default 4)"),
-           cl::cat(DANCategory));
+static cl::opt<uint64_t> Layers("layers", cl::init(4), cl::value_desc("N"),
+                                cl::desc("Convolution layers (default 4)"),
+                                cl::cat(ConvCategory));
 static cl::opt<uint64_t>
     FmapTiles("fmap-tiles", cl::init(8), cl::value_desc("N"),
-              cl::desc("conv: Feature-map tiles per layer (default 8)"),
-              cl::cat(DANCategory));
-static cl::opt<uint64_t> ChannelTiles(
-    "channel-tiles", cl::init(2), cl::value_desc("N"),
-    cl::desc("conv: Channel tiles per feature-map tile (default 2)"),
-    cl::cat(DANCategory));
-static cl::list<uint64_t> Kernels(
-    "kernels", cl::CommaSeparated, cl::value_desc("K,..."),
-    cl::desc("conv: Kernel size of each layer, repeated over the layers "
-             "(odd, default 3)"),
-    cl::cat(DANCategory));
-static cl::opt<uint64_t> TileSize(
-    "tile-size", cl::init(128), cl::value_desc("BYTES"),
-    cl::desc("conv: Bytes of one feature-map tile in L1 (default 128)"),
-    cl::cat(DANCategory));
+              cl::desc("Feature-map tiles per layer (default 8)"),
+              cl::cat(ConvCategory));
+static cl::opt<uint64_t>
+    ChannelTiles("channel-tiles", cl::init(2), cl::value_desc("N"),
+                 cl::desc("Channel tiles per feature-map tile (default 2)"),
+                 cl::cat(ConvCategory));
+static cl::list<uint64_t>
+    Kernels("kernels", cl::CommaSeparated, cl::value_desc("K,..."),
+            cl::desc("Kernel size of each layer, repeated over the layers "
+                     "(odd, default 3)"),
+            cl::cat(ConvCategory));
+static cl::opt<uint64_t>
+    TileSize("tile-size", cl::init(128), cl::value_desc("BYTES"),
+             cl::desc("Bytes of one feature-map tile in L1 (default 128)"),
+             cl::cat(ConvCategory));
 
 static cl::opt<uint64_t> Seed("seed", cl::init(0), cl::value_desc("N"),
                               cl::desc("Seed of the cycle jitter (default 0)"),
@@ -124,16 +128,20 @@ static cl::opt<std::string> Output("o", cl::init("-"), cl::value_desc("path"),
                                    cl::cat(DANCategory));
 
 /// An option of one family given with another is a usage error: it would
-/// silently do nothing. The family an option belongs to is the one its help
-/// text starts with ("matmul: ..."), so --help and this check always agree.
+/// silently do nothing. The family an option belongs to is the category
+/// --help shows it under, so --help and this check always agree.
 static Error checkFamilyOptions() {
+  const std::pair<const cl::OptionCategory *, GenFamily> Owners[] = {
+      {&MatmulCategory, GenFamily::Matmul},
+      {&AttentionCategory, GenFamily::Attention},
+      {&ConvCategory, GenFamily::Conv}};
   for (auto &[Name, Opt] : cl::getRegisteredOptions()) {
-    auto [Prefix, Rest] = Opt->HelpStr.split(": ");
-    std::optional<GenFamily> Owner = lookupEnum(genFamilyTable(), Prefix);
-    if (Rest.empty() || !Owner || !Opt->getNumOccurrences() || *Owner == Family)
+    if (!Opt->getNumOccurrences())
       continue;
-    return usageError("--" + Opt->ArgStr + " applies to --family=" + Prefix +
-                      " only");
+    for (auto [Category, Owner] : Owners)
+      if (Owner != Family && llvm::is_contained(Opt->Categories, Category))
+        return usageError("--" + Opt->ArgStr + " applies to --family=" +
+                          enumName(genFamilyTable(), Owner) + " only");
   }
   return Error::success();
 }

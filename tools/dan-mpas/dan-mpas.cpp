@@ -16,47 +16,36 @@ static cl::opt<L0Mode> L0("l0", cl::init(L0Mode::Auto),
 static cl::opt<MPASWeights>
     Weights("weights", cl::init(MPASWeights::Auto),
             cl::desc("Priority of the ready nodes (the paper's figure 7)"),
-            enumValues(weightsTable()), cl::cat(DANCategory));
+            enumValues(weightsTable()), cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<AllocChoice>
     Allocs("allocs", cl::init(AllocChoice::Demand),
            cl::desc("Which ALLOC to take when no FREE or operation is ready"),
-           enumValues(allocChoiceTable()), cl::cat(DANCategory));
+           enumValues(allocChoiceTable()), cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<MPASObjective>
     Objective("objective", cl::init(MPASObjective::Overflow),
               cl::desc("What the demand-driven alloc choice minimizes first"),
               enumValues(objectiveTable()), cl::cat(DANCategory));
 
-static cl::opt<Traversal>
-    Order("order", cl::init(Traversal::Auto),
-          cl::desc("The order in which independent tasks are taken"),
-          enumValues(traversalTable()), cl::cat(DANCategory));
+static cl::opt<Traversal> Order(
+    "order", cl::init(Traversal::Auto),
+    cl::desc("The order in which independent tasks are taken, or the input "
+             "order kept"),
+    enumValues(traversalTable()), cl::cat(DANCategory));
 
 static cl::opt<unsigned>
     Group("group", cl::init(2), cl::value_desc("N"),
           cl::desc("With --order=groups: tasks per group, 0 for all at once "
                    "(default 2; --order=auto tries 1, 2, 4 and all)"),
-          cl::cat(DANCategory));
+          cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<bool> Place(
     "place", cl::init(true),
     cl::desc("End with the placement step: every ALLOC and its COPY_IN as "
              "late, every FREE as early as the order allows (default on; "
              "--l0=auto also tries each order without it)"),
-    cl::cat(DANCategory));
-
-namespace {
-enum class Strategy { MPAS, Input };
-const EnumEntry<Strategy> Strategies[] = {
-    {Strategy::MPAS, "mpas", "the MPAS greedy (default)"},
-    {Strategy::Input, "input", "keep the input order (the Base schedule)"},
-};
-} // namespace
-static cl::opt<Strategy> Strat("strategy", cl::init(Strategy::MPAS),
-                               cl::desc("Ordering strategy"),
-                               enumValues<Strategy>(Strategies),
-                               cl::cat(DANCategory));
+    cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<size_t> SampleAbove(
     "sample-above", cl::init(SelectOptions().SampleAbove), cl::value_desc("N"),
@@ -66,7 +55,7 @@ static cl::opt<size_t> SampleAbove(
              "least eight) or its first operations (N/2 nodes), then order "
              "and plan the best two, each with the weighting it kept, on the "
              "whole graph; 0 for always the whole graph (default 200000)"),
-    cl::cat(DANCategory));
+    cl::Hidden, cl::cat(TuningCategory));
 
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
@@ -81,18 +70,18 @@ int main(int Argc, char **Argv) {
         Opts.Objective = Objective;
         Opts.Order = Order;
         Opts.Group = Group;
-        Opts.KeepInputOrder = Strat == Strategy::Input;
         Opts.Place = Place;
         // Without --stats no figure of a trial is printed.
-        SelectOptions Search;
-        Search.Threads = toolThreads();
-        Search.SampleAbove = SampleAbove;
-        Search.MeasureSoleOrder = Stats != nullptr;
-        Expected<MPASStats> S = selectMPAS(G, T, Opts, Search);
+        SelectOptions Select;
+        Select.Threads = toolThreads();
+        Select.SampleAbove = SampleAbove;
+        Select.MeasureSoleOrder = Stats != nullptr;
+        Expected<MPASStats> S = selectMPAS(G, T, Opts, Select);
         if (!S)
           return S.takeError();
         if (Stats)
-          printMPASStats(*Stats, G, *S, Opts.KeepInputOrder, statsAsJSON());
+          printMPASStats(*Stats, G, *S, Opts.Order == Traversal::Input,
+                         statsAsJSON());
         return Error::success();
       },
       []() -> Error {

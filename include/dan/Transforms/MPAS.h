@@ -59,6 +59,8 @@ enum class Traversal {
   Staged, ///< the input order of the operations in two stages: those that
           ///< need no vector result first (attention's score matmuls), then
           ///< the rest; results wait in L0 (docs/MPAS.md, "Staged")
+  Input,  ///< the input order as it is (the "Base" schedule); only its
+          ///< legality is checked, no other setting applies
 };
 
 struct MPASOptions {
@@ -69,8 +71,6 @@ struct MPASOptions {
   Traversal Order = Traversal::Auto;
   /// Traversal::Groups: tasks per group, 0 for all of them at once.
   unsigned Group = 2;
-  /// Keep the input order (the "Base" schedule); only checks legality.
-  bool KeepInputOrder = false;
   /// Set by a search that has run checkOrderInput on the graph and seen it
   /// pass, so that the orders of whole operations (Window, Groups) do not
   /// check the same graph again.
@@ -175,7 +175,7 @@ std::shared_ptr<const MPASGraphInfo> analyzeForMPAS(const Graph &G,
 /// A legal schedule of \p G (which must have no memory plan, and is not
 /// changed) into \p Order, under one setting: no option may be Auto (the
 /// search layer, dan/Select/Select.h, chooses among settings), unless
-/// KeepInputOrder, which only checks the input order. \p Known, when given,
+/// Traversal::Input, which only checks the input order. \p Known, when given,
 /// holds the graph's tasks (findTaskOrder); else they are found here when
 /// the traversal needs them and returned in MPASStats::Tasks. Tasks and
 /// Groups become Free on a graph with fewer than two tasks. With
