@@ -1,4 +1,4 @@
-//===- EnumTableTest.cpp - Option enums described by one table -----------===//
+//===- EnumTableTest.cpp - Option enums described by one table ------------===//
 
 #include "dan/Support/EnumTable.h"
 #include "dan/Baselines/Baselines.h"

@@ -1,5 +1,4 @@
-//===- ImportJSONTest.cpp - The chunked JSON path equals the whole-file one
-//===//
+//===- ImportJSONTest.cpp - Chunked JSON equals whole-file JSON -----------===//
 
 #include "dan/Formats/JSON.h"
 #include "dan/IR/Printer.h"

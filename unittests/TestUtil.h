@@ -1,4 +1,4 @@
-//===- TestUtil.h - Helpers for the unit tests -----------------*- C++ -*-===//
+//===- TestUtil.h - Helpers for the unit tests ------------------*- C++ -*-===//
 
 #ifndef DAN_UNITTESTS_TESTUTIL_H
 #define DAN_UNITTESTS_TESTUTIL_H

@@ -1,5 +1,4 @@
-//===- GraphBuilder.h - Building a graph from an external format -*- C++
-//-*-===//
+//===- GraphBuilder.h - A graph from an external format ---------*- C++ -*-===//
 //
 // Private to lib/Formats: the checks every importer shares (unique ids, known
 // edge ends, no duplicate edge), reported through a SourceMgr.

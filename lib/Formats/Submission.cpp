@@ -1,4 +1,4 @@
-//===- Submission.cpp - The submission triple: reader and writer ---------===//
+//===- Submission.cpp - The submission triple: reader and writer ----------===//
 //
 // <name>_schedule.txt: one node id per line, spill nodes included.
 // <name>_memory.txt:   BufId:Offset per buffer, the offset of its ALLOC.

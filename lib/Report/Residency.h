@@ -1,5 +1,4 @@
-//===- Residency.h - When each buffer holds its bytes -------------*- C++
-//-*-===//
+//===- Residency.h - When each buffer holds its bytes -----------*- C++ -*-===//
 //
 // Private to lib/Report: the residency intervals of a replayed graph, which
 // the occupancy chart draws and the Chrome trace counts per tier.

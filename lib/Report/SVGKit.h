@@ -1,5 +1,4 @@
-//===- SVGKit.h - The SVG chart kit: primitives, axes, colours ---*- C++
-//-*-===//
+//===- SVGKit.h - The SVG chart kit: primitives, axes, colours --*- C++ -*-===//
 //
 // Private to lib/Report: what every chart is drawn with. Numbers go through
 // num(), which formats with integer arithmetic: no locale, no printf, so the

@@ -1,4 +1,4 @@
-//===- Order.cpp - Whole-graph orders of passes and baselines ------------===//
+//===- Order.cpp - Whole-graph orders of passes and baselines -------------===//
 
 #include "dan/Schedule/Order.h"
 #include "dan/Analysis/Verifier.h"

@@ -1,5 +1,4 @@
-//===- Progress.h - A progress line for long runs -----------------*- C++
-//-*-===//
+//===- Progress.h - A progress line for long runs ---------------*- C++ -*-===//
 //
 // A stage that runs for more than a couple of seconds on a large graph says
 // so on stderr, when stderr is a terminal: one line, rewritten each second,

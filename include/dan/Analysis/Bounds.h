@@ -1,5 +1,4 @@
-//===- Bounds.h - Lower bounds that hold for every schedule ------*- C++
-//-*-===//
+//===- Bounds.h - Lower bounds that hold for every schedule -----*- C++ -*-===//
 //
 // Certified lower bounds on the metrics of docs/ExecutionModel.md: values no
 // schedule of a graph can beat, each with the method that proves it

@@ -1,5 +1,4 @@
-//===- Lint.h - Warnings about graphs that verify -----------------*- C++
-//-*-===//
+//===- Lint.h - Warnings about graphs that verify ---------------*- C++ -*-===//
 //
 // A graph can be legal and still not mean what its author meant. The lint
 // finds three such cases, each a warning at the node it is about:

@@ -1,5 +1,4 @@
-//===- Replay.h - The ruler: timing and the four metrics ---------*- C++
-//-*-===//
+//===- Replay.h - The ruler: timing and the four metrics --------*- C++ -*-===//
 //
 // Replays a graph under the execution model of semantics.md (docs/Replay.md
 // states the exact rules): peak L1+UB residency, extra DDR traffic, spill

@@ -1,5 +1,4 @@
-//===- Verifier.h - Judging a DAN graph --------------------------*- C++
-//-*-===//
+//===- Verifier.h - Judging a DAN graph -------------------------*- C++ -*-===//
 //
 // The verifier decides whether a graph, its schedule and its memory plan are
 // legal under the execution model, independently of the tools that made

@@ -1,4 +1,4 @@
-//===- Baselines.h - The paper's four external baselines -----------------===//
+//===- Baselines.h - The paper's four external baselines --------*- C++ -*-===//
 //
 // HMCOS, COSMA, MAGIS and EDA re-expressed on the DAN IR (docs/Baselines.md
 // says what each original decides, what was kept and what was adapted).

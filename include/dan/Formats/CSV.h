@@ -1,5 +1,4 @@
-//===- CSV.h - The <name>_Nodes.csv / <name>_Edges.csv pair ------*- C++
-//-*-===//
+//===- CSV.h - The <name>_Nodes.csv / <name>_Edges.csv pair -----*- C++ -*-===//
 //
 // The reader of the CSV pair, and how the pair's files are named. There is
 // no writer: contest JSON is the exchange format DAN writes.

@@ -1,5 +1,4 @@
-//===- Dot.h - Writing Graphviz DOT ------------------------------*- C++
-//-*-===//
+//===- Dot.h - Writing Graphviz DOT -----------------------------*- C++ -*-===//
 
 #ifndef DAN_FORMATS_DOT_H
 #define DAN_FORMATS_DOT_H

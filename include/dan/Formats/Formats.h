@@ -1,5 +1,4 @@
-//===- Formats.h - The interchange formats, chosen by name -------*- C++
-//-*-===//
+//===- Formats.h - The interchange formats, chosen by name ------*- C++ -*-===//
 //
 // The formats a graph is read from and written to, each described once by a
 // table (dan/Support/EnumTable.h) that gives dan-translate its --import and

@@ -1,5 +1,4 @@
-//===- JSON.h - Contest JSON: the reader and the writer ----------*- C++
-//-*-===//
+//===- JSON.h - Contest JSON: the reader and the writer ---------*- C++ -*-===//
 //
 // {"Nodes": [...], "Edges": [[src, dst], ...]}, plus the memory plan's
 // offsets, spill nodes and "ReuseEdges" that the writer adds and the reader

@@ -1,5 +1,4 @@
-//===- Submission.h - The submission triple: reader and writer ---*- C++
-//-*-===//
+//===- Submission.h - The submission triple: reader and writer --*- C++ -*-===//
 //
 // <name>_schedule.txt, <name>_memory.txt and <name>_spill.txt: a schedule and
 // the memory plan of a graph given apart. docs/CommandGuide/dan-translate.md

@@ -1,5 +1,4 @@
-//===- Components.h - The independent parts of a graph ------------*- C++
-//-*-===//
+//===- Components.h - The independent parts of a graph ----------*- C++ -*-===//
 //
 // A graph of several kernels falls apart into parts that share no edge and
 // no buffer. A pass may plan each part on its own (and the parts at once)

@@ -1,5 +1,4 @@
-//===- Diagnostic.h - Errors located at nodes of a graph ---------*- C++
-//-*-===//
+//===- Diagnostic.h - Errors located at nodes of a graph --------*- C++ -*-===//
 //
 // A pass that rejects its input says where. DiagError carries one or more
 // diagnostics, each an error or a note at the source location of the node it

@@ -1,5 +1,4 @@
-//===- Graph.h - The DAN IR: one command graph and its schedule --*- C++
-//-*-===//
+//===- Graph.h - The DAN IR: a command graph, its schedule ------*- C++ -*-===//
 //
 // A graph holds nodes in creation order (their storage never moves) and a
 // schedule: the order in which the nodes run. Edges are stored on the

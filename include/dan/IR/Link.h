@@ -1,5 +1,4 @@
-//===- Link.h - Joining graphs into one ---------------------------*- C++
-//-*-===//
+//===- Link.h - Joining graphs into one -------------------------*- C++ -*-===//
 //
 // Several kernels scheduled together are one graph of disjoint parts. The
 // linker joins graphs as llvm-link joins modules: each part keeps its nodes,

@@ -1,5 +1,4 @@
-//===- MemoryPlan.h - Edges a memory plan implies ----------------*- C++
-//-*-===//
+//===- MemoryPlan.h - Edges a memory plan implies ---------------*- C++ -*-===//
 //
 // A memory plan (offsets and spill nodes) implies two kinds of edges, as the
 // execution model (docs/LangRef.md, "Memory plan") defines them:

@@ -1,5 +1,4 @@
-//===- Reduce.h - Shrinking a graph while a behaviour persists ---*- C++
-//-*-===//
+//===- Reduce.h - Shrinking a graph while a behaviour persists --*- C++ -*-===//
 //
 // Test-case reduction in the manner of llvm-reduce: given a graph and an
 // interestingness check (true while the behaviour of interest still shows),

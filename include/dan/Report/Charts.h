@@ -1,5 +1,4 @@
-//===- Charts.h - Generic charts as plain SVG 1.1 ----------------*- C++
-//-*-===//
+//===- Charts.h - Generic charts as plain SVG 1.1 ---------------*- C++ -*-===//
 //
 // Grouped bars and a heat map, drawn from plain numbers. Each writer writes
 // one self-contained SVG 1.1 document (no script, no external reference)

@@ -1,5 +1,4 @@
-//===- Document.h - Tables and documents as text or Markdown -----*- C++
-//-*-===//
+//===- Document.h - Tables and documents as text or Markdown ----*- C++ -*-===//
 //
 // The one table printer of the reports: a table is printed as padded
 // columns (text) or as a Markdown table; a document of headings,

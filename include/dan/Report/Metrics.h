@@ -1,5 +1,4 @@
-//===- Metrics.h - The four metrics and how a report prints them -*- C++
-//-*-===//
+//===- Metrics.h - The four metrics and how they print ----------*- C++ -*-===//
 //
 // The one list of the contest's metrics, with their JSON keys and column
 // titles, and the one place that decides how a metric's figures are

@@ -1,5 +1,4 @@
-//===- PlanViews.h - A planned graph's occupancy and pipe timeline -*- C++
-//-*-===//
+//===- PlanViews.h - A plan's occupancy and pipe timeline -------*- C++ -*-===//
 //
 // The views of a replayed plan, as SVG 1.1 documents drawn with the same kit
 // as Charts.h (same properties: self-contained, fixed size, the same input

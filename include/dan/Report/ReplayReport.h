@@ -1,5 +1,4 @@
-//===- ReplayReport.h - dan-replay's report and Chrome trace -----*- C++
-//-*-===//
+//===- ReplayReport.h - dan-replay's report and Chrome trace ----*- C++ -*-===//
 //
 // A replayed plan as dan-replay reports it: the four metrics (optionally
 // normalized to a baseline plan of the same graph), per-tier peaks, the L0

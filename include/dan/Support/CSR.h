@@ -1,4 +1,4 @@
-//===- CSR.h - Per-key lists in one array, built in two passes -*- C++ -*-===//
+//===- CSR.h - Per-key lists in one array, built in two passes --*- C++ -*-===//
 //
 // Graph passes keep per-node lists (successors, waiters, predecessors) as
 // compressed sparse rows: the lists one after another in one array, and an

@@ -1,5 +1,4 @@
-//===- EnumTable.h - One table per option enum --------------------*- C++
-//-*-===//
+//===- EnumTable.h - One table per option enum ------------------*- C++ -*-===//
 //
 // An enum that users choose on a command line is described once, by a table
 // of its values with their spellings and one-line descriptions. The table

@@ -1,5 +1,4 @@
-//===- Timing.h - Timing the phases of a tool ---------------------*- C++
-//-*-===//
+//===- Timing.h - Timing the phases of a tool -------------------*- C++ -*-===//
 //
 // --time-passes: each phase of a run (reading, a stage's own steps,
 // writing) is timed as a region of one LLVM timer group, "DAN phases",

@@ -1,5 +1,4 @@
-//===- UnionFind.h - Disjoint sets of dense indices ---------------*- C++
-//-*-===//
+//===- UnionFind.h - Disjoint sets of dense indices -------------*- C++ -*-===//
 //
 // The parts of a graph (lib/IR/Components.cpp) and the tasks of a kernel
 // (lib/Schedule/TaskOrder.cpp) are the sets of a union-find over node

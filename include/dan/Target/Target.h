@@ -1,5 +1,4 @@
-//===- Target.h - The target description and the execution model -*- C++
-//-*-===//
+//===- Target.h - The target and the execution model ------------*- C++ -*-===//
 //
 // The lowest layer of DAN. Tier capacities, which tiers count toward peak
 // residency, which tiers are L0, which pipes run the spill nodes, the spill

@@ -1,4 +1,4 @@
-//===- CPE.h - Stage 3: critical path enhancement ------------------------===//
+//===- CPE.h - Stage 3: critical path enhancement ---------------*- C++ -*-===//
 //
 // A local search on the schedule that lowers the makespan without touching
 // the memory plan: operations move, and buffer nodes move across operations

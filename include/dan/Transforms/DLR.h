@@ -1,4 +1,4 @@
-//===- DLR.h - Stage 2: deterministic linear repackaging -----------------===//
+//===- DLR.h - Stage 2: deterministic linear repackaging --------*- C++ -*-===//
 //
 // Stage 2 of DAN-Scheduler (docs/DLR.md): one scan over a legal schedule
 // that gives every buffer an offset in its tier and, when a placement does

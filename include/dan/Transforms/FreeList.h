@@ -1,4 +1,4 @@
-//===- FreeList.h - Free segments of one memory tier ---------------------===//
+//===- FreeList.h - Free segments of one memory tier ------------*- C++ -*-===//
 //
 // The free-segment list F_m of the paper's stage 2 (eq. 22) for one tier:
 // disjoint half-open ranges [begin, end) ordered by offset, with adjacent
