@@ -4,6 +4,7 @@ memory, and its growth between 1e5 and 1e6 nodes.
 
 Usage: bench/large.py [--build DIR] [--workloads DIR] [--runs R]
                       [--small-runs R] [--timeout S] [--quick] [--md]
+                      [--update FILE]
 
 The graphs (issue 14's table):
   - dan-gen's three families (matmul, attention, conv) at about 1e5 and 1e6
@@ -30,9 +31,15 @@ largest of the runs
 exponent between the 1e5- and the 1e6-node graph: log(t2 / t1) / log(V2 /
 V1) from the least times.
 --quick runs the 1e5 graphs and the smallest copies only (a smoke run).
+--update FILE runs as --md does and also writes what it printed into FILE,
+in place of the lines between the line
+<!-- bench/large.py --md: begin --> and the line
+<!-- bench/large.py --md: end --> (docs/Performance.md keeps its table so).
 It prints figures; it checks nothing (the tests do).
 """
 import argparse
+import contextlib
+import io
 import math
 import os
 import subprocess
@@ -45,6 +52,31 @@ from scale import measure, shape  # noqa: E402  (the same timing and shapes)
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOLS = ("translate", "mpas", "dlr", "cpe", "verify", "replay")
 FAMILIES = ("matmul", "attention", "conv")
+BEGIN = "<!-- bench/large.py --md: begin -->"
+END = "<!-- bench/large.py --md: end -->"
+
+
+def marked_span(lines, path):
+    """The indices of the begin and end marker lines of `lines` (the text
+    of `path`); exits with a message unless each is there once, in order."""
+    begins = [i for i, line in enumerate(lines) if line.strip() == BEGIN]
+    ends = [i for i, line in enumerate(lines) if line.strip() == END]
+    if len(begins) != 1 or len(ends) != 1 or begins[0] > ends[0]:
+        sys.exit(f"{path}: needs one line '{BEGIN}' and, after it, one "
+                 f"line '{END}'")
+    return begins[0], ends[0]
+
+
+def update(path, text):
+    """Replaces the lines between the markers of `path` with `text`."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines(keepends=True)
+    begin, end = marked_span(lines, path)
+    new = lines[:begin + 1] + [text] + lines[end:]
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.writelines(new)
+    os.replace(tmp, path)
 
 
 def write_chain(path, n):
@@ -136,7 +168,25 @@ def main():
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--md", action="store_true", help="Markdown tables")
+    ap.add_argument("--update", metavar="FILE",
+                    help="as --md, and write the tables into FILE between "
+                    "its bench/large.py markers")
     args = ap.parse_args()
+    if args.update is None:
+        run(args)
+        return
+    # Before the runs: a file without its markers would waste them.
+    with open(args.update, encoding="utf-8") as f:
+        marked_span(f.read().splitlines(), args.update)
+    args.md = True
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        run(args)
+    sys.stdout.write(out.getvalue())
+    update(args.update, out.getvalue())
+
+
+def run(args):
     b = lambda tool: os.path.join(args.build, "bin", tool)
     sizes = (100_000,) if args.quick else (100_000, 1_000_000)
     copies = ([("Matmul_Case1", 8), ("FlashAttention_Case0", 64)] if args.quick
