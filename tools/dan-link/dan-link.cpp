@@ -1,8 +1,9 @@
 //===- dan-link.cpp - Join graphs into one --------------------------------===//
 //
 // The driver of linkGraphs (dan/IR/Link.h): reads graphs (DAN IR or contest
-// JSON), repeats each --copies times, joins them with disjoint ids and
-// writes one graph (docs/CommandGuide/dan-link.md).
+// JSON), repeats each --copies times, joins them with disjoint ids, side by
+// side, one after another or streamed (--join), and writes one graph
+// (docs/CommandGuide/dan-link.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +27,11 @@ static cl::opt<unsigned>
            cl::desc("Join K copies of each input, one after another "
                     "(default 1)"),
            cl::cat(DANCategory));
+
+static cl::opt<LinkJoin> Join("join", cl::init(LinkJoin::Parallel),
+                              cl::desc("How consecutive parts are joined"),
+                              enumValues(linkJoinTable()),
+                              cl::cat(DANCategory));
 
 static cl::opt<std::string>
     Name("name", cl::value_desc("NAME"),
@@ -74,7 +80,7 @@ static Error link(SourceMgr &SM) {
     Result =
         Graphs[0]->Name + (Graphs.size() == 1 ? "_x" + std::to_string(Copies)
                                               : std::string("_linked"));
-  Expected<std::unique_ptr<Graph>> Linked = linkGraphs(Parts, Result);
+  Expected<std::unique_ptr<Graph>> Linked = linkGraphs(Parts, Result, Join);
   if (!Linked)
     return Linked.takeError();
   return writeOutput(OutputPath,
