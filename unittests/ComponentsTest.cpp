@@ -1,7 +1,8 @@
-//===- ComponentsTest.cpp - Independent parts and linking -----------------===//
+//===- ComponentsTest.cpp - Kernels, segments, parts and linking ----------===//
 
 #include "dan/IR/Components.h"
 #include "TestUtil.h"
+#include "dan/IR/Kernels.h"
 #include "dan/IR/Link.h"
 #include "dan/IR/MemoryPlan.h"
 #include "dan/IR/Printer.h"
@@ -26,23 +27,101 @@ const char *ThreeParts = R"(graph @g {
 })";
 } // namespace
 
-TEST(ComponentsTest, PartsByEdgesAndBuffers) {
+/// The ids of \p Nodes of \p G.
+static std::vector<uint64_t> idsOf(const Graph &G,
+                                   const std::vector<NodeIdx> &Nodes) {
+  std::vector<uint64_t> Out;
+  for (NodeIdx I : Nodes)
+    Out.push_back(G[I].Id);
+  return Out;
+}
+
+TEST(ComponentsTest, KernelsByBuffers) {
   llvm::SourceMgr SM;
   std::string Diags;
   std::unique_ptr<Graph> G = parse(SM, ThreeParts, Diags);
   ASSERT_TRUE(G) << Diags;
-  std::vector<std::vector<NodeIdx>> P = independentParts(*G);
-  ASSERT_EQ(P.size(), 3u);
-  auto Ids = [&](const std::vector<NodeIdx> &Part) {
-    std::vector<uint64_t> Out;
-    for (NodeIdx I : Part)
-      Out.push_back((*G)[I].Id);
-    return Out;
-  };
-  // In schedule order, parts by their first node.
-  EXPECT_EQ(Ids(P[0]), (std::vector<uint64_t>{0, 1, 9, 2}));
-  EXPECT_EQ(Ids(P[1]), (std::vector<uint64_t>{5, 6, 7}));
-  EXPECT_EQ(Ids(P[2]), (std::vector<uint64_t>{8}));
+  KernelSplit K = splitKernels(*G);
+  ASSERT_EQ(K.Units.size(), 3u);
+  EXPECT_EQ(K.NumKernels, 2u);
+  // In schedule order, units by their first node; n9 joins b0's kernel
+  // through its operand, without an edge; the NOP is a unit of its own.
+  EXPECT_EQ(idsOf(*G, K.Units[0]), (std::vector<uint64_t>{0, 1, 9, 2}));
+  EXPECT_EQ(idsOf(*G, K.Units[1]), (std::vector<uint64_t>{5, 6, 7}));
+  EXPECT_EQ(idsOf(*G, K.Units[2]), (std::vector<uint64_t>{8}));
+  EXPECT_EQ(K.IsKernel, (std::vector<char>{1, 1, 0}));
+  EXPECT_EQ(K.Topo, (std::vector<uint32_t>{0, 1, 2}));
+  // Interleaved, the two kernels are one segment; the NOP after them
+  // another.
+  std::vector<std::vector<NodeIdx>> S = scheduleSegments(*G, K);
+  ASSERT_EQ(S.size(), 2u);
+  EXPECT_EQ(idsOf(*G, S[1]), (std::vector<uint64_t>{8}));
+}
+
+TEST(ComponentsTest, KernelsInTopologicalOrder) {
+  // b1's kernel comes first in the schedule but waits for b0's: the
+  // topological order puts b0's first; the SYNC-like operation without
+  // buffers between them is a unit of its own.
+  llvm::SourceMgr SM;
+  std::string Diags;
+  std::unique_ptr<Graph> G = parse(SM, R"(graph @g {
+  n10 = alloc b1 UB 64 after n5
+  n11 = COPY_IN MTE2 10 (b1) after n10
+  n12 = free b1 UB 64 after n11
+  n0 = alloc b0 UB 64
+  n1 = COPY_IN MTE2 10 (b0) after n0
+  n2 = free b0 UB 64 after n1
+  n5 = SYNC VECTOR 1 () after n2
+})",
+                                   Diags);
+  ASSERT_TRUE(G) << Diags;
+  KernelSplit K = splitKernels(*G);
+  ASSERT_EQ(K.Units.size(), 3u);
+  EXPECT_EQ(idsOf(*G, K.Units[K.Topo[0]]), (std::vector<uint64_t>{0, 1, 2}));
+  EXPECT_EQ(idsOf(*G, K.Units[K.Topo[1]]), (std::vector<uint64_t>{5}));
+  EXPECT_EQ(idsOf(*G, K.Units[K.Topo[2]]), (std::vector<uint64_t>{10, 11, 12}));
+}
+
+TEST(ComponentsTest, KernelsOnACycleMerge) {
+  // Edges join the two kernels both ways (n1 before n11, n12 before n2):
+  // one unit.
+  llvm::SourceMgr SM;
+  std::string Diags;
+  std::unique_ptr<Graph> G = parse(SM, R"(graph @g {
+  n0 = alloc b0 UB 64
+  n1 = COPY_IN MTE2 10 (b0) after n0
+  n10 = alloc b1 UB 64
+  n11 = COPY_IN MTE2 10 (b1) after n10, n1
+  n12 = free b1 UB 64 after n11
+  n2 = free b0 UB 64 after n1, n12
+})",
+                                   Diags);
+  ASSERT_TRUE(G) << Diags;
+  KernelSplit K = splitKernels(*G);
+  EXPECT_EQ(K.Units.size(), 1u);
+  EXPECT_EQ(K.NumKernels, 1u);
+}
+
+TEST(ComponentsTest, SegmentsOfKernelsInTurn) {
+  llvm::SourceMgr SM;
+  std::string Diags;
+  std::unique_ptr<Graph> Exp = parse(SM, R"(graph @Exp {
+  n0 = alloc b0 UB 64
+  n1 = COPY_IN MTE2 80 (b0) after n0
+  n2 = free b0 UB 64 after n1
+})",
+                                     Diags);
+  ASSERT_TRUE(Exp) << Diags;
+  // Three kernels in series: a kernel, a SYNC, a kernel, a SYNC, a kernel.
+  llvm::Expected<std::unique_ptr<Graph>> Three =
+      linkGraphs({Exp.get(), Exp.get(), Exp.get()}, "Exp", LinkJoin::Series);
+  ASSERT_TRUE(bool(Three));
+  KernelSplit K = splitKernels(**Three);
+  EXPECT_EQ(K.NumKernels, 3u);
+  std::vector<std::vector<NodeIdx>> S = scheduleSegments(**Three, K);
+  ASSERT_EQ(S.size(), 5u);
+  EXPECT_EQ(idsOf(**Three, S[1]), (std::vector<uint64_t>{3}));
+  EXPECT_EQ(idsOf(**Three, S[2]), (std::vector<uint64_t>{4, 5, 6}));
 }
 
 TEST(ComponentsTest, ExtractedPartPrintsAsTheKernelAlone) {
@@ -59,7 +138,7 @@ TEST(ComponentsTest, ExtractedPartPrintsAsTheKernelAlone) {
   llvm::Expected<std::unique_ptr<Graph>> Two =
       linkGraphs({Exp.get(), Exp.get()}, "Exp");
   ASSERT_TRUE(bool(Two));
-  std::vector<std::vector<NodeIdx>> P = independentParts(**Two);
+  std::vector<std::vector<NodeIdx>> P = splitKernels(**Two).Units;
   ASSERT_EQ(P.size(), 2u);
   EXPECT_EQ(print(*extractPart(**Two, P[0])), print(*Exp));
   std::string Second = print(*extractPart(**Two, P[1]));
@@ -74,11 +153,14 @@ TEST(ComponentsTest, PartsPlannedAloneJoinIntoAValidPlan) {
   std::unique_ptr<Graph> One = parse(SM, SpillExample, Diags);
   ASSERT_TRUE(One) << Diags;
   stripMemoryPlan(*One);
+  // In series: the SYNCs between the kernels are segments of their own,
+  // and the joined plan keeps their edges.
   llvm::Expected<std::unique_ptr<Graph>> Two =
-      linkGraphs({One.get(), One.get(), One.get()}, "Three");
+      linkGraphs({One.get(), One.get(), One.get()}, "Three", LinkJoin::Series);
   ASSERT_TRUE(bool(Two));
-  std::vector<std::vector<NodeIdx>> P = independentParts(**Two);
-  ASSERT_EQ(P.size(), 3u);
+  std::vector<std::vector<NodeIdx>> P =
+      scheduleSegments(**Two, splitKernels(**Two));
+  ASSERT_EQ(P.size(), 5u);
   std::vector<std::unique_ptr<Graph>> Planned;
   std::vector<const Graph *> Ptrs;
   size_t SpillsAlone = 0;
@@ -92,6 +174,17 @@ TEST(ComponentsTest, PartsPlannedAloneJoinIntoAValidPlan) {
   std::unique_ptr<Graph> Joined = joinParts(Ptrs, **Two);
   EXPECT_EQ(verifyErrors(*Joined, One->Target), "");
   EXPECT_EQ(Joined->counts().Spills, SpillsAlone);
+  // Every edge of the linked graph is in the joined one.
+  IdIndex Joins = Joined->idIndex();
+  const Graph &Linked = **Two;
+  for (const Node &N : Linked.Nodes)
+    for (NodeIdx Pred : N.Preds) {
+      const Node &J = (*Joined)[Joins.lookup(N.Id)];
+      EXPECT_TRUE(llvm::any_of(
+          J.Preds,
+          [&](NodeIdx Q) { return (*Joined)[Q].Id == Linked[Pred].Id; }))
+          << "n" << Linked[Pred].Id << " -> n" << N.Id;
+    }
   // The spills follow the schedule: spill k of the whole is N + 2k.
   EXPECT_EQ(Joined->firstSpillId(), (*Two)->firstSpillId());
 }

@@ -1,53 +1,14 @@
-//===- Components.cpp - The independent parts of a graph ------------------===//
+//===- Components.cpp - Parts of a graph cut out and joined back ----------===//
 
 #include "dan/IR/Components.h"
 #include "dan/IR/IdIndex.h"
 #include "dan/IR/MemoryPlan.h"
-#include "dan/Support/UnionFind.h"
 #include "llvm/ADT/DenseMap.h"
 #include <vector>
 
 using namespace llvm;
 
 namespace dan {
-
-std::vector<std::vector<NodeIdx>> independentParts(const Graph &G,
-                                                   bool ByReuseEdges) {
-  UnionFind P(G.size());
-  // Buffer -> a node that names it (an IdIndex: a hash map for every
-  // buffer was most of this function).
-  IdIndex FirstUser(G.size());
-  auto JoinBuffer = [&](uint64_t Buf, NodeIdx I) {
-    uint32_t First = FirstUser.lookup(Buf);
-    if (First == IdIndex::None)
-      FirstUser.set(Buf, I);
-    else
-      P.join(First, I);
-  };
-  for (NodeIdx I = 0, E = G.size(); I != E; ++I) {
-    const Node &N = G[I];
-    for (NodeIdx Pred : N.Preds)
-      P.join(Pred, I);
-    if (ByReuseEdges)
-      for (NodeIdx Pred : N.ReusePreds)
-        P.join(Pred, I);
-    if (N.isBufferNode())
-      JoinBuffer(N.Buf, I);
-    for (uint64_t B : N.Bufs)
-      JoinBuffer(B, I);
-  }
-  std::vector<std::vector<NodeIdx>> Result;
-  std::vector<NodeIdx> PartOfRoot(G.size(), IdIndex::None);
-  for (NodeIdx I : G.Order) {
-    NodeIdx &Part = PartOfRoot[P.find(I)];
-    if (Part == IdIndex::None) {
-      Part = Result.size();
-      Result.emplace_back();
-    }
-    Result[Part].push_back(I);
-  }
-  return Result;
-}
 
 std::unique_ptr<Graph> extractPart(const Graph &G, ArrayRef<NodeIdx> Nodes) {
   auto Out = std::make_unique<Graph>();
@@ -74,15 +35,6 @@ std::unique_ptr<Graph> extractPart(const Graph &G, ArrayRef<NodeIdx> Nodes) {
     Out->addNode(std::move(N));
   }
   return Out;
-}
-
-bool partsRunInTurn(const Graph &G, ArrayRef<std::vector<NodeIdx>> Parts) {
-  size_t At = 0;
-  for (const std::vector<NodeIdx> &P : Parts)
-    for (NodeIdx I : P)
-      if (G.Order[At++] != I)
-        return false;
-  return true;
 }
 
 std::vector<NodeIdx> neighbourhood(const Graph &G, NodeIdx Center,
@@ -119,6 +71,36 @@ std::vector<NodeIdx> neighbourhood(const Graph &G, NodeIdx Center,
   return Result;
 }
 
+/// Adds to \p Out the dependence edges of \p Shape between nodes of
+/// different parts (the parts' storage starts at \p PartStart, which ends
+/// with Out's size): the edges that extractPart left out. Such edges join
+/// operations and buffer nodes of the input, never spill nodes, so they are
+/// found by id.
+static void addEdgesBetweenParts(Graph &Out, ArrayRef<NodeIdx> PartStart,
+                                 const Graph &Shape) {
+  if (PartStart.size() < 3)
+    return;
+  IdIndex IndexOf(Out.size());
+  std::vector<uint32_t> PartOf(Out.size());
+  for (size_t P = 0; P + 1 != PartStart.size(); ++P)
+    for (NodeIdx I = PartStart[P]; I != PartStart[P + 1]; ++I) {
+      PartOf[I] = P;
+      if (!Out[I].isSpill())
+        IndexOf.insert(Out[I].Id, I);
+    }
+  for (const Node &N : Shape.Nodes) {
+    if (N.isSpill())
+      continue;
+    uint32_t To = IndexOf.lookup(N.Id);
+    for (NodeIdx Pred : N.Preds) {
+      uint32_t From = IndexOf.lookup(Shape[Pred].Id);
+      if (To != IdIndex::None && From != IdIndex::None &&
+          PartOf[From] != PartOf[To])
+        Out[To].Preds.push_back(From);
+    }
+  }
+}
+
 std::unique_ptr<Graph> joinParts(ArrayRef<const Graph *> Parts,
                                  const Graph &Shape) {
   auto Out = std::make_unique<Graph>();
@@ -130,6 +112,7 @@ std::unique_ptr<Graph> joinParts(ArrayRef<const Graph *> Parts,
   // past every non-spill id of the whole, Base past the parts before.
   uint64_t FirstSpill = Shape.firstSpillId(), Base = 0;
   bool Planned = false;
+  std::vector<NodeIdx> PartStart;
   for (const Graph *P : Parts) {
     uint64_t PartFirst = P->firstSpillId(), PartEnd = 0;
     NodeIdx IndexBase = Out->Nodes.size();
@@ -150,7 +133,10 @@ std::unique_ptr<Graph> joinParts(ArrayRef<const Graph *> Parts,
     for (NodeIdx I : P->Order)
       Out->Order.push_back(I + IndexBase);
     Base += (PartEnd + 1) / 2 * 2;
+    PartStart.push_back(IndexBase);
   }
+  PartStart.push_back(Out->Nodes.size());
+  addEdgesBetweenParts(*Out, PartStart, Shape);
   if (Planned) {
     renumberSpills(*Out);
     setReuseEdges(*Out);

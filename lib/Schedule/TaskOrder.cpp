@@ -380,33 +380,6 @@ std::optional<TaskSplit> splitTasks(const Graph &G) {
   return std::move(D->Split);
 }
 
-bool partsAreKernels(const Graph &G, ArrayRef<std::vector<NodeIdx>> Parts) {
-  if (Parts.size() < 2)
-    return false;
-  std::optional<TaskSplit> Tasks = splitTasks(G);
-  if (!Tasks)
-    return false;
-  for (const std::vector<NodeIdx> &P : Parts) {
-    uint32_t First = UINT32_MAX;
-    bool Two = false;
-    for (NodeIdx I : P) {
-      uint32_t K = Tasks->TaskOf[I];
-      // Tasks are counted by their operations.
-      if (K == UINT32_MAX || G[I].Kind != NodeKind::Op)
-        continue;
-      if (First == UINT32_MAX)
-        First = K;
-      else if (K != First) {
-        Two = true;
-        break;
-      }
-    }
-    if (!Two)
-      return false;
-  }
-  return true;
-}
-
 std::optional<TaskOrder> findTaskOrder(const Graph &G, const TargetDesc &T,
                                        ForEachIndex ForEach) {
   if (!ForEach)

@@ -1,15 +1,17 @@
 //===- CPESelect.cpp - dan-cpe on kernels run in turn ---------------------===//
 //
-// Stage 3 of a graph whose kernels run one after another: the refinement
-// of the whole graph against each kernel refined alone and joined (so the
-// result is never slower than running the refined kernels in turn); the
-// lower makespan wins, ties to the whole.
+// Stage 3 of a graph whose kernels run one after another (the segments of
+// its schedule, dan/IR/Kernels.h): the refinement of the whole graph
+// against each segment refined alone and joined (so the result is never
+// slower than running the refined kernels in turn); the lower makespan
+// wins, ties to the whole.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Parallel.h"
 #include "dan/Analysis/Replay.h"
 #include "dan/IR/Components.h"
+#include "dan/IR/Kernels.h"
 #include "dan/IR/MemoryPlan.h"
 #include "dan/Select/Select.h"
 #include <optional>
@@ -56,9 +58,13 @@ Expected<CPEStats> selectCPE(Graph &G, const TargetDesc &T,
                              const SelectOptions &Select) {
   if (Opts.Mode != CPEMode::Refine)
     return runCPE(G, T, Opts);
-  std::vector<std::vector<NodeIdx>> Parts =
-      independentParts(G, /*ByReuseEdges=*/false);
-  if (Parts.size() < 2 || !partsRunInTurn(G, Parts))
+  // Kernels as the plan left them: the reuse edges between kernels are
+  // the plan's address handoffs, not part of either.
+  KernelSplit K = splitKernels(G, /*ByReuseEdges=*/false);
+  std::vector<std::vector<NodeIdx>> Parts;
+  if (K.NumKernels > 1)
+    Parts = scheduleSegments(G, K);
+  if (Parts.size() < 2)
     return runCPE(G, T, Opts);
   Graph ByParts = G;
   Expected<CPEStats> Whole = runCPE(G, T, Opts);

@@ -8,6 +8,7 @@
 #include "Parallel.h"
 #include "dan/Analysis/Replay.h"
 #include "dan/IR/Components.h"
+#include "dan/IR/Kernels.h"
 #include "dan/Schedule/Order.h"
 #include "dan/Select/Select.h"
 #include "llvm/ADT/SmallVector.h"
@@ -118,36 +119,57 @@ static DLRStats addPartStats(ArrayRef<PartResult<DLRStats>> Parts) {
   return All;
 }
 
-/// Plans each of \p Parts as it would be alone (the parts at once) and
-/// joins the plans into \p G; the sum of the parts' figures.
-static Expected<DLRStats> planPartByPart(Graph &G, const TargetDesc &T,
-                                         const DLROptions &Opts,
-                                         const SelectOptions &Select,
-                                         ArrayRef<std::vector<NodeIdx>> Parts) {
-  SelectOptions Inner = insideJob(Select);
+Expected<DLRStats> planSegmented(Graph &G, const TargetDesc &T,
+                                 const SelectOptions &Select, PlanFn PlanOne) {
+  KernelSplit K = splitKernels(G);
+  std::vector<std::vector<NodeIdx>> Segments;
+  if (K.NumKernels > 1)
+    Segments = scheduleSegments(G, K);
+  if (Segments.size() < 2)
+    return PlanOne(G, /*Whole=*/true);
+  // Kernels scheduled in turn: each segment is planned as it would be
+  // alone, the segments at once, and the plans joined: no worse than
+  // running the kernels in turn, each with its own plan (docs/Kernels.md).
+  if (Error E = checkPlannableInput(G, T))
+    return E;
+  // The same schedule planned whole competes, up to the size at which a
+  // selection samples: a plan of the whole may place a kernel's buffers
+  // where the kernel before it frees bytes first.
+  std::optional<Graph> Whole;
+  std::optional<Expected<DLRStats>> WholeStats;
+  if (!Select.SampleAbove || G.size() <= Select.SampleAbove) {
+    Whole.emplace(copyForPlan(G));
+    WholeStats.emplace(PlanOne(*Whole, /*Whole=*/true));
+  }
   Expected<std::vector<PartResult<DLRStats>>> Planned =
-      runOnParts<DLRStats>(G, Parts, Select, [&](Graph &Part) {
-        return selectWhole(Part, T, Opts, Inner);
+      runOnParts<DLRStats>(G, Segments, Select, [&](Graph &Part) {
+        return PlanOne(Part, /*Whole=*/false);
       });
-  if (!Planned)
+  if (!Planned) {
+    if (WholeStats && !*WholeStats)
+      consumeError(WholeStats->takeError());
     return Planned.takeError();
+  }
   joinPartResults<DLRStats>(G, *Planned);
+  if (WholeStats && *WholeStats &&
+      beatsFloor(replay(*Whole, T), replay(G, T), T)) {
+    G = std::move(*Whole);
+    return std::move(**WholeStats);
+  }
+  if (WholeStats && !*WholeStats)
+    consumeError(WholeStats->takeError());
   return addPartStats(*Planned);
 }
 
 Expected<DLRStats> selectDLR(Graph &G, const TargetDesc &T,
                              const DLROptions &Opts,
                              const SelectOptions &Select) {
-  std::vector<std::vector<NodeIdx>> Parts = independentParts(G);
-  if (!partsAreKernels(G, Parts) || !partsRunInTurn(G, Parts))
-    return selectWhole(G, T, Opts, Select);
-  // Kernels scheduled one after another: each is planned as it would be
-  // alone, the parts at once, and the plans joined: no worse than running
-  // the kernels in turn, each with its own plan (docs/DLR.md, "Several
-  // kernels").
-  if (Error E = checkPlannableInput(G, T))
-    return E;
-  return planPartByPart(G, T, Opts, Select, Parts);
+  SelectOptions Inner = insideJob(Select);
+  return planSegmented(G, T, Select, [&](Graph &Part, bool Whole) {
+    // The whole graph on the caller's threads; a segment, run beside the
+    // others, on one.
+    return selectWhole(Part, T, Opts, Whole ? Select : Inner);
+  });
 }
 
 } // namespace dan

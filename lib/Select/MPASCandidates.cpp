@@ -148,6 +148,8 @@ orderCandidates(const MPASOptions &Opts,
     List.push_back({O, L0Mode::Single});
   };
   switch (Opts.Order) {
+  case Traversal::Input: // (selectMPAS keeps the input order before this)
+    break;
   case Traversal::Free:
     BothModes(Traversal::Free);
     break;

@@ -11,7 +11,6 @@
 
 #include "MPASSelect.h"
 #include "Parallel.h"
-#include "dan/IR/Components.h"
 #include "dan/Schedule/TaskOrder.h"
 #include "dan/Support/Timing.h"
 #include "llvm/ADT/STLExtras.h"
@@ -22,36 +21,6 @@ using namespace llvm;
 namespace dan {
 
 using namespace mpas_select;
-
-namespace {
-
-/// The stage-1 result of a graph ordered part by part: the parts' orders
-/// one after another; the figures of the part with the highest peak (the
-/// first such), the peak and the fallbacks of all.
-MPASStats joinPartStats(Graph &G, ArrayRef<std::vector<NodeIdx>> Parts,
-                        std::vector<PartResult<MPASStats>> &Results) {
-  size_t Binding = 0;
-  uint64_t Fallbacks = 0;
-  for (size_t K = 0; K != Results.size(); ++K) {
-    Fallbacks += Results[K].Stats.Fallbacks;
-    if (Results[K].Stats.PeakL1UB > Results[Binding].Stats.PeakL1UB)
-      Binding = K;
-  }
-  MPASStats All = std::move(Results[Binding].Stats);
-  All.Fallbacks = Fallbacks;
-  All.Parts = Results.size();
-  All.Tried.clear();
-  All.L0Tried.clear();
-  All.Tasks.reset();
-  // Each part's order, in the indices of the whole.
-  G.Order.clear();
-  for (size_t K = 0; K != Results.size(); ++K)
-    for (NodeIdx I : Results[K].Part->Order)
-      G.Order.push_back(Parts[K][I]);
-  return All;
-}
-
-} // namespace
 
 /// The graph's tasks, unless the order needs none.
 static std::optional<TaskOrder> findTasks(const Graph &G, const TargetDesc &T,
@@ -167,22 +136,17 @@ Expected<MPASStats> selectMPAS(Graph &G, const TargetDesc &T,
     return runMPAS(G, T, Opts);
   if (Error E = checkMPASInput(G))
     return E;
-  std::vector<std::vector<NodeIdx>> Parts = independentParts(G);
-  if (!partsAreKernels(G, Parts))
+  // The kernels are composed under --order=auto; a traversal asked for is
+  // one of the whole graph.
+  if (Opts.Order != Traversal::Auto)
     return selectWhole(G, T, Opts, Select);
-  // Several kernels: each is ordered as it would be alone, the parts at
-  // once, and the orders follow one another, so the peak is the largest
-  // part's (docs/MPAS.md, "Several kernels").
-  SelectOptions Inner = insideJob(Select);
-  // The parts run at once, and a timer is not for two threads.
-  Inner.TimePhases = false;
-  Expected<std::vector<PartResult<MPASStats>>> Ordered =
-      runOnParts<MPASStats>(G, Parts, Select, [&](Graph &Part) {
-        return selectWhole(Part, T, Opts, Inner);
-      });
-  if (!Ordered)
-    return Ordered.takeError();
-  return joinPartStats(G, Parts, *Ordered);
+  KernelSplit K = splitKernels(G);
+  if (K.NumKernels < 2)
+    return selectWhole(G, T, Opts, Select);
+  // Several kernels: each is ordered as it would be alone, the kernels at
+  // once, and the orders follow one another; other compositions compete
+  // with that floor (docs/Kernels.md).
+  return selectKernels(G, T, Opts, Select, K);
 }
 
 } // namespace dan

@@ -2,14 +2,16 @@
 //
 // Private to lib/Select: the candidates and their orders
 // (MPASCandidates.cpp), --l0=auto's plans and ranking (MPASAutoL0.cpp), the
-// selection on a sample of a large graph (MPASSample.cpp), and the
-// selection on one part (MPASSelect.cpp), which uses them all.
+// selection on a sample of a large graph (MPASSample.cpp), the selection on
+// a graph of several kernels (MPASKernels.cpp), and the selection on one
+// part (MPASSelect.cpp), which uses them all.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef DAN_LIB_SELECT_MPASSELECT_H
 #define DAN_LIB_SELECT_MPASSELECT_H
 
+#include "dan/IR/Kernels.h"
 #include "dan/Schedule/TaskOrder.h"
 #include "dan/Select/JobRunner.h"
 #include "dan/Select/Select.h"
@@ -146,6 +148,14 @@ autoL0Sampled(Graph &G, const TargetDesc &T, const MPASOptions &Opts,
               const SelectOptions &Select, JobRunner &Runner,
               const MPASGraphInfo *Info, ArrayRef<OrderCandidate> Settings,
               MPASStats &Sampled);
+
+/// The selection on a graph of the kernels \p K, at least two: each kernel
+/// ordered alone and the kernels in turn (the floor), against the whole
+/// graph ordered as one (MPASKernels.cpp).
+Expected<MPASStats> selectKernels(Graph &G, const TargetDesc &T,
+                                  const MPASOptions &Opts,
+                                  const SelectOptions &Select,
+                                  const KernelSplit &K);
 
 /// The selection on a graph of one part.
 Expected<MPASStats> selectWhole(Graph &G, const TargetDesc &T,

@@ -7,6 +7,7 @@
 #ifndef DAN_LIB_SELECT_PARALLEL_H
 #define DAN_LIB_SELECT_PARALLEL_H
 
+#include "dan/Analysis/Replay.h"
 #include "dan/IR/Components.h"
 #include "dan/Select/JobRunner.h"
 #include "dan/Select/Select.h"
@@ -79,6 +80,30 @@ runOnParts(const Graph &G, llvm::ArrayRef<std::vector<NodeIdx>> Parts,
     return std::move(*First);
   return Out;
 }
+
+/// Whether a plan measured \p R is kept over the kernels planned in turn,
+/// measured \p Floor: no worse in extra traffic, spills and makespan, and
+/// of a strictly lower plan cost (docs/Kernels.md).
+inline bool beatsFloor(const ReplayResult &R, const ReplayResult &Floor,
+                       const TargetDesc &T) {
+  return R.ExtraTraffic <= Floor.ExtraTraffic &&
+         R.SpillCount <= Floor.SpillCount && R.Makespan <= Floor.Makespan &&
+         planCost(R, T) < planCost(Floor, T);
+}
+
+/// Plans a graph (or a part of it), the whole graph when the flag is set.
+using PlanFn =
+    llvm::function_ref<llvm::Expected<DLRStats>(Graph &, bool Whole)>;
+
+/// Plans \p G as dan-dlr does: a schedule that runs several kernels in turn
+/// (scheduleSegments, dan/IR/Kernels.h) has each of its segments planned
+/// by \p PlanOne as it would be alone, the segments at once, and the plans
+/// joined, the figures the sum of the segments'; up to Select.SampleAbove
+/// nodes, the plan of the whole schedule is kept instead when it beats that
+/// floor (beatsFloor). Any other schedule is planned whole by \p PlanOne.
+llvm::Expected<DLRStats> planSegmented(Graph &G, const TargetDesc &T,
+                                       const SelectOptions &Select,
+                                       PlanFn PlanOne);
 
 /// Replaces \p G with the parts of \p Results joined (joinParts).
 template <typename StatsT>

@@ -32,6 +32,17 @@ static std::string orderName(Traversal O, unsigned G) {
 }
 
 /// Whether \p Trial is the candidate kept.
+/// How --stats names a composition of a graph's kernels.
+static StringRef compositionName(CompositionKind K) {
+  switch (K) {
+  case CompositionKind::InTurn:
+    return "in-turn";
+  case CompositionKind::Whole:
+    return "whole";
+  }
+  llvm_unreachable("composition without a name");
+}
+
 static bool isKept(const MPASStats &S, const MPASStats::L0Trial &Trial) {
   return Trial.Mode == S.L0Chosen && Trial.Order == S.OrderChosen &&
          Trial.Placed == S.Placed &&
@@ -88,6 +99,16 @@ static void printMPASText(raw_ostream &OS, const Graph &G, const MPASStats &S,
   for (auto [W, Peak] : S.Tried)
     OS << "dan-mpas:   tried " << weightsName(W) << ": peak L1+UB " << Peak
        << (W == S.Chosen ? " (kept)" : "") << '\n';
+  for (const MPASStats::Composition &C : S.Compositions) {
+    OS << "dan-mpas:   " << S.Kernels << " kernels " << compositionName(C.Kind)
+       << ": ";
+    if (C.Planned)
+      OS << "stage-2 traffic " << C.Traffic << ", spills " << C.Spills
+         << ", makespan " << C.Makespan;
+    else
+      OS << "not planned";
+    OS << (C.Kept ? " (kept)" : "") << '\n';
+  }
 }
 
 /// --stats-json: the same as one JSON object.
@@ -104,6 +125,22 @@ static void printMPASJSON(raw_ostream &OS, const Graph &G, const MPASStats &S,
                                    : orderName(S.OrderChosen, S.GroupChosen));
     J.attribute("placed", S.Placed);
     J.attribute("parts", uint64_t(S.Parts));
+    if (S.Kernels) {
+      J.attribute("kernels", uint64_t(S.Kernels));
+      J.attributeArray("compositions", [&] {
+        for (const MPASStats::Composition &C : S.Compositions)
+          J.object([&] {
+            J.attribute("kind", compositionName(C.Kind));
+            J.attribute("planned", C.Planned);
+            if (C.Planned) {
+              J.attribute("traffic", C.Traffic);
+              J.attribute("spills", C.Spills);
+              J.attribute("makespan", C.Makespan);
+            }
+            J.attribute("kept", C.Kept);
+          });
+      });
+    }
     if (S.Tasks)
       J.attributeObject("tasks", [&] {
         J.attribute("tasks", S.Tasks->Tasks);

@@ -56,14 +56,6 @@ struct TaskSplit {
 /// The tasks of \p G, or nothing when it has spill nodes. O(V + E + U).
 std::optional<TaskSplit> splitTasks(const Graph &G);
 
-/// Whether \p Parts (of independentParts, dan/IR/Components.h) are
-/// kernels that the stages plan one at a time: two or more parts, each
-/// with operations of two or more tasks. Independent single tasks (chains)
-/// are left to the scheduler, which interleaves them by its priorities. A
-/// graph with spills has no tasks, so no kernels.
-bool partsAreKernels(const Graph &G,
-                     llvm::ArrayRef<std::vector<NodeIdx>> Parts);
-
 /// Runs Job(0) ... Job(N - 1), which are independent, in any order or at
 /// once, and returns when all have finished.
 using ForEachIndex =

@@ -45,6 +45,12 @@ enum class MPASObjective {
   Overflow, ///< bytes beyond each tier's capacity (what stage 2 must spill)
 };
 
+/// How the orders of a graph's kernels are composed (MPASStats).
+enum class CompositionKind {
+  InTurn, ///< each kernel ordered alone, the kernels one after another
+  Whole,  ///< the whole graph ordered as one
+};
+
 /// The order in which MPAS takes independent tasks.
 enum class Traversal {
   Auto,   ///< with L0Mode::Auto, a candidate selection (docs/MPAS.md);
@@ -136,10 +142,22 @@ struct MPASStats {
   /// changes, so the same setting under Single gives this very order and
   /// these statistics, and a search need not run it.
   bool SameUnderSingle = false;
-  /// Independent parts (kernels) ordered one at a time; with more than one
-  /// the figures above are those of the part with the highest peak, the
-  /// peak and the fallbacks those of all, and no candidate is listed.
+  /// Kernels (dan/IR/Kernels.h) ordered one at a time and run in turn;
+  /// with more than one the figures above are those of the kernel with the
+  /// highest peak, the peak and the fallbacks those of all, and no
+  /// candidate is listed.
   size_t Parts = 1;
+  /// On a graph of several kernels, each composition of their orders that
+  /// the selection planned, the kernels in turn first: its stage-2
+  /// figures as dan-dlr's defaults plan it (docs/Kernels.md).
+  struct Composition {
+    CompositionKind Kind;
+    uint64_t Traffic = 0, Spills = 0, Makespan = 0;
+    bool Planned = false;
+    bool Kept = false;
+  };
+  size_t Kernels = 0;
+  llvm::SmallVector<Composition, 4> Compositions;
 };
 
 /// The values of each option enum, with their spellings (--l0, --weights,

@@ -1,0 +1,164 @@
+//===- MPASKernels.cpp - Stage 1 on a graph of several kernels ------------===//
+//
+// Each kernel is ordered as it would be alone (the kernels at once) and the
+// kernels follow one another in the order their edges allow: the floor.
+// Other compositions of the whole are candidates beside it, planned as
+// dan-dlr's defaults plan them; one is kept only if it is no worse than the
+// floor in traffic, spills and makespan, and cheaper (docs/Kernels.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "MPASSelect.h"
+#include "Parallel.h"
+#include "dan/Analysis/Replay.h"
+#include "dan/IR/Kernels.h"
+#include "dan/Support/Timing.h"
+#include <optional>
+
+using namespace llvm;
+
+namespace dan::mpas_select {
+
+namespace {
+
+/// The stage-2 figures of \p G under \p Order, planned as dan-dlr plans it
+/// (planSegmented), each segment under one setting, DLROptions().
+MPASStats::Composition measure(const Graph &G, const TargetDesc &T,
+                               ArrayRef<NodeIdx> Order, CompositionKind Kind,
+                               const SelectOptions &Select) {
+  MPASStats::Composition C{Kind};
+  Graph Copy = copyForPlan(G);
+  Copy.Order.assign(Order.begin(), Order.end());
+  Expected<DLRStats> D = planSegmented(
+      Copy, T, Select, [&](Graph &Part, bool) { return runDLR(Part, T, {}); });
+  if (!D) {
+    consumeError(D.takeError());
+    return C;
+  }
+  ReplayResult R = replay(Copy, T);
+  C.Planned = true;
+  C.Traffic = R.ExtraTraffic;
+  C.Spills = R.SpillCount;
+  C.Makespan = R.Makespan;
+  return C;
+}
+
+/// \p C's figures as the replay reports them.
+ReplayResult figuresOf(const MPASStats::Composition &C) {
+  ReplayResult R;
+  R.ExtraTraffic = C.Traffic;
+  R.SpillCount = C.Spills;
+  R.Makespan = C.Makespan;
+  return R;
+}
+
+/// Whether \p C is kept over the floor \p Floor (beatsFloor); a planned
+/// composition beats an unplanned floor.
+bool keptOver(const MPASStats::Composition &C,
+              const MPASStats::Composition &Floor, const TargetDesc &T) {
+  if (!C.Planned)
+    return false;
+  return !Floor.Planned || beatsFloor(figuresOf(C), figuresOf(Floor), T);
+}
+
+/// Each kernel of \p K ordered alone (selectWhole, the kernels at once),
+/// the units in topological order into \p Order; the figures of the kernel
+/// with the highest peak (the first such), the peak and the fallbacks of
+/// all.
+Expected<MPASStats> orderInTurn(const Graph &G, const TargetDesc &T,
+                                const MPASOptions &Opts,
+                                const SelectOptions &Select,
+                                const KernelSplit &K,
+                                std::vector<NodeIdx> &Order) {
+  std::vector<std::vector<NodeIdx>> Kernels;
+  std::vector<uint32_t> KernelOfUnit(K.Units.size(), UINT32_MAX);
+  for (uint32_t U = 0; U != K.Units.size(); ++U)
+    if (K.IsKernel[U]) {
+      KernelOfUnit[U] = Kernels.size();
+      Kernels.push_back(K.Units[U]);
+    }
+  SelectOptions Inner = insideJob(Select);
+  // The kernels run at once, and a timer is not for two threads.
+  Inner.TimePhases = false;
+  Expected<std::vector<PartResult<MPASStats>>> Ordered =
+      runOnParts<MPASStats>(G, Kernels, Select, [&](Graph &Part) {
+        return selectWhole(Part, T, Opts, Inner);
+      });
+  if (!Ordered)
+    return Ordered.takeError();
+  Order.clear();
+  for (uint32_t U : K.Topo) {
+    if (!K.IsKernel[U]) {
+      llvm::append_range(Order, K.Units[U]);
+      continue;
+    }
+    uint32_t Kernel = KernelOfUnit[U];
+    for (NodeIdx I : (*Ordered)[Kernel].Part->Order)
+      Order.push_back(Kernels[Kernel][I]);
+  }
+  std::vector<PartResult<MPASStats>> &Results = *Ordered;
+  size_t Binding = 0;
+  uint64_t Fallbacks = 0;
+  for (size_t P = 0; P != Results.size(); ++P) {
+    Fallbacks += Results[P].Stats.Fallbacks;
+    if (Results[P].Stats.PeakL1UB > Results[Binding].Stats.PeakL1UB)
+      Binding = P;
+  }
+  MPASStats All = std::move(Results[Binding].Stats);
+  All.Fallbacks = Fallbacks;
+  All.Parts = Results.size();
+  All.Tried.clear();
+  All.L0Tried.clear();
+  All.Tasks.reset();
+  return All;
+}
+
+} // namespace
+
+Expected<MPASStats> selectKernels(Graph &G, const TargetDesc &T,
+                                  const MPASOptions &Opts,
+                                  const SelectOptions &Select,
+                                  const KernelSplit &K) {
+  std::vector<NodeIdx> InTurn;
+  std::optional<PhaseTimer> Timer;
+  if (Select.TimePhases)
+    Timer.emplace("mpas-kernels", "dan-mpas: ordering each kernel alone");
+  Expected<MPASStats> Floor = orderInTurn(G, T, Opts, Select, K, InTurn);
+  Timer.reset();
+  if (!Floor)
+    return Floor;
+  Floor->Kernels = K.NumKernels;
+  // The whole graph ordered as one is a candidate up to the size at which
+  // a selection samples; above it, its cost would double the stage's.
+  if (Select.SampleAbove && G.size() > Select.SampleAbove) {
+    Floor->Compositions.push_back({CompositionKind::InTurn});
+    Floor->Compositions.back().Kept = true;
+    G.Order = std::move(InTurn);
+    return Floor;
+  }
+  std::vector<NodeIdx> Input = G.Order;
+  Expected<MPASStats> Whole = selectWhole(G, T, Opts, Select);
+  std::vector<NodeIdx> WholeOrder = std::move(G.Order);
+  G.Order = std::move(Input);
+  if (!Whole)
+    consumeError(Whole.takeError());
+
+  if (Select.TimePhases)
+    Timer.emplace("mpas-compositions",
+                  "dan-mpas: planning the compositions of the kernels");
+  MPASStats::Composition CI =
+      measure(G, T, InTurn, CompositionKind::InTurn, Select);
+  MPASStats::Composition CW{CompositionKind::Whole};
+  if (Whole)
+    CW = measure(G, T, WholeOrder, CompositionKind::Whole, Select);
+  bool KeepWhole = Whole && keptOver(CW, CI, T);
+  CI.Kept = !KeepWhole;
+  CW.Kept = KeepWhole;
+  MPASStats Kept = KeepWhole ? std::move(*Whole) : std::move(*Floor);
+  Kept.Kernels = K.NumKernels;
+  Kept.Compositions = {CI, CW};
+  G.Order = KeepWhole ? std::move(WholeOrder) : std::move(InTurn);
+  return Kept;
+}
+
+} // namespace dan::mpas_select
