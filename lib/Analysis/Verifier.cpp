@@ -11,6 +11,7 @@
 #include "dan/IR/Diagnostic.h"
 #include "dan/Support/CSR.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 
 using namespace llvm;
 
@@ -76,6 +77,64 @@ void Verifier::checkBuffers() {
   }
 }
 
+bool Verifier::hasPath(NodeIdx From, NodeIdx To) {
+  if (From == To)
+    return true;
+  if (Visited.size() != G.size())
+    Visited.assign(G.size(), 0);
+  ++Searches;
+  Stack.assign(1, To);
+  Visited[To] = Searches;
+  while (!Stack.empty()) {
+    NodeIdx I = Stack.back();
+    Stack.pop_back();
+    for (NodeIdx P : G[I].Preds) {
+      if (P == From)
+        return true;
+      // A node ranked before From cannot be reached from it.
+      if (Rank[P] < Rank[From] || Visited[P] == Searches)
+        continue;
+      Visited[P] = Searches;
+      Stack.push_back(P);
+    }
+  }
+  return false;
+}
+
+void Verifier::checkTiles() {
+  if (G.Tiles.empty())
+    return;
+  StringMap<NodeIdx> Writer;
+  for (NodeIdx I : G.Order)
+    if (const TileAccess *A = G.tilesOf(G[I]))
+      for (const std::string &Name : A->Writes) {
+        auto [It, New] = Writer.try_emplace(Name, I);
+        if (New)
+          continue;
+        error(I, name(I) + " writes tile @" + Name + ", which " +
+                     name(It->second) + " writes too");
+        note(It->second, "the first write of @" + Name + " is here");
+      }
+  if (Rank.empty())
+    return;
+  for (NodeIdx I : G.Order) {
+    const TileAccess *A = G.tilesOf(G[I]);
+    if (!A)
+      continue;
+    for (const std::string &Name : A->Reads) {
+      auto It = Writer.find(Name);
+      if (It == Writer.end() || hasPath(It->second, I))
+        continue;
+      error(I, name(I) + " reads tile @" + Name + ", which " +
+                   name(It->second) +
+                   " writes, but no path of edges orders "
+                   "it after " +
+                   name(It->second));
+      note(It->second, "@" + Name + " is written here");
+    }
+  }
+}
+
 bool Verifier::checkAcyclic() {
   // Kahn's algorithm over all edges, reuse edges included.
   size_t V = G.size();
@@ -103,16 +162,18 @@ bool Verifier::checkAcyclic() {
     if (InDegree[I] == 0)
       Work.push_back(I);
   size_t Done = 0;
+  Rank.assign(V, 0);
   while (!Work.empty()) {
     NodeIdx I = Work.back();
     Work.pop_back();
-    ++Done;
+    Rank[I] = Done++;
     for (uint32_t K = SuccBegin[I]; K != SuccBegin[I + 1]; ++K)
       if (--InDegree[Succs[K]] == 0)
         Work.push_back(Succs[K]);
   }
   if (Done == V)
     return true;
+  Rank.clear();
 
   // Every node left has a predecessor left: walk back until one repeats.
   NodeIdx Start = NoNode;

@@ -51,6 +51,7 @@ public:
     bool Acyclic = checkAcyclic();
     if (Acyclic)
       checkOrder();
+    checkTiles();
     checkLifetimes();
     if (Opts.L0Single)
       checkL0Single();
@@ -95,7 +96,15 @@ private:
   }
 
   void checkBuffers();
+  /// Also fills Rank when the graph is acyclic.
   bool checkAcyclic();
+  /// Whether a path of dependence edges leads from \p From to \p To (Rank
+  /// must be filled): a search back from To that never visits a node ranked
+  /// before From.
+  bool hasPath(NodeIdx From, NodeIdx To);
+  /// Each tile written once; each read of a tile written here ordered after
+  /// its write by a path of edges.
+  void checkTiles();
   void checkOrder();
   void checkLifetimes();
   void checkL0Single();
@@ -114,6 +123,13 @@ private:
   const VerifyOptions &Opts;
   const DiagHandler &Diag;
   std::vector<uint32_t> Pos;
+  /// Each node's place in one topological order of every edge (empty when
+  /// the graph has a cycle).
+  std::vector<uint32_t> Rank;
+  /// hasPath's marks: the search that last visited each node.
+  std::vector<uint32_t> Visited;
+  uint32_t Searches = 0;
+  std::vector<NodeIdx> Stack;
   IdTable<BufferSite> Sites;
   /// Buffers in order of first appearance, for a deterministic report.
   std::vector<uint64_t> BufOrder;

@@ -52,6 +52,16 @@ void exportJSON(const Graph &G, const TargetDesc &T, raw_ostream &OS) {
             for (uint64_t B : N.Bufs)
               J.value(int64_t(B));
           });
+          // The tiles it names (DAN's own keys; the contest has none).
+          if (const TileAccess *A = G.tilesOf(N))
+            for (auto [Key, Names] :
+                 {std::pair(StringRef("Reads"), &A->Reads),
+                  std::pair(StringRef("Writes"), &A->Writes)})
+              if (!Names->empty())
+                J.attributeArray(Key, [&] {
+                  for (const std::string &Name : *Names)
+                    J.value(Name);
+                });
           break;
         }
         if (N.HasOffset)

@@ -67,6 +67,8 @@ private:
   }
   bool checkSyntax();
   bool readNode(const json::Value &V, size_t Index);
+  /// The optional "Reads" and "Writes" arrays of an operation: its tiles.
+  bool readTiles(const json::Object &O, size_t Index, Node &N);
   bool readUInt(const json::Object &O, StringRef Field, size_t Index,
                 uint64_t &Out, bool Required = true, bool *Present = nullptr);
   bool readString(const json::Object &O, StringRef Field, size_t Index,
@@ -204,6 +206,34 @@ bool JSONImporter::readString(const json::Object &O, StringRef Field,
   return true;
 }
 
+bool JSONImporter::readTiles(const json::Object &O, size_t Index, Node &N) {
+  TileAccess A;
+  for (auto [Key, Names] : {std::pair(StringRef("Reads"), &A.Reads),
+                            std::pair(StringRef("Writes"), &A.Writes)}) {
+    const json::Value *V = O.get(Key);
+    if (!V)
+      continue;
+    const json::Array *Arr = V->getAsArray();
+    bool Ok = Arr != nullptr;
+    for (size_t K = 0; Ok && K != Arr->size(); ++K) {
+      std::optional<StringRef> S = (*Arr)[K].getAsString();
+      Ok = S && !S->empty() && llvm::all_of(*S, [](char C) {
+             return isAlnum(C) || StringRef("_.$-").contains(C);
+           });
+      if (Ok)
+        Names->push_back(S->str());
+    }
+    if (!Ok)
+      return B.error(at("Nodes", Index, Key),
+                     "Nodes[" + Twine(Index) + "]." + Key +
+                         " must be an array of tile names (letters, digits "
+                         "and _ . $ -)");
+  }
+  if (!A.Reads.empty() || !A.Writes.empty())
+    N.TileSet = G.addTiles(std::move(A));
+  return true;
+}
+
 bool JSONImporter::readNode(const json::Value &V, size_t Index) {
   const json::Object *O = V.getAsObject();
   if (!O)
@@ -267,6 +297,8 @@ bool JSONImporter::readNode(const json::Value &V, size_t Index) {
       N.Bufs.push_back(*I);
     }
     N.OpName = G.internOpName(Op);
+    if (!readTiles(*O, Index, N))
+      return false;
   }
   return B.addNode(std::move(N));
 }

@@ -4,6 +4,7 @@
 #include "dan/IR/Diagnostic.h"
 #include "dan/Target/Target.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include <algorithm>
 
 using namespace llvm;
@@ -100,6 +101,67 @@ void joinParts(Graph &G, ArrayRef<PartRange> Ranges, ArrayRef<NodeIdx> Syncs,
       G[After[J]].Preds.push_back(Before[J * Before.size() / After.size()]);
   }
 }
+/// "'NAME'": an operation of a linked graph, named without its id (which
+/// the link shifted; the message's location shows the line).
+std::string opOf(const Graph &G, NodeIdx I) {
+  return ("'" + G.opName(G[I]) + "'").str();
+}
+
+/// Adds an edge from the writer of each tile that \p G's operations read
+/// to each reader in another part (the parts' storage ranges \p Ranges, in
+/// link order). A tile read but written by no part, written twice, or
+/// written by a part after the reader's is a located error.
+Error resolveTiles(Graph &G, ArrayRef<PartRange> Ranges) {
+  if (G.Tiles.empty())
+    return Error::success();
+  std::vector<uint32_t> PartOf(G.size(), 0);
+  for (size_t P = 0; P != Ranges.size(); ++P)
+    for (NodeIdx I = Ranges[P].Begin; I != Ranges[P].End; ++I)
+      PartOf[I] = P;
+  DiagList Diags;
+  StringMap<NodeIdx> Writer;
+  for (NodeIdx I : G.Order)
+    if (const TileAccess *A = G.tilesOf(G[I]))
+      for (const std::string &Name : A->Writes) {
+        auto [It, New] = Writer.try_emplace(Name, I);
+        if (New)
+          continue;
+        Diags.error(G[I].Loc, opOf(G, I) + " writes tile @" + Name +
+                                  ", which is written already");
+        Diags.note(G[It->second].Loc,
+                   "the first write of @" + Name + " is here");
+      }
+  for (NodeIdx I : G.Order) {
+    const TileAccess *A = G.tilesOf(G[I]);
+    if (!A)
+      continue;
+    for (const std::string &Name : A->Reads) {
+      auto It = Writer.find(Name);
+      if (It == Writer.end()) {
+        Diags.error(G[I].Loc, opOf(G, I) + " reads tile @" + Name +
+                                  ", which no linked graph writes");
+        continue;
+      }
+      NodeIdx W = It->second;
+      if (PartOf[W] == PartOf[I])
+        continue;
+      if (PartOf[W] > PartOf[I]) {
+        Diags.error(G[I].Loc, opOf(G, I) + " reads tile @" + Name +
+                                  " before the graph that writes it; link "
+                                  "the writer's graph first");
+        Diags.note(G[W].Loc, "@" + Name + " is written here");
+        continue;
+      }
+      if (!llvm::is_contained(G[I].Preds, W))
+        G[I].Preds.push_back(W);
+    }
+  }
+  if (!Diags.empty())
+    return Diags.takeError();
+  G.sortEdges();
+  return Error::success();
+}
+
 } // namespace
 
 Expected<std::unique_ptr<Graph>> linkGraphs(ArrayRef<const Graph *> Parts,
@@ -144,9 +206,13 @@ Expected<std::unique_ptr<Graph>> linkGraphs(ArrayRef<const Graph *> Parts,
     for (size_t K = 0; K != P->OpNames.size(); ++K)
       OpName[K] = Out->internOpName(P->OpNames[K]);
     NodeIdx IndexBase = Out->Nodes.size();
+    uint32_t TileBase = Out->Tiles.size();
+    llvm::append_range(Out->Tiles, P->Tiles);
     for (const Node &N : P->Nodes) {
       Node C = N;
       C.Id += NodeBase;
+      if (C.TileSet)
+        C.TileSet += TileBase;
       if (C.isBufferNode())
         C.Buf += BufBase;
       else
@@ -166,6 +232,8 @@ Expected<std::unique_ptr<Graph>> linkGraphs(ArrayRef<const Graph *> Parts,
     BufBase += MaxBuf + 1;
   }
   joinParts(*Out, Ranges, Syncs, Join);
+  if (Error E = resolveTiles(*Out, Ranges))
+    return E;
   return Out;
 }
 

@@ -93,6 +93,14 @@ static void printNode(const Graph &G, const Node &N, BlockWriter &Out) {
       First = false;
     }
     Out << ')';
+    if (const TileAccess *A = G.tilesOf(N)) {
+      auto PrintTiles = [&](StringRef Keyword, ArrayRef<std::string> Names) {
+        for (size_t K = 0; K != Names.size(); ++K)
+          Out << (K ? StringRef(", @") : Keyword) << Names[K];
+      };
+      PrintTiles(" reads @", A->Reads);
+      PrintTiles(" writes @", A->Writes);
+    }
     break;
   }
   }

@@ -67,6 +67,8 @@ IRParser::symbol_type Lexer::lex() {
       "at"        { return IRParser::make_KW_AT(range(Start)); }
       "after"     { return IRParser::make_KW_AFTER(range(Start)); }
       "reuse"     { return IRParser::make_KW_REUSE(range(Start)); }
+      "reads"     { return IRParser::make_KW_READS(range(Start)); }
+      "writes"    { return IRParser::make_KW_WRITES(range(Start)); }
 
       "n" digit+ {
         uint64_t V = 0;
@@ -93,10 +95,10 @@ IRParser::symbol_type Lexer::lex() {
                                 "non-negative");
       }
       "@" [A-Za-z0-9_.$-]+ {
-        return IRParser::make_GRAPHNAME(StringRef(Start + 1, Cur - Start - 1),
-                                        range(Start));
+        return IRParser::make_SYMBOL(StringRef(Start + 1, Cur - Start - 1),
+                                     range(Start));
       }
-      "@" { return error(Start, "expected a graph name after '@'"); }
+      "@" { return error(Start, "expected a name after '@'"); }
       ident {
         return IRParser::make_IDENT(StringRef(Start, Cur - Start),
                                     range(Start));

@@ -159,6 +159,11 @@ bool ParseState::defineNode(uint64_t Id, SrcRange R) {
   addId(Id, I);
   Cur.Id = Id;
   Cur.Loc = R.begin;
+  if (!CurTiles.Reads.empty() || !CurTiles.Writes.empty()) {
+    Cur.TileSet = G.addTiles(std::move(CurTiles));
+    CurTiles = TileAccess();
+  }
+  ReadsDone = false;
   G.addNode(std::move(Cur));
   Cur = Node();
   for (size_t K = 0; K != CurRefs.size(); ++K)

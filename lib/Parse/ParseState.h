@@ -74,6 +74,12 @@ public:
   /// endAfter(), then 'reuse' ones.
   void addRef(uint64_t Id, llvm::SMLoc Loc) { CurRefs.emplace_back(Id, Loc); }
   void endAfter() { AfterEnd = CurRefs.size(); }
+  /// A tile name of the statement being read: 'reads' ones, then
+  /// endReads(), then 'writes' ones.
+  void addTile(llvm::StringRef Name) {
+    (ReadsDone ? CurTiles.Writes : CurTiles.Reads).push_back(Name.str());
+  }
+  void endReads() { ReadsDone = true; }
   /// Adds node() as defined at \p R with its references, and starts the
   /// next statement; fails on a redefined id.
   bool defineNode(uint64_t Id, SrcRange R);
@@ -110,6 +116,8 @@ private:
   Node Cur;
   IdRefList CurRefs;
   size_t AfterEnd = 0;
+  TileAccess CurTiles;
+  bool ReadsDone = false;
   std::vector<NodeIdx> DenseIds;
   llvm::DenseMap<uint64_t, NodeIdx> SparseIds;
   std::vector<PendingRef> Refs;

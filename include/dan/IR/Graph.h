@@ -44,6 +44,9 @@ struct Node {
   bool HasOffset = false;
   /// Op: index into Graph::OpNames.
   uint32_t OpName = 0;
+  /// Op: 1 + the index into Graph::Tiles of the DDR tensor tiles it reads
+  /// and writes; 0 for none.
+  uint32_t TileSet = 0;
   /// Alloc, Free, SpillOut, SpillIn: the buffer.
   uint64_t Buf = 0;
   /// Alloc, Free: the buffer's size.
@@ -71,6 +74,13 @@ struct Node {
   }
 };
 
+/// The DDR tensor tiles an operation reads and writes, by name ('reads @A.0,
+/// writes @C.0' in the IR): how kernels in separate files feed each other
+/// (dan-link resolves the names into edges).
+struct TileAccess {
+  llvm::SmallVector<std::string, 1> Reads, Writes;
+};
+
 class Graph {
 public:
   std::string Name;
@@ -84,11 +94,22 @@ public:
   std::vector<NodeIdx> Order;
   /// Interned op names.
   std::vector<std::string> OpNames;
+  /// The tiles of the operations that name some (Node::TileSet).
+  std::vector<TileAccess> Tiles;
 
   /// Appends a node to storage and to the end of the schedule.
   NodeIdx addNode(Node N);
   unsigned internOpName(llvm::StringRef Name);
   llvm::StringRef opName(const Node &N) const { return OpNames[N.OpName]; }
+  /// The tiles \p N names, or null.
+  const TileAccess *tilesOf(const Node &N) const {
+    return N.TileSet ? &Tiles[N.TileSet - 1] : nullptr;
+  }
+  /// Records \p A and returns the Node::TileSet that names it.
+  uint32_t addTiles(TileAccess A) {
+    Tiles.push_back(std::move(A));
+    return Tiles.size();
+  }
 
   size_t size() const { return Nodes.size(); }
   Node &operator[](NodeIdx I) { return Nodes[I]; }
