@@ -29,14 +29,20 @@ GenOptions family(GenFamily F) {
 } // namespace
 
 TEST(GenTest, CountsMatchTheFormulas) {
-  for (GenFamily F : {GenFamily::Matmul, GenFamily::Attention, GenFamily::Conv})
+  for (GenFamily F : {GenFamily::Matmul, GenFamily::Attention, GenFamily::Conv,
+                      GenFamily::Transformer, GenFamily::ConvNet})
     for (FreePlacement P : {FreePlacement::End, FreePlacement::LastUse}) {
       GenOptions O = family(F);
       O.Frees = P;
-      O.Matmul = {3, 4, 5, 8, 8, 8, MatmulOrder::Zigzag};
-      O.Attention = {3, 5, 2};
+      O.Matmul.MTiles = 3;
+      O.Matmul.NTiles = 4;
+      O.Matmul.KTiles = 5;
+      O.Matmul.Order = MatmulOrder::Zigzag;
+      O.Attention.QBlocks = 3;
+      O.Attention.KVBlocks = 5;
       O.Conv.Kernels = {1, 3, 5};
       O.Conv.Layers = 5;
+      O.Model = {3, 3, 2};
       auto G = generate(O);
       ASSERT_TRUE(G);
       EXPECT_EQ(G->size(), countGenNodes(O));

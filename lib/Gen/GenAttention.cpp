@@ -70,8 +70,13 @@ private:
         New.push_back(QT = B.alloc(Tier::L1, L1Tile));
       if (KT == Unset)
         New.push_back(KT = B.alloc(Tier::L1, L1Tile));
-      for (uint64_t L : New)
-        B.op(CopyIn, Pipe::MTE2, LoadCycles, {L});
+      for (uint64_t L : New) {
+        NodeIdx Load = B.op(CopyIn, Pipe::MTE2, LoadCycles, {L});
+        if (L == QT)
+          B.nameTile(Load, S.NameQ, I, C, /*Store=*/false);
+        else
+          B.nameTile(Load, S.NameK, J, C, /*Store=*/false);
+      }
       mmad(Score, QT, KT);
     }
     return Score;
@@ -128,7 +133,8 @@ private:
         if (L == PL1)
           B.op(Copy, Pipe::MTE3, B.cost(OpCost::Mte3Copy, UBTile), {PL1, P});
         else
-          B.op(CopyIn, Pipe::MTE2, LoadCycles, {L});
+          B.nameTile(B.op(CopyIn, Pipe::MTE2, LoadCycles, {L}), S.NameV, J, C,
+                     /*Store=*/false);
       }
       mmad(Acc.back(), PL1, VT);
     }
@@ -168,8 +174,9 @@ private:
       Out.push_back(
           vec(Mul, OpCost::MulTileRow, Tier::UB, UBTile, {O[I * D + C], R}));
     for (uint64_t C = 0; C != D; ++C)
-      B.op(CopyOut, Pipe::MTE3, B.cost(OpCost::CopyOutUB, UBTile), {Out[C]},
-           /*Writes=*/false);
+      B.nameTile(B.op(CopyOut, Pipe::MTE3, B.cost(OpCost::CopyOutUB, UBTile),
+                      {Out[C]}, /*Writes=*/false),
+                 S.NameO, I, C, /*Store=*/true);
     B.op(CopyOut, Pipe::MTE3, B.cost(OpCost::CopyOutUB, Row), {LOld[I]},
          /*Writes=*/false);
     B.op(CopyOut, Pipe::MTE3, B.cost(OpCost::CopyOutUB, Row), {MOld[I]},

@@ -72,6 +72,28 @@ NodeIdx TraceBuilder::op(unsigned Name, Pipe P, uint64_t Cycles,
   return I;
 }
 
+void TraceBuilder::nameTile(NodeIdx I, const TileNamer &Namer, uint64_t Row,
+                            uint64_t Col, bool Store) {
+  if (!Namer)
+    return;
+  std::string Name = Namer(Row, Col);
+  Node &N = G[I];
+  if (!N.TileSet)
+    N.TileSet = G.addTiles({});
+  TileAccess &A = G.Tiles[N.TileSet - 1];
+  if (Store) {
+    A.Writes.push_back(Name);
+    TileStore.try_emplace(Name, I);
+    return;
+  }
+  A.Reads.push_back(Name);
+  auto It = TileStore.find(Name);
+  if (It == TileStore.end() || is_contained(N.Preds, It->second))
+    return;
+  N.Preds.push_back(It->second);
+  Succs[It->second].push_back(I);
+}
+
 void TraceBuilder::checkFit(NodeIdx I) {
   const Node &N = G[I];
   std::array<uint64_t, NumTiers> Bytes{};

@@ -15,6 +15,7 @@
 #include "dan/Target/Target.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -42,6 +43,11 @@ public:
   NodeIdx op(unsigned Name, Pipe P, uint64_t Cycles,
              llvm::ArrayRef<uint64_t> Bufs, bool Writes = true);
   unsigned name(llvm::StringRef N) { return G.internOpName(N); }
+  /// Names the tile that operation \p I loads (\p Store false) or stores,
+  /// when \p Namer names tiles. A load of a tile stored before gets an
+  /// edge from the store.
+  void nameTile(NodeIdx I, const TileNamer &Namer, uint64_t Row, uint64_t Col,
+                bool Store);
   uint64_t cost(OpCost K, uint64_t X) const { return T.opCycles(K, X); }
   /// Emits the FREEs and places them; fails if an operation did not fit.
   llvm::Error finish(FreePlacement Frees);
@@ -68,6 +74,8 @@ private:
   /// The operations that have an edge from each node (FREEs excluded).
   std::vector<llvm::SmallVector<NodeIdx, 2>> Succs;
   std::string FitError;
+  /// The operation that stores each named tile.
+  llvm::StringMap<NodeIdx> TileStore;
 };
 
 /// Saturating arithmetic for the counts, so absurd shapes fail the limit
@@ -79,9 +87,13 @@ uint64_t add(uint64_t A, uint64_t B);
 uint64_t matmulNodes(const MatmulShape &S);
 uint64_t attentionNodes(const AttentionShape &S);
 uint64_t convNodes(const ConvShape &S);
+uint64_t transformerNodes(const ModelShape &S);
+uint64_t convNetNodes(const ModelShape &M, const ConvShape &S);
 void buildMatmul(TraceBuilder &B, const MatmulShape &S);
 void buildAttention(TraceBuilder &B, const AttentionShape &S);
 void buildConv(TraceBuilder &B, const ConvShape &S);
+void buildTransformer(TraceBuilder &B, const ModelShape &S);
+void buildConvNet(TraceBuilder &B, const ModelShape &M, const ConvShape &S);
 
 } // namespace dan::gen
 

@@ -43,8 +43,9 @@ void buildConv(TraceBuilder &B, const ConvShape &S) {
             uint64_t &Tile = In[U * S.ChannelTiles + CI];
             if (Tile == Unset) { // the network's input, from DDR
               Tile = B.alloc(Tier::L1, S.TileBytes);
-              B.op(CopyIn, Pipe::MTE2, B.cost(OpCost::CopyIn, S.TileBytes),
-                   {Tile});
+              B.nameTile(B.op(CopyIn, Pipe::MTE2,
+                              B.cost(OpCost::CopyIn, S.TileBytes), {Tile}),
+                         S.NameIn, U, CI, /*Store=*/false);
             }
             Bufs.push_back(Tile);
           }
@@ -62,9 +63,12 @@ void buildConv(TraceBuilder &B, const ConvShape &S) {
     }
     In = Out;
   }
-  for (uint64_t Tile : In)
-    B.op(CopyOut, Pipe::MTE3, B.cost(OpCost::CopyOutL1, S.TileBytes), {Tile},
-         /*Writes=*/false);
+  for (uint64_t K = 0; K != In.size(); ++K)
+    B.nameTile(B.op(CopyOut, Pipe::MTE3, B.cost(OpCost::CopyOutL1, S.TileBytes),
+                    {In[K]},
+                    /*Writes=*/false),
+               S.NameOut, K / S.ChannelTiles, K % S.ChannelTiles,
+               /*Store=*/true);
 }
 
 } // namespace dan::gen

@@ -38,16 +38,23 @@ void buildMatmul(TraceBuilder &B, const MatmulShape &S) {
         New.push_back(AT = B.alloc(Tier::L1, SizeA));
       if (BT == Unset)
         New.push_back(BT = B.alloc(Tier::L1, SizeB));
-      for (uint64_t L : New)
-        B.op(CopyIn, Pipe::MTE2,
-             B.cost(OpCost::CopyIn, L == AT ? SizeA : SizeB), {L});
+      for (uint64_t L : New) {
+        NodeIdx Load =
+            B.op(CopyIn, Pipe::MTE2,
+                 B.cost(OpCost::CopyIn, L == AT ? SizeA : SizeB), {L});
+        if (L == AT)
+          B.nameTile(Load, S.NameA, M, K, /*Store=*/false);
+        else
+          B.nameTile(Load, S.NameB, K, N, /*Store=*/false);
+      }
       uint64_t L0A = B.alloc(Tier::L0A, SizeA), L0B = B.alloc(Tier::L0B, SizeB);
       B.op(Move, Pipe::MTE1, B.cost(OpCost::MoveL0, SizeA), {L0A, AT});
       B.op(Move, Pipe::MTE1, B.cost(OpCost::MoveL0, SizeB), {L0B, BT});
       B.op(Matmul, Pipe::CUBE, B.cost(OpCost::Mmad, MACs), {C, L0B, L0A});
     }
-    B.op(CopyOut, Pipe::FIXP, B.cost(OpCost::FixpOut, SizeC), {C},
-         /*Writes=*/false);
+    NodeIdx Store = B.op(CopyOut, Pipe::FIXP, B.cost(OpCost::FixpOut, SizeC),
+                         {C}, /*Writes=*/false);
+    B.nameTile(Store, S.NameC, M, N, /*Store=*/true);
   };
   switch (S.Order) {
   case MatmulOrder::MNK:

@@ -22,6 +22,13 @@ ArrayRef<EnumEntry<GenFamily>> genFamilyTable() {
       {GenFamily::Matmul, "matmul", "tiled matrix multiply (default)"},
       {GenFamily::Attention, "attention", "FlashAttention with online softmax"},
       {GenFamily::Conv, "conv", "multi-layer convolution"},
+      {GenFamily::Transformer, "transformer",
+       "a model: transformer blocks (QKV, attention, output, norm, two MLP "
+       "matmuls), each kernel's tiles loaded after the kernel before stores "
+       "them"},
+      {GenFamily::ConvNet, "convnet",
+       "a model: a stack of convolution kernels, each loading the feature "
+       "map the one before stores"},
   };
   return Table;
 }
@@ -101,6 +108,21 @@ Error checkShape(const GenOptions &Opts) {
                        " is not an odd kernel size from 1 to 15");
     return Error::success();
   }
+  case GenFamily::Transformer: {
+    const ModelShape &S = Opts.Model;
+    for (auto [V, Name] :
+         {std::pair(S.Layers, "layers"), std::pair(S.SeqBlocks, "seq-blocks"),
+          std::pair(S.HiddenTiles, "hidden-tiles")})
+      if (Error E = Positive(V, Name))
+        return E;
+    return Error::success();
+  }
+  case GenFamily::ConvNet: {
+    GenOptions Conv = Opts;
+    Conv.Family = GenFamily::Conv;
+    Conv.Conv.Layers = Opts.Model.Layers;
+    return checkShape(Conv);
+  }
   }
   return Error::success();
 }
@@ -115,6 +137,10 @@ uint64_t countGenNodes(const GenOptions &Opts) {
     return attentionNodes(Opts.Attention);
   case GenFamily::Conv:
     return convNodes(Opts.Conv);
+  case GenFamily::Transformer:
+    return transformerNodes(Opts.Model);
+  case GenFamily::ConvNet:
+    return convNetNodes(Opts.Model, Opts.Conv);
   }
   return 0;
 }
@@ -132,6 +158,14 @@ std::string defaultGenName(const GenOptions &Opts) {
   case GenFamily::Conv:
     return formatv("conv_{0}x{1}x{2}", Opts.Conv.Layers, Opts.Conv.FmapTiles,
                    Opts.Conv.ChannelTiles)
+        .str();
+  case GenFamily::Transformer:
+    return formatv("transformer_{0}x{1}x{2}", Opts.Model.Layers,
+                   Opts.Model.SeqBlocks, Opts.Model.HiddenTiles)
+        .str();
+  case GenFamily::ConvNet:
+    return formatv("convnet_{0}x{1}x{2}", Opts.Model.Layers,
+                   Opts.Conv.FmapTiles, Opts.Conv.ChannelTiles)
         .str();
   }
   return "";
@@ -160,8 +194,12 @@ Expected<std::unique_ptr<Graph>> generateGraph(const GenOptions &Opts,
     Hint = "FlashAttention's tiles are fixed; raise it with --capacity";
     break;
   case GenFamily::Conv:
+  case GenFamily::ConvNet:
     Hint = "use a smaller --tile-size, fewer --channel-tiles or smaller "
            "--kernels";
+    break;
+  case GenFamily::Transformer:
+    Hint = "its tiles are fixed; raise it with --capacity";
     break;
   }
   TraceBuilder B(*G, T, Opts, Hint);
@@ -175,6 +213,12 @@ Expected<std::unique_ptr<Graph>> generateGraph(const GenOptions &Opts,
     break;
   case GenFamily::Conv:
     buildConv(B, Opts.Conv);
+    break;
+  case GenFamily::Transformer:
+    buildTransformer(B, Opts.Model);
+    break;
+  case GenFamily::ConvNet:
+    buildConvNet(B, Opts.Model, Opts.Conv);
     break;
   }
   if (Error E = B.finish(Opts.Frees))

@@ -10,6 +10,7 @@
 #include "dan/Gen/Generate.h"
 #include "dan/IR/Diagnostic.h"
 #include "dan/IR/Printer.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Regex.h"
 
@@ -34,6 +35,13 @@ static DANOptionCategory
 static DANOptionCategory
     ConvCategory("Shape of --family=conv",
                  "Layers of feature-map tiles, each read by a kernel window.");
+static DANOptionCategory TransformerCategory(
+    "Shape of --family=transformer",
+    "Blocks of a QKV projection, attention, an output projection, a "
+    "normalization and two MLP matmuls over a sequence of row blocks.");
+static DANOptionCategory
+    ConvNetCategory("Shape of --family=convnet",
+                    "A stack of convolution kernels, one layer each.");
 
 static cl::opt<GenFamily> Family("family", cl::desc("The workload family"),
                                  cl::init(GenFamily::Matmul),
@@ -79,26 +87,39 @@ static cl::opt<uint64_t>
               cl::desc("Tiles along the head dimension (default 2)"),
               cl::cat(AttentionCategory));
 
-static cl::opt<uint64_t> Layers("layers", cl::init(4), cl::value_desc("N"),
-                                cl::desc("Convolution layers (default 4)"),
-                                cl::cat(ConvCategory));
+static cl::opt<uint64_t>
+    Layers("layers", cl::init(4), cl::value_desc("N"),
+           cl::desc("Convolution layers, transformer blocks or convnet "
+                    "kernels (default 4)"),
+           cl::cat(ConvCategory), cl::cat(TransformerCategory),
+           cl::cat(ConvNetCategory));
+static cl::opt<uint64_t>
+    SeqBlocks("seq-blocks", cl::init(4), cl::value_desc("N"),
+              cl::desc("Row blocks of the sequence: the query and key/value "
+                       "blocks of the attention (default 4)"),
+              cl::cat(TransformerCategory));
+static cl::opt<uint64_t>
+    HiddenTiles("hidden-tiles", cl::init(2), cl::value_desc("N"),
+                cl::desc("Tiles of the hidden dimension: the attention's "
+                         "head tiles (default 2)"),
+                cl::cat(TransformerCategory));
 static cl::opt<uint64_t>
     FmapTiles("fmap-tiles", cl::init(8), cl::value_desc("N"),
               cl::desc("Feature-map tiles per layer (default 8)"),
-              cl::cat(ConvCategory));
+              cl::cat(ConvCategory), cl::cat(ConvNetCategory));
 static cl::opt<uint64_t>
     ChannelTiles("channel-tiles", cl::init(2), cl::value_desc("N"),
                  cl::desc("Channel tiles per feature-map tile (default 2)"),
-                 cl::cat(ConvCategory));
+                 cl::cat(ConvCategory), cl::cat(ConvNetCategory));
 static cl::list<uint64_t>
     Kernels("kernels", cl::CommaSeparated, cl::value_desc("K,..."),
             cl::desc("Kernel size of each layer, repeated over the layers "
                      "(odd, default 3)"),
-            cl::cat(ConvCategory));
+            cl::cat(ConvCategory), cl::cat(ConvNetCategory));
 static cl::opt<uint64_t>
     TileSize("tile-size", cl::init(128), cl::value_desc("BYTES"),
              cl::desc("Bytes of one feature-map tile in L1 (default 128)"),
-             cl::cat(ConvCategory));
+             cl::cat(ConvCategory), cl::cat(ConvNetCategory));
 
 static cl::opt<uint64_t> Seed("seed", cl::init(0), cl::value_desc("N"),
                               cl::desc("Seed of the cycle jitter (default 0)"),
@@ -134,14 +155,24 @@ static Error checkFamilyOptions() {
   const std::pair<const cl::OptionCategory *, GenFamily> Owners[] = {
       {&MatmulCategory, GenFamily::Matmul},
       {&AttentionCategory, GenFamily::Attention},
-      {&ConvCategory, GenFamily::Conv}};
+      {&ConvCategory, GenFamily::Conv},
+      {&TransformerCategory, GenFamily::Transformer},
+      {&ConvNetCategory, GenFamily::ConvNet}};
   for (auto &[Name, Opt] : cl::getRegisteredOptions()) {
     if (!Opt->getNumOccurrences())
       continue;
+    SmallVector<StringRef, 3> Families;
+    bool Applies = true;
     for (auto [Category, Owner] : Owners)
-      if (Owner != Family && llvm::is_contained(Opt->Categories, Category))
-        return usageError("--" + Opt->ArgStr + " applies to --family=" +
-                          enumName(genFamilyTable(), Owner) + " only");
+      if (llvm::is_contained(Opt->Categories, Category)) {
+        Families.push_back(enumName(genFamilyTable(), Owner));
+        Applies = Owner == Family;
+        if (Applies)
+          break;
+      }
+    if (!Applies)
+      return usageError("--" + Opt->ArgStr + " applies to --family=" +
+                        llvm::join(Families, " or --family=") + " only");
   }
   return Error::success();
 }
@@ -159,14 +190,25 @@ static Error generate(bool Stats) {
 
   GenOptions Opts;
   Opts.Family = Family;
-  Opts.Matmul = {MTiles, NTiles, KTiles, TileM, TileN, TileK, Order};
-  Opts.Attention = {QBlocks, KVBlocks, HeadTiles};
+  Opts.Matmul.MTiles = MTiles;
+  Opts.Matmul.NTiles = NTiles;
+  Opts.Matmul.KTiles = KTiles;
+  Opts.Matmul.TileM = TileM;
+  Opts.Matmul.TileN = TileN;
+  Opts.Matmul.TileK = TileK;
+  Opts.Matmul.Order = Order;
+  Opts.Attention.QBlocks = QBlocks;
+  Opts.Attention.KVBlocks = KVBlocks;
+  Opts.Attention.HeadTiles = HeadTiles;
   Opts.Conv.Layers = Layers;
   Opts.Conv.FmapTiles = FmapTiles;
   Opts.Conv.ChannelTiles = ChannelTiles;
   if (Kernels.getNumOccurrences())
     Opts.Conv.Kernels.assign(Kernels.begin(), Kernels.end());
   Opts.Conv.TileBytes = TileSize;
+  Opts.Model.Layers = Layers;
+  Opts.Model.SeqBlocks = SeqBlocks;
+  Opts.Model.HiddenTiles = HiddenTiles;
   Opts.JitterPercent = Jitter;
   Opts.Seed = Seed;
   Opts.Frees = Frees;

@@ -18,13 +18,26 @@
 #include "dan/Target/Target.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace dan {
 
-enum class GenFamily : uint8_t { Matmul, Attention, Conv };
+enum class GenFamily : uint8_t {
+  Matmul,
+  Attention,
+  Conv,
+  Transformer,
+  ConvNet
+};
+
+/// The name of the DDR tile at (\p Row, \p Col) of a tensor that a family
+/// loads or stores ('reads @X.0.1'); empty for a family whose tiles are
+/// not named. The model families name their kernels' tiles, so that a
+/// consumer's load waits for the producer's store.
+using TileNamer = std::function<std::string(uint64_t Row, uint64_t Col)>;
 
 /// The loop order of a matmul's output tiles; K is always innermost, so each
 /// output tile accumulates in one L0C buffer.
@@ -53,6 +66,8 @@ struct MatmulShape {
   /// in 4-byte elements).
   uint64_t TileM = 8, TileN = 8, TileK = 8;
   MatmulOrder Order = MatmulOrder::MNK;
+  /// The tiles of A (M x K), B (K x N) and C (M x N).
+  TileNamer NameA, NameB, NameC;
 };
 
 struct AttentionShape {
@@ -60,6 +75,9 @@ struct AttentionShape {
   /// Tiles along the head dimension: the K steps of Q*K^T and the output
   /// tiles of P*V.
   uint64_t HeadTiles = 2;
+  /// The tiles of Q (query block x head tile), K and V (key/value block x
+  /// head tile) and the output (query block x head tile).
+  TileNamer NameQ, NameK, NameV, NameO;
 };
 
 struct ConvShape {
@@ -70,6 +88,19 @@ struct ConvShape {
   std::vector<uint64_t> Kernels = {3};
   /// Bytes of one feature-map tile in L1.
   uint64_t TileBytes = 128;
+  /// The input and output tiles (feature-map tile x channel tile).
+  TileNamer NameIn, NameOut;
+};
+
+/// The model families: kernels of the families above, one after another,
+/// each consumer tile's load after the producer tiles' store
+/// (docs/CommandGuide/dan-gen.md, "Models").
+struct ModelShape {
+  /// Transformer blocks, or convolution kernels of a ConvNet.
+  uint64_t Layers = 2;
+  /// Transformer: blocks of the sequence (rows of every activation) and
+  /// tiles of the hidden dimension (the attention's head tiles).
+  uint64_t SeqBlocks = 4, HiddenTiles = 2;
 };
 
 struct GenOptions {
@@ -77,6 +108,7 @@ struct GenOptions {
   MatmulShape Matmul;
   AttentionShape Attention;
   ConvShape Conv;
+  ModelShape Model;
   /// Each operation's cycles move by a uniform random fraction in
   /// [-Jitter%, +Jitter%] drawn from Seed; 0 keeps the cost formula exactly.
   unsigned JitterPercent = 0;
