@@ -40,7 +40,10 @@ namespace {
 class JSONImporter {
 public:
   JSONImporter(SourceMgr &SM, unsigned BufferID, Graph &G)
-      : Buf(*SM.getMemoryBuffer(BufferID)), B(SM, G), G(G) {}
+      : Text(SM.getMemoryBuffer(BufferID)->getBuffer()), B(SM, G), G(G) {
+    // A UTF-8 byte-order mark, which some editors write, is not JSON.
+    Text.consume_front("\xEF\xBB\xBF");
+  }
 
   bool run();
   /// The chunked path. Returns std::nullopt when the file is not in the
@@ -50,20 +53,19 @@ public:
 
 private:
   SMLoc at(size_t Offset) const {
-    return SMLoc::getFromPointer(Buf.getBufferStart() +
-                                 std::min(Offset, Buf.getBufferSize()));
+    return SMLoc::getFromPointer(Text.data() + std::min(Offset, Text.size()));
   }
   /// Where element \p Index of array \p Key (or its \p Field) is written.
   SMLoc at(StringRef Key, size_t Index, StringRef Field = "") {
     auto [It, New] = Starts.try_emplace(Key);
     if (New)
-      It->second = elementStarts(Buf.getBuffer(), Key);
+      It->second = elementStarts(Text, Key);
     const std::vector<size_t> &S = It->second;
     if (Index >= S.size())
       return at(S.empty() ? 0 : S.back());
     if (Field.empty())
       return at(S[Index]);
-    return at(memberOffset(Buf.getBuffer(), S[Index], Field));
+    return at(memberOffset(Text, S[Index], Field));
   }
   bool checkSyntax();
   bool readNode(const json::Value &V, size_t Index);
@@ -83,68 +85,125 @@ private:
   readElements(const SkeletonMember &M,
                function_ref<bool(const json::Value &, size_t)> Read);
 
-  const MemoryBuffer &Buf;
+  /// The JSON text: the buffer without a byte-order mark. Offsets are into
+  /// it.
+  StringRef Text;
   /// Element offsets of each top-level array, found on first use.
   StringMap<std::vector<size_t>> Starts;
   detail::GraphBuilder B;
   Graph &G;
 };
 
-/// What this reader requires beyond llvm::json, checked in one pass over the
-/// text before either path reads it, so that the chunked and the whole-file
-/// path agree: nesting at most 64 levels (llvm::json::parse recurses once
-/// per level; a contest file nests four deep), no key twice in one object
-/// (llvm::json keeps the last one silently), and every number inside
-/// "Nodes", "Edges" and "ReuseEdges" written as an integer (llvm::json
-/// reads 2e2 and 200.0 as the integer 200).
+/// Whether \p S, a bare token of the scanner, is a JSON literal: true,
+/// false, null or a number as RFC 8259 writes it (llvm::json also takes
+/// ".5", "+1" and "01").
+static bool isJSONLiteral(StringRef S) {
+  if (S == "true" || S == "false" || S == "null")
+    return true;
+  auto Digits = [&S] {
+    if (S.empty() || !isDigit(S.front()))
+      return false;
+    S = S.drop_while([](char C) { return isDigit(C); });
+    return true;
+  };
+  S.consume_front("-");
+  if (!S.consume_front("0") && !Digits())
+    return false;
+  if (S.consume_front(".") && !Digits())
+    return false;
+  if (S.consume_front("e") || S.consume_front("E")) {
+    if (!S.consume_front("+"))
+      S.consume_front("-");
+    if (!Digits())
+      return false;
+  }
+  return S.empty();
+}
+
+/// One pass over the text, before either path reads it, so that the two
+/// agree and every error is reported where it is and in the order of the
+/// text: JSON's grammar (llvm::json reports a bad token one byte late, and
+/// after any shape error the chunked path meets first), then what this
+/// reader requires beyond llvm::json: nesting at most 64 levels
+/// (llvm::json::parse recurses once per level; a contest file nests four
+/// deep), no key twice in one object (llvm::json keeps the last one
+/// silently), and every number inside "Nodes", "Edges" and "ReuseEdges"
+/// written as an integer (llvm::json reads 2e2 and 200.0 as the integer
+/// 200). Escapes and UTF-8 inside strings are left to llvm::json.
 bool JSONImporter::checkSyntax() {
   constexpr size_t MaxDepth = 64;
+  // What the grammar allows next.
+  enum class Want : uint8_t {
+    Value,        // after '[' with ']' allowed too when Close
+    Key,          // after '{' with '}' allowed too when Close
+    Colon,        // after a key
+    CommaOrClose, // after a value or a member
+    Nothing,      // after the top-level value
+  };
   struct Frame {
     bool IsObject = false;
-    bool ExpectKey = false; // in an object: the next string is a key
+    Want Next = Want::Value;
+    bool Close = true; // the container may close here
     SmallVector<StringRef, 8> Keys;
   };
   SmallVector<Frame, 8> Stack;
+  Want TopNext = Want::Value;
+  auto next = [&]() -> Want & {
+    return Stack.empty() ? TopNext : Stack.back().Next;
+  };
+  auto valueDone = [&] {
+    next() = Stack.empty() ? Want::Nothing : Want::CommaOrClose;
+  };
+  auto invalid = [&](size_t Pos, const Twine &What) {
+    return B.error(at(Pos), "invalid JSON: " + What);
+  };
   // Keys written with escapes, decoded; rare, so kept apart.
   std::deque<std::string> Decoded;
   StringRef TopKey;
-  JSONScanner S(Buf.getBuffer());
+  JSONScanner S(Text);
   char K;
   size_t Pos;
   StringRef Str;
   while (S.next(K, Pos, Str)) {
-    switch (K) {
-    case '{':
-    case '[':
-      if (Stack.size() == MaxDepth)
-        return B.error(at(Pos),
-                       "JSON nests deeper than " + Twine(MaxDepth) + " levels");
-      Stack.emplace_back();
-      Stack.back().IsObject = Stack.back().ExpectKey = K == '{';
+    bool Closes = K == '}' || K == ']';
+    if (Closes && !Stack.empty() && Stack.back().IsObject == (K == '}') &&
+        (next() == Want::CommaOrClose ||
+         (Stack.back().Close && next() != Want::Colon))) {
+      Stack.pop_back();
+      valueDone();
+      continue;
+    }
+    if (K == '"' && Pos + Str.size() + 1 >= Text.size())
+      return invalid(Pos, "Unterminated string");
+    switch (next()) {
+    case Want::Nothing:
+      return invalid(Pos, "Text after end of JSON value");
+    case Want::Colon:
+      if (K != ':')
+        return invalid(Pos, "Expected : after object key");
+      next() = Want::Value;
+      Stack.back().Close = false;
       break;
-    case '}':
-    case ']':
-      if (!Stack.empty())
-        Stack.pop_back();
+    case Want::CommaOrClose:
+      if (K != ',')
+        return invalid(Pos, Stack.back().IsObject
+                                ? "Expected , or } after object member"
+                                : "Expected , or ] after array element");
+      next() = Stack.back().IsObject ? Want::Key : Want::Value;
+      Stack.back().Close = false;
       break;
-    case ',':
-      if (!Stack.empty() && Stack.back().IsObject)
-        Stack.back().ExpectKey = true;
-      break;
-    case '"': {
-      if (Stack.empty() || !Stack.back().ExpectKey)
-        break;
+    case Want::Key: {
+      if (K != '"')
+        return invalid(Pos, "Expected object key");
       Frame &F = Stack.back();
-      F.ExpectKey = false;
+      F.Next = Want::Colon;
       StringRef Key = Str;
       if (Key.contains('\\')) {
-        Expected<json::Value> V = json::parse(Buf.getBuffer().slice(
-            Pos, std::min(Pos + Str.size() + 2, Buf.getBufferSize())));
-        if (!V) {
+        Expected<json::Value> V = json::parse(Text.substr(Pos, Str.size() + 2));
+        if (!V) // A bad escape: llvm::json reports it.
           consumeError(V.takeError());
-          break; // Not valid JSON: the reader reports it.
-        }
-        Key = Decoded.emplace_back(V->getAsString().value_or(Key).str());
+        else
+          Key = Decoded.emplace_back(V->getAsString().value_or(Key).str());
       }
       if (llvm::is_contained(F.Keys, Key))
         return B.error(at(Pos),
@@ -154,20 +213,35 @@ bool JSONImporter::checkSyntax() {
         TopKey = Key;
       break;
     }
-    case 'v':
-      if (Stack.size() >= 2 &&
+    case Want::Value:
+      if (K == '{' || K == '[') {
+        if (Stack.size() == MaxDepth)
+          return B.error(at(Pos), "JSON nests deeper than " + Twine(MaxDepth) +
+                                      " levels");
+        valueDone();
+        Frame &F = Stack.emplace_back();
+        F.IsObject = K == '{';
+        F.Next = F.IsObject ? Want::Key : Want::Value;
+        break;
+      }
+      if (K != '"' && K != 'v')
+        return invalid(Pos, "Invalid JSON value");
+      if (K == 'v' && !isJSONLiteral(Str))
+        return invalid(Pos, "Invalid JSON value " + quoteToken(Str));
+      if (K == 'v' && Stack.size() >= 2 &&
           (TopKey == "Nodes" || TopKey == "Edges" || TopKey == "ReuseEdges") &&
-          !Str.empty() && (isDigit(Str.front()) || Str.front() == '-') &&
+          (isDigit(Str.front()) || Str.front() == '-') &&
           Str.find_first_of(".eE") != StringRef::npos)
         return B.error(at(Pos), "a number in '" + TopKey +
                                     "' must be an integer, written without "
                                     "a fraction or an exponent, not " +
                                     quoteToken(Str));
-      break;
-    default:
+      valueDone();
       break;
     }
   }
+  if (!Stack.empty() || TopNext != Want::Nothing)
+    return invalid(Text.size(), "Unexpected EOF");
   return true;
 }
 
@@ -313,7 +387,7 @@ bool JSONImporter::readEdges(const json::Object &Root, StringRef Key,
   }
   const json::Array *Arr = V->getAsArray();
   if (!Arr)
-    return B.error(at(memberOffset(Buf.getBuffer(), 0, Key)),
+    return B.error(at(memberOffset(Text, 0, Key)),
                    "'" + Key + "' must be an array of [src, dst] pairs");
   for (size_t I = 0, E = Arr->size(); I != E; ++I)
     if (!readEdge((*Arr)[I], Key, I, Reuse))
@@ -339,7 +413,7 @@ bool JSONImporter::readEdge(const json::Value &V, StringRef Key, size_t I,
 bool JSONImporter::run() {
   if (!checkSyntax())
     return false;
-  Expected<json::Value> Root = json::parse(Buf.getBuffer());
+  Expected<json::Value> Root = json::parse(Text);
   if (!Root) {
     std::string Msg = toString(Root.takeError());
     // The message reads "[line:col, byte=N]: what went wrong".
@@ -348,6 +422,9 @@ bool JSONImporter::run() {
     size_t BytePos = Rest.find("byte=");
     if (BytePos != StringRef::npos)
       Rest.substr(BytePos + 5).take_while(isDigit).getAsInteger(10, Offset);
+    // checkSyntax found every error outside strings; llvm::json reports
+    // one inside a string (a control byte, a bad escape) a byte past it.
+    Offset -= std::min<size_t>(Offset, 1);
     size_t Colon = Rest.find("]: ");
     StringRef What = Colon == StringRef::npos ? Rest : Rest.substr(Colon + 3);
     return B.error(at(Offset), "invalid JSON: " + What);
@@ -361,7 +438,7 @@ bool JSONImporter::run() {
     return B.error(at(0), "the top-level object has no 'Nodes' array");
   const json::Array *Nodes = NodesV->getAsArray();
   if (!Nodes)
-    return B.error(at(memberOffset(Buf.getBuffer(), 0, "Nodes")),
+    return B.error(at(memberOffset(Text, 0, "Nodes")),
                    "'Nodes' must be an array of node objects");
   G.Nodes.reserve(Nodes->size());
   for (size_t I = 0, E = Nodes->size(); I != E; ++I)
@@ -376,7 +453,6 @@ bool JSONImporter::run() {
 std::optional<bool> JSONImporter::readElements(
     const SkeletonMember &M,
     function_ref<bool(const json::Value &, size_t)> Read) {
-  StringRef Text = Buf.getBuffer();
   for (size_t I = 0, E = M.Elements.size(); I != E; ++I) {
     Expected<json::Value> V =
         json::parse(Text.slice(M.Elements[I].first, M.Elements[I].second));
@@ -393,8 +469,7 @@ std::optional<bool> JSONImporter::readElements(
 std::optional<bool> JSONImporter::runStreamed() {
   if (!checkSyntax())
     return false;
-  std::optional<StringMap<SkeletonMember>> Members =
-      scanSkeleton(Buf.getBuffer());
+  std::optional<StringMap<SkeletonMember>> Members = scanSkeleton(Text);
   if (!Members)
     return std::nullopt;
   auto NodesIt = Members->find("Nodes"), EdgesIt = Members->find("Edges"),
