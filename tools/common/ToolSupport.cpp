@@ -153,7 +153,7 @@ void removeLLVMStatsOption() {
 }
 
 void reportError(const Twine &Msg) {
-  WithColor::error(errs(), ToolName) << Msg << '\n';
+  WithColor::error(errs(), ToolName) << escapeControl(Msg.str()) << '\n';
 }
 
 void printDiagnostic(SourceMgr &SM, SMLoc Loc, SourceMgr::DiagKind Kind,
@@ -163,9 +163,9 @@ void printDiagnostic(SourceMgr &SM, SMLoc Loc, SourceMgr::DiagKind Kind,
   else if (Kind == SourceMgr::DK_Error)
     reportError(Msg);
   else if (Kind == SourceMgr::DK_Warning)
-    WithColor::warning(errs(), ToolName) << Msg << '\n';
+    WithColor::warning(errs(), ToolName) << escapeControl(Msg.str()) << '\n';
   else
-    WithColor::note(errs(), ToolName) << Msg << '\n';
+    WithColor::note(errs(), ToolName) << escapeControl(Msg.str()) << '\n';
 }
 
 Expected<TargetDesc> targetFromOptions(const TargetDesc &Base) {

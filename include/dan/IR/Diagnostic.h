@@ -72,6 +72,11 @@ private:
 /// \p Noun is a regular English noun.
 std::string countOf(uint64_t N, llvm::StringRef Noun);
 
+/// \p Text with each control byte (below 0x20 but the tab, and 0x7F)
+/// written as clang writes it, "<U+001B>": an input's bytes in a message
+/// never reach the terminal raw.
+std::string escapeControl(llvm::StringRef Text);
+
 /// The most of a source line a located diagnostic shows.
 constexpr size_t MaxShownSourceColumns = 200;
 
