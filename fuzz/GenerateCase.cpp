@@ -1,6 +1,7 @@
 //===- GenerateCase.cpp - Fuzzer bytes to a graph that verifies -----------===//
 
 #include "GenerateCase.h"
+#include "dan/Analysis/Verifier.h"
 #include "dan/Gen/Generate.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -278,8 +279,8 @@ void DagBuilder::free(size_t LiveSlot) {
 
 std::unique_ptr<Graph> DagBuilder::build() {
   uint8_t Edges = R.byte();
-  // Mostly the contest's edges; sometimes only the schedule orders a
-  // buffer's uses (the implicit edges of the execution model).
+  // Mostly the contest's edges; sometimes only some of them, and the
+  // lifetime rule's fewest (addLifetimeEdges) order the rest.
   if ((Edges & 0x30) == 0x30) {
     AllocEdges = Edges & 1;
     FreeEdges = Edges & 2;
@@ -335,6 +336,9 @@ std::unique_ptr<Graph> DagBuilder::build() {
   }
   G->Order = IdxOfPos;
   G->sortEdges();
+  // Built in schedule order, so the edges it adds close no cycle.
+  if (!AllocEdges || !FreeEdges)
+    cantFail(addLifetimeEdges(*G));
   return G;
 }
 

@@ -6,8 +6,9 @@
 // baselines), and, for one input in four (of at most 500 nodes), dan-bench's
 // comparison and ablations. What must hold:
 //
-//  - every output verifies (stage 1 also under --l0-single when it chose
-//    the single rule without a fallback), and stage 3 against stage 2;
+//  - every output verifies, with the race check of every plan (stage 1
+//    also under --l0-single when it chose the single rule without a
+//    fallback), and stage 3 against stage 2;
 //  - stage 1 only reorders; stage 2 keeps stage 1's order of the original
 //    nodes; stage 3 keeps the peaks, the traffic and the spills, and with
 //    --mode=refine never raises the makespan (and lowers it when it moved);

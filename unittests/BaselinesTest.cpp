@@ -290,10 +290,11 @@ TEST(BaselinesTest, L0PileUpIsAvoided) {
   }
 }
 
-TEST(BaselinesTest, ImplicitBufferEdges) {
+TEST(BaselinesTest, LifetimeEdgesAdded) {
   // No edge from the ALLOCs to their users or from the users to the FREEs:
-  // the execution model still needs a buffer to be used inside its
-  // lifetime, and the orderings add those edges themselves.
+  // the verifier refuses the graph (every use must be ordered inside its
+  // buffer's lifetime by edges); addLifetimeEdges writes the edges in, and
+  // every method then orders it.
   llvm::SourceMgr SM;
   std::string Diags;
   auto G = parse(SM, R"(graph @implicit {
@@ -307,9 +308,16 @@ TEST(BaselinesTest, ImplicitBufferEdges) {
 })",
                  Diags);
   ASSERT_TRUE(G) << Diags;
-  // Not dan: dan-mpas orders by the input edges alone.
-  for (Method M :
-       {Method::Base, Method::HMCOS, Method::COSMA, Method::MAGIS, Method::EDA})
+  EXPECT_NE(
+      verifyErrors(*G, TargetDesc::davinci())
+          .find("n2 (COPY_IN) uses b1, but no path of edges orders it after "
+                "its alloc n1 (alloc b1)"),
+      std::string::npos);
+  // n1 -> n2, n0 -> n3, n4 -> n5, n4 -> n6: n4's edges imply the rest.
+  EXPECT_EQ(cantFail(addLifetimeEdges(*G)), 4u);
+  EXPECT_EQ(verifyErrors(*G, TargetDesc::davinci()), "");
+  for (Method M : {Method::DAN, Method::Base, Method::HMCOS, Method::COSMA,
+                   Method::MAGIS, Method::EDA})
     runTwice(*G, TargetDesc::davinci(), M);
 }
 

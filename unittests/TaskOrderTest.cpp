@@ -2,6 +2,7 @@
 
 #include "dan/Schedule/TaskOrder.h"
 #include "TestUtil.h"
+#include "dan/Analysis/Verifier.h"
 #include "dan/IR/Components.h"
 #include <gtest/gtest.h>
 
@@ -126,12 +127,16 @@ TEST(TaskOrderTest, LeadingNodesTakeOperationsWithTheirBuffers) {
   std::vector<NodeIdx> Nodes = leadingNodes(*G, 6);
   EXPECT_EQ(ids(*G, Nodes), (std::vector<uint64_t>{0, 1, 7}));
   std::unique_ptr<Graph> Sample = extractPart(*G, Nodes);
+  // The FREE's last user stayed out: the sample needs the edge from n1 (as
+  // the selection on a sample adds it).
+  EXPECT_NE(verifyErrors(*Sample, TargetDesc::davinci()), "");
+  EXPECT_EQ(cantFail(addLifetimeEdges(*Sample)), 1u);
   EXPECT_EQ(print(*Sample), R"(target davinci
 
 graph @g {
   n0 = alloc b0 UB 16
   n1 = ADD VECTOR 1 (b0) after n0
-  n7 = free b0 UB 16
+  n7 = free b0 UB 16 after n1
 }
 )");
   EXPECT_EQ(verifyErrors(*Sample, TargetDesc::davinci()), "");

@@ -1,94 +1,17 @@
 //===- Lint.cpp - Warnings about graphs that verify -----------------------===//
 
 #include "dan/Analysis/Lint.h"
+#include "PathFinder.h"
 #include "dan/IR/IdIndex.h"
-#include "dan/Support/CSR.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
-#include <queue>
 
 using namespace llvm;
 
 namespace dan {
 
 namespace {
-
-/// Answers "is there a path from A to B?" for nodes of a graph whose
-/// schedule is a topological order, for one A and B after B in schedule
-/// order: a depth-first search from A that stops once it has reached B and
-/// never expands a node scheduled after B, since no such node can reach B.
-/// The nodes reached but not expanded are kept, so that the question about
-/// a later B goes on from there: the questions about one A cost at most one
-/// search, not one each (a buffer with a million uses cost a million
-/// searches), and each still ends as soon as its B is reached.
-class PathFinder {
-public:
-  explicit PathFinder(const Graph &G) : G(G), Pos(G.size()) {
-    for (size_t I = 0; I != G.Order.size(); ++I)
-      Pos[G.Order[I]] = I;
-    // Successor lists (dependence and reuse edges) in one array.
-    CSRBuilder<NodeIdx> SuccLists(G.size());
-    forEachEdge([&](NodeIdx From, NodeIdx) { SuccLists.count(From); });
-    SuccLists.startAdding();
-    forEachEdge([&](NodeIdx From, NodeIdx To) { SuccLists.add(From, To); });
-    SuccLists.finish(SuccBegin, Succs);
-    Seen.assign(G.size(), 0);
-  }
-  size_t position(NodeIdx N) const { return Pos[N]; }
-  /// Starts the questions about paths from \p A.
-  void from(NodeIdx A) {
-    ++Stamp;
-    Stack.assign(1, A);
-    Deferred = {};
-    Seen[A] = Stamp;
-  }
-  /// Whether a path leads from the node of from() to \p B; each B asked
-  /// about comes after the previous one in schedule order.
-  bool reaches(NodeIdx B) {
-    while (!Deferred.empty() && Deferred.top().first < Pos[B]) {
-      Stack.push_back(Deferred.top().second);
-      Deferred.pop();
-    }
-    while (Seen[B] != Stamp && !Stack.empty()) {
-      NodeIdx N = Stack.back();
-      Stack.pop_back();
-      for (uint32_t I = SuccBegin[N]; I != SuccBegin[N + 1]; ++I) {
-        NodeIdx S = Succs[I];
-        if (Seen[S] == Stamp)
-          continue;
-        Seen[S] = Stamp;
-        if (Pos[S] < Pos[B])
-          Stack.push_back(S);
-        else
-          Deferred.push({Pos[S], S});
-      }
-    }
-    return Seen[B] == Stamp;
-  }
-
-private:
-  template <typename Fn> void forEachEdge(Fn F) const {
-    for (NodeIdx I = 0, E = G.size(); I != E; ++I)
-      for (const EdgeList *L : {&G[I].Preds, &G[I].ReusePreds})
-        for (NodeIdx P : *L)
-          F(P, I);
-  }
-
-  const Graph &G;
-  std::vector<size_t> Pos;
-  std::vector<uint32_t> SuccBegin;
-  std::vector<NodeIdx> Succs;
-  std::vector<uint32_t> Seen;
-  uint32_t Stamp = 0;
-  /// Reached nodes not yet expanded: those scheduled before the B asked
-  /// about, and those after it (the earliest first).
-  std::vector<NodeIdx> Stack;
-  std::priority_queue<std::pair<size_t, NodeIdx>,
-                      std::vector<std::pair<size_t, NodeIdx>>,
-                      std::greater<std::pair<size_t, NodeIdx>>>
-      Deferred;
-};
 
 struct Warning {
   Warning(size_t Pos, NodeIdx At, std::string Msg, NodeIdx NoteAt = 0,
@@ -105,7 +28,9 @@ struct Warning {
 } // namespace
 
 unsigned lintGraph(const Graph &G, const DiagHandler &Diag) {
-  PathFinder Paths(G);
+  // Paths along every edge, by schedule position.
+  detail::PathFinder Paths(G, G.positions(), /*Backward=*/false,
+                           /*WithReuse=*/true);
   std::vector<Warning> Warnings;
   auto Name = [&](NodeIdx I) { return "n" + std::to_string(G[I].Id); };
 

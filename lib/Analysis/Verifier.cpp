@@ -10,8 +10,10 @@
 #include "VerifierImpl.h"
 #include "dan/IR/Diagnostic.h"
 #include "dan/Support/CSR.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include <array>
 
 using namespace llvm;
 
@@ -77,28 +79,79 @@ void Verifier::checkBuffers() {
   }
 }
 
-bool Verifier::hasPath(NodeIdx From, NodeIdx To) {
-  if (From == To)
-    return true;
-  if (Visited.size() != G.size())
-    Visited.assign(G.size(), 0);
-  ++Searches;
-  Stack.assign(1, To);
-  Visited[To] = Searches;
-  while (!Stack.empty()) {
-    NodeIdx I = Stack.back();
-    Stack.pop_back();
-    for (NodeIdx P : G[I].Preds) {
-      if (P == From)
-        return true;
-      // A node ranked before From cannot be reached from it.
-      if (Rank[P] < Rank[From] || Visited[P] == Searches)
-        continue;
-      Visited[P] = Searches;
-      Stack.push_back(P);
+PathFinder &Verifier::forward() {
+  if (!Forward)
+    Forward.emplace(G, Rank, /*Backward=*/false, /*WithReuse=*/false);
+  return *Forward;
+}
+
+PathFinder &Verifier::backward() {
+  if (!Backward)
+    Backward.emplace(G, Rank, /*Backward=*/true, /*WithReuse=*/false);
+  return *Backward;
+}
+
+void Verifier::checkUsePaths() {
+  // Each buffer's uses: the operations that name it, once each.
+  DenseMap<uint64_t, SmallVector<NodeIdx, 4>> Uses;
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (N.Kind != NodeKind::Op)
+      continue;
+    for (uint64_t B : N.Bufs) {
+      SmallVector<NodeIdx, 4> &L = Uses[B];
+      if (L.empty() || L.back() != I)
+        L.push_back(I);
     }
   }
-  return false;
+  auto ByRank = [&](NodeIdx A, NodeIdx B) { return Rank[A] < Rank[B]; };
+  for (uint64_t B : BufOrder) {
+    auto It = Uses.find(B);
+    const BufferSite *S = site(B);
+    if (!S)
+      continue;
+    // A buffer no operation uses: its free still after its alloc, or bytes
+    // given back by the free could be taken before the alloc's are.
+    if (It == Uses.end()) {
+      if (S->Alloc != NoNode && S->Free != NoNode &&
+          !(Opts.Schedule && Pos[S->Free] < Pos[S->Alloc])) {
+        forward().from(S->Alloc);
+        if (!forward().reaches(S->Free)) {
+          error(S->Free, name(S->Free) + " frees " + buf(B) +
+                             ", but no path of edges orders it after its "
+                             "alloc " +
+                             name(S->Alloc));
+          note(S->Alloc, "alloc of " + buf(B) + " is here");
+        }
+      }
+      continue;
+    }
+    SmallVector<NodeIdx, 4> &L = It->second;
+    llvm::sort(L, ByRank);
+    // The replay runs a use that no path orders after its alloc, or before
+    // its free, whenever its pipe is free: it may touch bytes that another
+    // buffer holds.
+    if (S->Alloc != NoNode) {
+      forward().from(S->Alloc);
+      for (NodeIdx U : L)
+        if (!forward().reaches(U) && !LifetimeErrors.count({U, B})) {
+          error(U, name(U) + " uses " + buf(B) +
+                       ", but no path of edges orders it after its alloc " +
+                       name(S->Alloc));
+          note(S->Alloc, "alloc of " + buf(B) + " is here");
+        }
+    }
+    if (S->Free != NoNode) {
+      backward().from(S->Free);
+      for (NodeIdx U : llvm::reverse(L))
+        if (!backward().reaches(U) && !LifetimeErrors.count({U, B})) {
+          error(U, name(U) + " uses " + buf(B) +
+                       ", but no path of edges orders it before its free " +
+                       name(S->Free));
+          note(S->Free, "free of " + buf(B) + " is here");
+        }
+    }
+  }
 }
 
 void Verifier::checkTiles() {
@@ -117,20 +170,78 @@ void Verifier::checkTiles() {
       }
   if (Rank.empty())
     return;
-  for (NodeIdx I : G.Order) {
-    const TileAccess *A = G.tilesOf(G[I]);
-    if (!A)
+  // Each write's readers by rank, asked of one search from the write.
+  std::vector<std::pair<NodeIdx, NodeIdx>> Reads; // (writer, reader)
+  for (NodeIdx I : G.Order)
+    if (const TileAccess *A = G.tilesOf(G[I]))
+      for (const std::string &Name : A->Reads)
+        if (auto It = Writer.find(Name); It != Writer.end())
+          Reads.push_back({It->second, I});
+  llvm::stable_sort(Reads, [&](auto X, auto Y) {
+    return std::pair(Rank[X.first], Rank[X.second]) <
+           std::pair(Rank[Y.first], Rank[Y.second]);
+  });
+  NodeIdx Current = NoNode;
+  for (auto [W, R] : Reads) {
+    if (W != Current)
+      forward().from(Current = W);
+    if (forward().reaches(R))
       continue;
-    for (const std::string &Name : A->Reads) {
-      auto It = Writer.find(Name);
-      if (It == Writer.end() || hasPath(It->second, I))
+    for (const std::string &Name : G.tilesOf(G[R])->Reads)
+      if (Writer.lookup(Name) == W) {
+        error(R, name(R) + " reads tile @" + Name + ", which " + name(W) +
+                     " writes, but no path of edges orders it after " +
+                     name(W));
+        note(W, "@" + Name + " is written here");
+      }
+  }
+}
+
+void Verifier::checkFit() {
+  bool TooLarge = false;
+  for (uint64_t B : BufOrder) {
+    const BufferSite &S = Sites[B];
+    if (S.Alloc == NoNode)
+      continue;
+    const Node &A = G[S.Alloc];
+    if (A.Size <= T.capacity(A.BufTier))
+      continue;
+    TooLarge = true;
+    error(S.Alloc, buf(B) + " (size " + Twine(A.Size) +
+                       ") is larger than tier " + tierName(A.BufTier) +
+                       " (capacity " + Twine(T.capacity(A.BufTier)) + ")");
+  }
+  // (Operations are judged once every buffer fits on its own.)
+  if (TooLarge)
+    return;
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (N.Kind != NodeKind::Op)
+      continue;
+    std::array<uint64_t, NumTiers> Need{};
+    SmallVector<uint64_t, 4> Seen;
+    for (uint64_t B : N.Bufs) {
+      if (is_contained(Seen, B) || !hasAlloc(B))
         continue;
-      error(I, name(I) + " reads tile @" + Name + ", which " +
-                   name(It->second) +
-                   " writes, but no path of edges orders "
-                   "it after " +
-                   name(It->second));
-      note(It->second, "@" + Name + " is written here");
+      Seen.push_back(B);
+      const Node &A = G[site(B)->Alloc];
+      Need[static_cast<unsigned>(A.BufTier)] += A.Size;
+    }
+    for (unsigned K = 0; K != NumTiers; ++K) {
+      Tier Tr = static_cast<Tier>(K);
+      if (Need[K] <= T.capacity(Tr))
+        continue;
+      // The names only for the message.
+      std::string Names;
+      for (uint64_t B : Seen) {
+        const Node &A = G[site(B)->Alloc];
+        if (A.BufTier == Tr)
+          Names += (Names.empty() ? "" : ", ") + buf(B) + " (" +
+                   std::to_string(A.Size) + ")";
+      }
+      error(I, name(I) + " needs " + Names + " resident together in tier " +
+                   tierName(Tr) + ": total size " + Twine(Need[K]) +
+                   ", capacity " + Twine(T.capacity(Tr)));
     }
   }
 }
@@ -249,9 +360,11 @@ void Verifier::checkLifetimes() {
     if (Pos[I] < Pos[S->Alloc]) {
       error(I, name(I) + " uses " + buf(B) + " before its alloc");
       note(S->Alloc, "alloc of " + buf(B) + " is here");
+      LifetimeErrors.insert({I, B});
     } else if (S->Free != NoNode && Pos[I] > Pos[S->Free]) {
       error(I, name(I) + " uses " + buf(B) + " after its free");
       note(S->Free, "free of " + buf(B) + " is here");
+      LifetimeErrors.insert({I, B});
     }
   };
   for (NodeIdx I : G.Order) {
@@ -328,10 +441,11 @@ Error verifyNoMemoryPlan(const Graph &G, StringRef Tool, StringRef Wants) {
   return Diags.takeError();
 }
 
-Error verifyPassInput(const Graph &G, const TargetDesc &Target,
-                      StringRef Tool) {
+Error verifyPassInput(const Graph &G, const TargetDesc &Target, StringRef Tool,
+                      bool Scheduled) {
   VerifyOptions Opts;
   Opts.ErrorLimit = 0;
+  Opts.Schedule = Scheduled;
   unsigned Errors = 0;
   constexpr unsigned Shown = 10;
   DiagList Diags;
@@ -354,7 +468,8 @@ Error verifyPassInput(const Graph &G, const TargetDesc &Target,
                             "all");
   Diags.error(SMLoc(), "the input does not verify (" + Twine(Errors) +
                            (Errors == 1 ? " error" : " errors") + "); " + Tool +
-                           " needs a legal schedule");
+                           " needs a legal " +
+                           (Scheduled ? "schedule" : "graph"));
   return Diags.takeError();
 }
 

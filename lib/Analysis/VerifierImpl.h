@@ -16,12 +16,15 @@
 #ifndef DAN_LIB_ANALYSIS_VERIFIERIMPL_H
 #define DAN_LIB_ANALYSIS_VERIFIERIMPL_H
 
+#include "PathFinder.h"
 #include "dan/Analysis/Verifier.h"
 #include "dan/IR/Graph.h"
 #include "dan/IR/IdIndex.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/SourceMgr.h"
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,16 +51,24 @@ public:
 
   unsigned run() {
     checkBuffers();
+    checkFit();
     bool Acyclic = checkAcyclic();
-    if (Acyclic)
+    if (Acyclic && Opts.Schedule)
       checkOrder();
+    if (Opts.Schedule)
+      checkLifetimes();
+    if (Acyclic)
+      checkUsePaths();
     checkTiles();
-    checkLifetimes();
-    if (Opts.L0Single)
+    if (Opts.L0Single && Opts.Schedule)
       checkL0Single();
     if (G.hasMemoryPlan())
       checkPlan();
     checkReuseEdges();
+    // Also after other errors: the net under them, and the consequence a
+    // user sees (the replay is safe on any graph).
+    if (G.hasMemoryPlan() && Opts.Schedule)
+      checkRaces();
     if (Opts.Against)
       checkAgainst(*Opts.Against);
     if (Dropped)
@@ -96,15 +107,20 @@ private:
   }
 
   void checkBuffers();
+  /// Every buffer within its tier, and every operation's buffers of one
+  /// tier within it together: what no plan could place.
+  void checkFit();
   /// Also fills Rank when the graph is acyclic.
   bool checkAcyclic();
-  /// Whether a path of dependence edges leads from \p From to \p To (Rank
-  /// must be filled): a search back from To that never visits a node ranked
-  /// before From.
-  bool hasPath(NodeIdx From, NodeIdx To);
+  /// Every use of a buffer ordered after its alloc and before its free by
+  /// paths of dependence edges (Rank must be filled).
+  void checkUsePaths();
   /// Each tile written once; each read of a tile written here ordered after
   /// its write by a path of edges.
   void checkTiles();
+  /// The searches along dependence edges (Rank must be filled).
+  PathFinder &forward();
+  PathFinder &backward();
   void checkOrder();
   void checkLifetimes();
   void checkL0Single();
@@ -116,6 +132,8 @@ private:
   void checkResidency();
   void checkSpillEdges();
   void checkReuseEdges();
+  /// No two buffers' data on the same bytes at once, in the replay's times.
+  void checkRaces();
   void checkAgainst(const Graph &S2);
 
   const Graph &G;
@@ -126,10 +144,10 @@ private:
   /// Each node's place in one topological order of every edge (empty when
   /// the graph has a cycle).
   std::vector<uint32_t> Rank;
-  /// hasPath's marks: the search that last visited each node.
-  std::vector<uint32_t> Visited;
-  uint32_t Searches = 0;
-  std::vector<NodeIdx> Stack;
+  std::optional<PathFinder> Forward, Backward;
+  /// The (use, buffer) pairs checkLifetimes reported: checkUsePaths says
+  /// nothing more of them.
+  llvm::DenseSet<std::pair<NodeIdx, uint64_t>> LifetimeErrors;
   IdTable<BufferSite> Sites;
   /// Buffers in order of first appearance, for a deterministic report.
   std::vector<uint64_t> BufOrder;

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "VerifierImpl.h"
+#include "dan/Analysis/Races.h"
+#include "dan/Analysis/Replay.h"
 #include "dan/IR/Diagnostic.h"
 #include "dan/IR/MemoryPlan.h"
 #include "llvm/ADT/DenseMap.h"
@@ -34,13 +36,8 @@ void Verifier::checkPlan() {
       continue;
     const Node &A = G[S->Alloc];
     uint64_t Cap = T.capacity(A.BufTier);
-    if (A.Size > Cap) {
-      if (N.Kind == NodeKind::Alloc)
-        error(I, buf(N.Buf) + " (size " + Twine(A.Size) +
-                     ") is larger than tier " + tierName(A.BufTier) +
-                     " (capacity " + Twine(Cap) + ")");
-      continue;
-    }
+    if (A.Size > Cap)
+      continue; // checkFit reports it.
     if (N.Offset > Cap - A.Size)
       error(I, name(I) + " places " + buf(N.Buf) + " at " +
                    range(N.Offset, A.Size) + ", outside tier " +
@@ -329,6 +326,21 @@ void Verifier::checkReuseEdges() {
         note(P, name(P) + " is here");
       }
   }
+}
+
+void Verifier::checkRaces() {
+  ReplayResult R = replay(G, T);
+  std::optional<Race> X = findRace(G, R);
+  if (!X)
+    return;
+  error(X->LaterNode,
+        "race: " + name(X->LaterNode) + " uses " + buf(X->LaterBuf) +
+            " on bytes " + range(X->Begin, X->End - X->Begin) + " of " +
+            tierName(X->BufTier) + " from cycle " +
+            Twine(R.Start[X->LaterNode]) + ", while " + buf(X->EarlierBuf) +
+            " is still there until cycle " + Twine(R.Finish[X->EarlierNode]));
+  note(X->EarlierNode, name(X->EarlierNode) + " uses " + buf(X->EarlierBuf) +
+                           " until cycle " + Twine(R.Finish[X->EarlierNode]));
 }
 
 } // namespace dan::detail

@@ -9,6 +9,7 @@
 #include "MPASSelect.h"
 #include "Parallel.h"
 #include "dan/Analysis/Replay.h"
+#include "dan/Analysis/Verifier.h"
 #include "dan/IR/Components.h"
 #include "dan/Schedule/Order.h"
 #include "dan/Support/Timing.h"
@@ -58,6 +59,13 @@ rankOnSample(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
   if (Nodes.empty())
     return std::nullopt;
   std::unique_ptr<Graph> Sample = extractPart(G, Nodes);
+  // A FREE whose last users stayed out of the sample needs the edges from
+  // the users inside it (the lifetime rule every stage checks). They close
+  // no cycle (the graph's paths imply them), but a sample is only a guess.
+  if (Expected<unsigned> Added = addLifetimeEdges(*Sample); !Added) {
+    consumeError(Added.takeError());
+    return std::nullopt;
+  }
   SelectOptions Inner = Select;
   Inner.SampleAbove = 0;
   Inner.TimePhases = false;

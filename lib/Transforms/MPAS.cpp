@@ -408,11 +408,18 @@ static std::vector<uint64_t> stagedKeys(const Graph &G) {
   return Key;
 }
 
-Error checkMPASInput(const Graph &G) {
-  // Located, and the same in every mode. (The input order itself need not
-  // be a schedule: MPAS makes one.)
+/// The part of checkMPASInput that every candidate of a selection checks.
+static Error checkNoPlan(const Graph &G) {
   return verifyNoMemoryPlan(G, "dan-mpas",
                             "orders a graph before memory planning (a trace)");
+}
+
+Error checkMPASInput(const Graph &G, const TargetDesc &T) {
+  // Located, and the same in every mode. (The input order itself need not
+  // be a schedule: MPAS makes one.)
+  if (Error E = checkNoPlan(G))
+    return E;
+  return verifyPassInput(G, T, "dan-mpas", /*Scheduled=*/false);
 }
 
 /// The ALLOCs of \p Order that break the L0 rule (\p Single: a second live
@@ -494,7 +501,7 @@ Expected<MPASStats>
 orderMPAS(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
           std::vector<NodeIdx> &Order, const std::optional<TaskOrder> *Known,
           std::vector<NodeIdx> *Unplaced, const MPASGraphInfo *Info) {
-  if (Error E = checkMPASInput(G))
+  if (Error E = checkNoPlan(G))
     return E;
   if (Opts.Order == Traversal::Input) {
     // Base: the input order as it is, if it is legal; no setting applies.
@@ -564,6 +571,8 @@ orderMPAS(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
 Expected<MPASStats> runMPAS(Graph &G, const TargetDesc &T,
                             const MPASOptions &Opts,
                             const std::optional<TaskOrder> *Known) {
+  if (Error E = checkMPASInput(G, T))
+    return E;
   std::vector<NodeIdx> Order;
   Expected<MPASStats> S = orderMPAS(G, T, Opts, Order, Known);
   if (S)

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ToolSupport.h"
+#include "dan/IR/Diagnostic.h"
 #include "dan/IR/Printer.h"
 #include "dan/Reduce/Reduce.h"
 #include "dan/Reduce/TestCommand.h"
@@ -135,10 +136,10 @@ static Error reduce(SourceMgr &SM) {
     errs() << "dan-reduce: " << NodesBefore << " -> " << G->size()
            << " nodes in " << Stats->Rounds
            << (Stats->Rounds == 1 ? " round, " : " rounds, ")
-           << Stats->Tests + 1 << (Stats->Tests ? " tests" : " test");
+           << countOf(Stats->Tests + 1, "test");
     if (KeepValid)
-      errs() << ", " << Stats->Invalid
-             << " candidates dropped that did not verify";
+      errs() << ", " << countOf(Stats->Invalid, "candidate")
+             << " dropped that did not verify";
     if (Stats->BudgetReached)
       errs() << "; stopped at --max-tests";
     errs() << "\n";

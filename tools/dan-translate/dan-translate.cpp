@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ToolSupport.h"
+#include "dan/Analysis/Verifier.h"
 #include "dan/Formats/CSV.h"
 #include "dan/Formats/Formats.h"
 #include "dan/Formats/JSON.h"
@@ -51,6 +52,14 @@ static cl::opt<bool> FixPlan(
     cl::desc("Make a hand-edited memory plan consistent: renumber the spills "
              "in schedule order, add missing spill edges, recompute the "
              "reuse edges from the offsets and the order"),
+    cl::cat(DANCategory));
+
+static cl::opt<bool> AddLifetimeEdges(
+    "add-lifetime-edges",
+    cl::desc("Add the edges a buffer's lifetime implies where no path "
+             "orders a use: from its alloc to the use, and from the use to "
+             "its free (a hand-written graph may leave them out; every "
+             "stage needs them)"),
     cl::cat(DANCategory));
 
 static cl::opt<bool>
@@ -170,6 +179,9 @@ static Error translate(SourceMgr &SM) {
     stripMemoryPlan(G);
   if (FixPlan)
     fixMemoryPlan(G);
+  if (AddLifetimeEdges)
+    if (Expected<unsigned> Added = addLifetimeEdges(G); !Added)
+      return Added.takeError();
   if (Renumber)
     G.renumberDensely();
 

@@ -18,6 +18,9 @@
 namespace dan {
 
 struct VerifyOptions {
+  /// Whether the input order is a schedule to check as one: every edge and
+  /// lifetime respected in it. Stage 1's input need not be (it makes one).
+  bool Schedule = true;
   /// The stage-1 rule: at most one live buffer per L0 tier.
   bool L0Single = false;
   /// A stage-2 graph whose memory plan this graph must keep.
@@ -43,12 +46,23 @@ unsigned verifyGraph(const Graph &G, const TargetDesc &Target,
 llvm::Error verifyNoMemoryPlan(const Graph &G, llvm::StringRef Tool,
                                llvm::StringRef Wants);
 
-/// Checks the input of a pass that needs a graph that verifies. On errors,
+/// The input check of every stage, the same rules as dan-verify's: \p G
+/// must verify under \p Target, its input order too when \p Scheduled (it
+/// is the schedule a stage keeps or refines; stage 1 makes one). On errors,
 /// returns a DiagError with the first ten errors (and their notes), a note
 /// counting the rest, and "the input does not verify (N errors); <Tool>
-/// needs a legal schedule".
+/// needs a legal schedule" (or "a legal graph").
 llvm::Error verifyPassInput(const Graph &G, const TargetDesc &Target,
-                            llvm::StringRef Tool);
+                            llvm::StringRef Tool, bool Scheduled = true);
+
+/// Adds the edges the lifetime rule implies where no path of edges orders
+/// a use of a buffer: from its alloc to each use that no path orders after
+/// it, and from each use that no path orders before its free to the free;
+/// none that the paths and the edges added before it already imply.
+/// Returns how many edges it added, or, adding none, a DiagError at a
+/// cycle that those edges would close (a use that edges order before its
+/// alloc or after its free).
+llvm::Expected<unsigned> addLifetimeEdges(Graph &G);
 
 } // namespace dan
 

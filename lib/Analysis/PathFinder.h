@@ -1,0 +1,117 @@
+//===- PathFinder.h - Paths of edges from one node to many ------*- C++ -*-===//
+//
+// Private to lib/Analysis: the questions "does a path of edges lead from A
+// to B?" that the verifier (a buffer's uses after its alloc and before its
+// free, a tile's reads after its write) and the lint (a buffer's uses after
+// its first) ask, for one A and many B.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DAN_LIB_ANALYSIS_PATHFINDER_H
+#define DAN_LIB_ANALYSIS_PATHFINDER_H
+
+#include "dan/IR/Graph.h"
+#include "dan/Support/CSR.h"
+#include "llvm/ADT/ArrayRef.h"
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <vector>
+
+namespace dan::detail {
+
+/// Answers "is there a path from A to B?" for nodes ranked in a
+/// topological order (\p Rank: every edge goes from a lower rank to a
+/// higher one), for one A and each B after it: a depth-first search from A
+/// that stops once it has reached B and never expands a node ranked after
+/// B, since no such node can reach B. The nodes reached but not expanded
+/// are kept, so that the question about a later B goes on from there: the
+/// questions about one A cost at most one search, and each ends as soon as
+/// its B is reached. Backward, the same along the edges reversed: whether
+/// a path leads from B to A, for Bs before A, the latest first.
+class PathFinder {
+public:
+  /// \p WithReuse: reuse edges count as edges too.
+  PathFinder(const Graph &G, llvm::ArrayRef<uint32_t> Rank, bool Backward,
+             bool WithReuse)
+      : Pos(Rank.size()), Seen(Rank.size(), 0) {
+    uint32_t Last = Rank.empty() ? 0 : Rank.size() - 1;
+    for (size_t I = 0; I != Rank.size(); ++I)
+      Pos[I] = Backward ? Last - Rank[I] : Rank[I];
+    CSRBuilder<NodeIdx> Lists(G.size());
+    auto ForEachEdge = [&](auto F) {
+      for (NodeIdx I = 0, E = G.size(); I != E; ++I) {
+        for (NodeIdx P : G[I].Preds)
+          Backward ? F(I, P) : F(P, I);
+        if (WithReuse)
+          for (NodeIdx P : G[I].ReusePreds)
+            Backward ? F(I, P) : F(P, I);
+      }
+    };
+    ForEachEdge([&](NodeIdx From, NodeIdx) { Lists.count(From); });
+    Lists.startAdding();
+    ForEachEdge([&](NodeIdx From, NodeIdx To) { Lists.add(From, To); });
+    Lists.finish(NextBegin, Next);
+  }
+
+  /// Starts the questions about paths from \p A.
+  void from(NodeIdx A) {
+    ++Stamp;
+    Stack.assign(1, A);
+    Deferred = {};
+    Seen[A] = Stamp;
+  }
+
+  /// Whether a path leads from the node of from() to \p B (backward: from
+  /// B to it); each B asked about comes after the previous one in the
+  /// search's direction.
+  bool reaches(NodeIdx B) {
+    while (!Deferred.empty() && Deferred.top().first < Pos[B]) {
+      Stack.push_back(Deferred.top().second);
+      Deferred.pop();
+    }
+    while (Seen[B] != Stamp && !Stack.empty()) {
+      NodeIdx N = Stack.back();
+      Stack.pop_back();
+      for (uint32_t I = NextBegin[N]; I != NextBegin[N + 1]; ++I) {
+        NodeIdx S = Next[I];
+        if (Seen[S] == Stamp)
+          continue;
+        Seen[S] = Stamp;
+        if (Pos[S] < Pos[B])
+          Stack.push_back(S);
+        else
+          Deferred.push({Pos[S], S});
+      }
+    }
+    return Seen[B] == Stamp;
+  }
+
+  /// After reaches(\p B) said no: counts \p B as reached from here on, as
+  /// for an edge to it that the caller adds.
+  void reachVia(NodeIdx B) {
+    Seen[B] = Stamp;
+    Stack.push_back(B);
+  }
+
+  /// \p N's place in the search's direction.
+  uint32_t position(NodeIdx N) const { return Pos[N]; }
+
+private:
+  std::vector<uint32_t> Pos;
+  std::vector<uint32_t> NextBegin;
+  std::vector<NodeIdx> Next;
+  std::vector<uint32_t> Seen;
+  uint32_t Stamp = 0;
+  /// Reached nodes not yet expanded: those before the B asked about, and
+  /// those after it (the earliest first).
+  std::vector<NodeIdx> Stack;
+  std::priority_queue<std::pair<uint32_t, NodeIdx>,
+                      std::vector<std::pair<uint32_t, NodeIdx>>,
+                      std::greater<std::pair<uint32_t, NodeIdx>>>
+      Deferred;
+};
+
+} // namespace dan::detail
+
+#endif // DAN_LIB_ANALYSIS_PATHFINDER_H
