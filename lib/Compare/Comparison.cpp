@@ -340,7 +340,8 @@ BenchReport runBench(ArrayRef<const Graph *> Graphs, const TargetDesc &T,
 
 void planFiles(const BenchReport &R, StringRef Dir,
                std::vector<std::pair<std::string, std::string>> &Files,
-               std::vector<std::string> &Stale) {
+               std::vector<std::string> &Stale,
+               std::vector<std::string> &Unwritten) {
   for (const Workload &W : R.Workloads)
     for (const Cell &C : W.Cells) {
       SmallString<128> MethodDir(Dir);
@@ -351,7 +352,10 @@ void planFiles(const BenchReport &R, StringRef Dir,
                  : Expected<Submission>(
                        createStringError(inconvertibleErrorCode(), "no plan"));
       if (!S) {
-        consumeError(S.takeError());
+        std::string Why = toString(S.takeError());
+        if (C.Plan)
+          Unwritten.push_back(
+              (methodName(C.M) + "'s plan of " + W.Name + ": " + Why).str());
         Stale.insert(Stale.end(), Paths.begin(), Paths.end());
         continue;
       }

@@ -18,6 +18,7 @@
 #include "dan/Compare/ComparisonReport.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
 
 using namespace llvm;
 using namespace dan;
@@ -215,10 +216,15 @@ static Error writeResults(const BenchReport &R) {
     return E;
   if (!SaveDir.empty()) {
     std::vector<std::pair<std::string, std::string>> Files;
-    std::vector<std::string> Stale;
-    planFiles(R, SaveDir, Files, Stale);
+    std::vector<std::string> Stale, Unwritten;
+    planFiles(R, SaveDir, Files, Stale, Unwritten);
     if (Error E = writeOutputs(Files, Stale))
       return E;
+    // A plan that verified but that no submission can hold is said, not
+    // dropped in silence.
+    for (const std::string &Msg : Unwritten)
+      WithColor::warning(errs(), "dan-bench")
+          << "--save writes no triple for " << Msg << '\n';
   }
   if (ChartsDir.empty())
     return Error::success();

@@ -287,10 +287,12 @@ BenchReport runBench(llvm::ArrayRef<const Graph *> Graphs, const TargetDesc &T,
 /// submission triple, DIR/<method>/<graph>_schedule.txt, _memory.txt,
 /// _spill.txt (appended to \p Files as path and text); the triple of a cell
 /// without one is appended to \p Stale, so that no file of an earlier run
-/// is left behind for it.
+/// is left behind for it. A verified plan the submission format cannot
+/// hold adds "<method>'s plan of <graph>: <why>" to \p Unwritten.
 void planFiles(const BenchReport &R, llvm::StringRef Dir,
                std::vector<std::pair<std::string, std::string>> &Files,
-               std::vector<std::string> &Stale);
+               std::vector<std::string> &Stale,
+               std::vector<std::string> &Unwritten);
 
 /// The folders dan-bench writes into, to make before the run: one per
 /// method of the table under \p SaveDir, and \p ChartsDir (an empty
