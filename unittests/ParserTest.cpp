@@ -167,7 +167,7 @@ TEST(ParserTest, ErrorsAreLocated) {
        "test.dan:1:26: error: number '1099511627777' is too large"},
       {"graph @g { n0 = X VECTOR 1 (",
        "error: syntax error, unexpected end of file"},
-      {"", "test.dan:1:1: error: empty input: expected a graph"},
+      {"", "test.dan: error: empty input: expected a graph"},
       {"target tpu graph @g {}", "test.dan:1:8: error: unknown target 'tpu'"},
       {"graph @g { n0 = ALLOC VECTOR 1 () }",
        "test.dan:1:17: error: 'ALLOC' is not an operation"},

@@ -18,6 +18,7 @@
 #include "GraphBuilder.h"
 #include "JSONScan.h"
 #include "dan/Formats/JSON.h"
+#include "dan/IR/Diagnostic.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
@@ -512,6 +513,8 @@ std::optional<bool> JSONImporter::runStreamed() {
 
 std::unique_ptr<Graph> importJSON(SourceMgr &SM, unsigned BufferID,
                                   StringRef GraphName, size_t StreamAbove) {
+  if (reportEmptyInput(SM, BufferID))
+    return nullptr;
   auto G = std::make_unique<Graph>();
   G->Name = GraphName.str();
   if (SM.getMemoryBuffer(BufferID)->getBufferSize() > StreamAbove) {

@@ -68,12 +68,13 @@ public:
 /// MaxShownSourceColumns of its source line. \p SourceCol is the column the
 /// location names in the file; D's column is where the caret goes in D's
 /// line, which differs once control bytes are escaped.
-void printTo(const llvm::SourceMgr &SM, const llvm::SMDiagnostic &D,
-             int SourceCol, llvm::raw_ostream &OS) {
+/// \p ProgName, when not null, starts the message.
+void printTo(const llvm::SMDiagnostic &D, int SourceCol, const char *ProgName,
+             llvm::raw_ostream &OS) {
   llvm::StringRef Line = D.getLineContents();
   if (D.getLineNo() < 0 || D.getColumnNo() < 0 ||
       (Line.size() <= MaxShownSourceColumns && SourceCol == D.getColumnNo())) {
-    SM.PrintMessage(OS, D);
+    D.print(ProgName, OS);
     return;
   }
   // The location and message as PrintMessage writes them: a diagnostic
@@ -83,7 +84,7 @@ void printTo(const llvm::SourceMgr &SM, const llvm::SMDiagnostic &D,
   std::string Where = (D.getFilename() + ":" + llvm::Twine(D.getLineNo()) +
                        ":" + llvm::Twine(SourceCol + 1))
                           .str();
-  llvm::SMDiagnostic(Where, D.getKind(), D.getMessage()).print(nullptr, OS);
+  llvm::SMDiagnostic(Where, D.getKind(), D.getMessage()).print(ProgName, OS);
   // The window: centred on the column where the line allows it.
   size_t Begin = Line.size() <= MaxShownSourceColumns
                      ? 0
@@ -104,7 +105,58 @@ void printTo(const llvm::SourceMgr &SM, const llvm::SMDiagnostic &D,
       << std::string(Caret, ' ') << "^\n";
 }
 
+/// The handler prefixDiagnostics installs; the context is the program name.
+/// printLocated prints for it itself (it knows the source column); this
+/// serves a SourceMgr::PrintMessage called directly.
+void printWithProgram(const llvm::SMDiagnostic &D, void *Context) {
+  llvm::SmallString<256> Text;
+  DiagText OS(Text);
+  D.print(static_cast<const std::string *>(Context)->c_str(), OS);
+  llvm::errs() << Text;
+}
+
+/// Prints \p D, whose location is \p SourceCol in its file, as \p SM's
+/// handler asks.
+void emit(const llvm::SourceMgr &SM, const llvm::SMDiagnostic &D,
+          int SourceCol) {
+  llvm::SourceMgr::DiagHandlerTy Handler = SM.getDiagHandler();
+  if (Handler && Handler != printWithProgram) {
+    Handler(D, SM.getDiagContext());
+    return;
+  }
+  const char *ProgName =
+      Handler ? static_cast<const std::string *>(SM.getDiagContext())->c_str()
+              : nullptr;
+  llvm::SmallString<256> Text;
+  DiagText OS(Text);
+  printTo(D, SourceCol, ProgName, OS);
+  llvm::errs() << Text;
+}
+
 } // namespace
+
+void prefixDiagnostics(llvm::SourceMgr &SM, const std::string &ProgName) {
+  SM.setDiagHandler(printWithProgram,
+                    const_cast<void *>(static_cast<const void *>(&ProgName)));
+}
+
+void printAboutBuffer(const llvm::SourceMgr &SM, unsigned BufferID,
+                      llvm::SourceMgr::DiagKind Kind, const llvm::Twine &Msg) {
+  llvm::StringRef File = SM.getMemoryBuffer(BufferID)->getBufferIdentifier();
+  llvm::SMDiagnostic D(escapeControl(File), Kind, escapeControl(Msg.str()));
+  emit(SM, D, -1);
+}
+
+bool reportEmptyInput(const llvm::SourceMgr &SM, unsigned BufferID) {
+  llvm::StringRef Text = SM.getMemoryBuffer(BufferID)->getBuffer();
+  Text.consume_front("\xEF\xBB\xBF");
+  if (!Text.trim().empty())
+    return false;
+  printAboutBuffer(SM, BufferID, llvm::SourceMgr::DK_Error,
+                   "empty input: expected a graph (did an earlier tool of the "
+                   "pipe fail?)");
+  return true;
+}
 
 void printLocated(const llvm::SourceMgr &SM, llvm::SMLoc Loc,
                   llvm::SourceMgr::DiagKind Kind, const llvm::Twine &Msg) {
@@ -125,14 +177,7 @@ void printLocated(const llvm::SourceMgr &SM, llvm::SMLoc Loc,
                            escapeControl(D.getMessage()), escapeControl(Line),
                            {});
   }
-  if (llvm::SourceMgr::DiagHandlerTy Handler = SM.getDiagHandler()) {
-    Handler(D, SM.getDiagContext());
-    return;
-  }
-  llvm::SmallString<256> Text;
-  DiagText OS(Text);
-  printTo(SM, D, SourceCol, OS);
-  llvm::errs() << Text;
+  emit(SM, D, SourceCol);
 }
 
 } // namespace dan

@@ -3,6 +3,7 @@
 #include "dan/Parse/Parser.h"
 #include "Lexer.h"
 #include "ParseState.h"
+#include "dan/IR/Diagnostic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
 
@@ -17,14 +18,8 @@ std::unique_ptr<Graph> parseGraph(SourceMgr &SM, unsigned BufferID) {
   const char *Begin = Buf->getBufferStart(), *End = Buf->getBufferEnd();
   if (Buf->getBuffer().starts_with("\xEF\xBB\xBF"))
     Begin += 3;
-  // A stage that failed earlier in a pipe writes nothing; a syntax error
-  // at 1:1 would blame the wrong tool.
-  if (StringRef(Begin, End - Begin).trim().empty()) {
-    printLocated(SM, SMLoc::getFromPointer(Begin), SourceMgr::DK_Error,
-                 "empty input: expected a graph (did an earlier tool of the "
-                 "pipe fail?)");
+  if (reportEmptyInput(SM, BufferID))
     return nullptr;
-  }
   auto G = std::make_unique<Graph>();
   // Each statement defines its node with one '=', and a statement has a
   // reference more than its commas at most: room for all of them up front,

@@ -141,6 +141,7 @@ int runTool(int Argc, char **Argv, StringRef Overview, const ToolBody &Body) {
   if (!parseCommandLine(Argc, Argv, Overview))
     return ExitUsage;
   SourceMgr SM;
+  prefixDiagnostics(SM, ToolName);
   if (Expected<TargetDesc> T = targetFromOptions(); !T)
     return exitStatusOf(T.takeError(), SM);
   return exitStatusOf(Body(SM), SM);

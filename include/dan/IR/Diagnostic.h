@@ -88,6 +88,23 @@ constexpr size_t MaxShownSourceColumns = 200;
 void printLocated(const llvm::SourceMgr &SM, llvm::SMLoc Loc,
                   llvm::SourceMgr::DiagKind Kind, const llvm::Twine &Msg);
 
+/// Reports \p Msg about buffer \p BufferID of \p SM as a whole, naming its
+/// file but no line ("<stdin>: error: ..."), as printLocated would.
+void printAboutBuffer(const llvm::SourceMgr &SM, unsigned BufferID,
+                      llvm::SourceMgr::DiagKind Kind, const llvm::Twine &Msg);
+
+/// True, after an error naming its file but no line, when buffer
+/// \p BufferID of \p SM holds only white space (after a UTF-8 byte-order
+/// mark): what a pipe delivers when an earlier tool failed, which a syntax
+/// error at 1:1 would blame on the wrong tool.
+bool reportEmptyInput(const llvm::SourceMgr &SM, unsigned BufferID);
+
+/// Makes the diagnostics printLocated and printAboutBuffer report through
+/// \p SM start with \p ProgName, as LLVM's tools write them
+/// ("dan-dlr: <stdin>:14:3: error: ..."): in a pipe of tools, each message
+/// says which tool wrote it. \p ProgName must outlive SM's diagnostics.
+void prefixDiagnostics(llvm::SourceMgr &SM, const std::string &ProgName);
+
 } // namespace dan
 
 #endif // DAN_IR_DIAGNOSTIC_H

@@ -1,5 +1,5 @@
 """Checks a windowed diagnostic read from stdin: its first three lines are
-'FILE:LINE:COL: error: ...', the window, and the caret line. The window is at
+'TOOL: FILE:LINE:COL: error: ...', the window, and the caret line. The window is at
 most 200 columns plus a "..." at each cut end, and the caret points into it
 at a position consistent with the real column: the shown text around the
 caret must be the source text at COL (read from FILE)."""
@@ -7,7 +7,7 @@ import re
 import sys
 
 lines = sys.stdin.read().split("\n")
-m = re.match(r"(.*):(\d+):(\d+): error: ", lines[0])
+m = re.match(r"dan-[a-z]+: (.*):(\d+):(\d+): error: ", lines[0])
 if not m:
     sys.exit("no location in: " + lines[0][:300])
 path, line_no, col = m.group(1), int(m.group(2)), int(m.group(3))
