@@ -73,23 +73,29 @@ bool checkOpName(GraphBuilder &B, StringRef Name, LazyLoc Where,
                             ? "which this format does not hold"
                             : "not an operation; write " + quoteToken(Upper)));
   }
-  bool Ident = !Name.empty() && (isAlpha(Name[0]) || Name[0] == '_') &&
-               all_of(Name, [](char C) { return isAlnum(C) || C == '_'; });
-  if (!Ident)
+  return checkIdentifier(B, Name, Where, What, "an operation",
+                         "an operation name");
+}
+
+bool checkIdentifier(GraphBuilder &B, StringRef Name, LazyLoc Where,
+                     const Twine &What, StringRef Role, StringRef Noun) {
+  switch (identifierProblem(Name)) {
+  case IdentifierProblem::None:
+    return true;
+  case IdentifierProblem::Shape:
+    return B.error(Where(), What + " " + quoteToken(Name) + " cannot name " +
+                                Role +
+                                " in DAN IR: write a letter or '_' followed "
+                                "by letters, digits, '_' or '.'");
+  case IdentifierProblem::Keyword:
     return B.error(Where(), What + " " + quoteToken(Name) +
-                                " cannot name an operation in DAN IR: write a "
-                                "letter or '_' followed by letters, digits or "
-                                "'_'");
-  if (is_contained({"target", "graph", "at", "after", "reuse"}, Name))
+                                " is a keyword of DAN IR, not " + Noun);
+  case IdentifierProblem::IdLike:
     return B.error(Where(),
                    What + " " + quoteToken(Name) +
-                       " is a keyword of DAN IR, not an operation name");
-  if ((Name[0] == 'n' || Name[0] == 'b') && Name.size() > 1 &&
-      all_of(Name.drop_front(), isDigit))
-    return B.error(Where(), What + " " + quoteToken(Name) +
-                                " reads as a node or buffer id in DAN IR, not "
-                                "an operation name");
-  return true;
+                       " reads as a node or buffer id in DAN IR, not " + Noun);
+  }
+  llvm_unreachable("covered switch");
 }
 
 } // namespace dan::detail

@@ -66,6 +66,12 @@ void exportJSON(const Graph &G, const TargetDesc &T, raw_ostream &OS) {
         }
         if (N.HasOffset)
           J.attribute("Offset", int64_t(N.Offset));
+        // DAN's own key, as the IR writes them (by key).
+        if (const NodeAttrs *A = G.attrsOf(N))
+          J.attributeObject("Attrs", [&] {
+            for (const auto &[Key, Value] : *A)
+              J.attribute(Key, Value);
+          });
       });
     }
   });

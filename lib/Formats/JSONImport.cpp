@@ -72,6 +72,8 @@ private:
   bool readNode(const json::Value &V, size_t Index);
   /// The optional "Reads" and "Writes" arrays of an operation: its tiles.
   bool readTiles(const json::Object &O, size_t Index, Node &N);
+  /// Nodes[Index].Attrs, an object of strings, as N's attributes.
+  bool readAttrs(const json::Object &O, size_t Index, Node &N);
   bool readUInt(const json::Object &O, StringRef Field, size_t Index,
                 uint64_t &Out, bool Required = true, bool *Present = nullptr);
   bool readString(const json::Object &O, StringRef Field, size_t Index,
@@ -309,6 +311,35 @@ bool JSONImporter::readTiles(const json::Object &O, size_t Index, Node &N) {
   return true;
 }
 
+bool JSONImporter::readAttrs(const json::Object &O, size_t Index, Node &N) {
+  const json::Value *V = O.get("Attrs");
+  if (!V)
+    return true;
+  auto Where = [&] { return at("Nodes", Index, "Attrs"); };
+  const json::Object *Obj = V->getAsObject();
+  if (!Obj)
+    return B.error(Where(), "Nodes[" + Twine(Index) +
+                                "].Attrs must be an object of strings");
+  // By key, as the IR keeps them (and so in a stable order).
+  NodeAttrs Attrs;
+  for (const auto &[Key, Value] : *Obj) {
+    std::optional<StringRef> S = Value.getAsString();
+    if (!S)
+      return B.error(Where(), "Nodes[" + Twine(Index) + "].Attrs." +
+                                  StringRef(Key) + " must be a string");
+    Attrs.emplace_back(StringRef(Key).str(), S->str());
+  }
+  llvm::sort(Attrs);
+  for (const auto &A : Attrs)
+    if (!detail::checkIdentifier(B, A.first, Where,
+                                 "Nodes[" + Twine(Index) + "].Attrs key",
+                                 "an attribute", "an attribute key"))
+      return false;
+  if (!Attrs.empty())
+    N.AttrSet = G.addAttrs(std::move(Attrs));
+  return true;
+}
+
 bool JSONImporter::readNode(const json::Value &V, size_t Index) {
   const json::Object *O = V.getAsObject();
   if (!O)
@@ -375,6 +406,8 @@ bool JSONImporter::readNode(const json::Value &V, size_t Index) {
     if (!readTiles(*O, Index, N))
       return false;
   }
+  if (!readAttrs(*O, Index, N))
+    return false;
   return B.addNode(std::move(N));
 }
 

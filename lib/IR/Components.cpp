@@ -14,10 +14,11 @@ std::unique_ptr<Graph> extractPart(const Graph &G, ArrayRef<NodeIdx> Nodes) {
   auto Out = std::make_unique<Graph>();
   Out->Name = G.Name;
   Out->Target = G.Target;
-  // The same op name and tile tables, index for index.
+  // The same op name, tile and attribute tables, index for index.
   for (const std::string &Name : G.OpNames)
     Out->internOpName(Name);
   Out->Tiles = G.Tiles;
+  Out->Attrs = G.Attrs;
   DenseMap<NodeIdx, NodeIdx> NewIndex;
   for (NodeIdx I : Nodes)
     NewIndex[I] = NewIndex.size();
@@ -111,6 +112,7 @@ std::unique_ptr<Graph> joinParts(ArrayRef<const Graph *> Parts,
     Out->internOpName(Name);
   // The parts were cut out of Shape (extractPart): its tile table.
   Out->Tiles = Shape.Tiles;
+  Out->Attrs = Shape.Attrs;
   // Spill ids for the whole: each part's spill k is N + Base + 2k, N one
   // past every non-spill id of the whole, Base past the parts before.
   uint64_t FirstSpill = Shape.firstSpillId(), Base = 0;

@@ -3,6 +3,7 @@
 #include "dan/IR/Graph.h"
 #include "dan/IR/MemoryPlan.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
 
@@ -98,6 +99,23 @@ bool namesBufferNode(StringRef OpName) {
          OpName.equals_insensitive("FREE") ||
          OpName.equals_insensitive("SPILL_OUT") ||
          OpName.equals_insensitive("SPILL_IN");
+}
+
+IdentifierProblem identifierProblem(StringRef Name) {
+  bool Shaped =
+      !Name.empty() && (isAlpha(Name[0]) || Name[0] == '_') &&
+      all_of(Name, [](char C) { return isAlnum(C) || C == '_' || C == '.'; });
+  if (!Shaped)
+    return IdentifierProblem::Shape;
+  // The keywords of lib/Parse/Lexer.re.
+  if (is_contained({"target", "graph", "alloc", "free", "spill_out", "spill_in",
+                    "at", "after", "reuse", "reads", "writes"},
+                   Name))
+    return IdentifierProblem::Keyword;
+  if ((Name[0] == 'n' || Name[0] == 'b') && Name.size() > 1 &&
+      all_of(Name.drop_front(), isDigit))
+    return IdentifierProblem::IdLike;
+  return IdentifierProblem::None;
 }
 
 std::string describeNode(const Graph &G, NodeIdx I) {

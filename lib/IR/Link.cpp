@@ -208,11 +208,15 @@ Expected<std::unique_ptr<Graph>> linkGraphs(ArrayRef<const Graph *> Parts,
     NodeIdx IndexBase = Out->Nodes.size();
     uint32_t TileBase = Out->Tiles.size();
     llvm::append_range(Out->Tiles, P->Tiles);
+    uint32_t AttrBase = Out->Attrs.size();
+    llvm::append_range(Out->Attrs, P->Attrs);
     for (const Node &N : P->Nodes) {
       Node C = N;
       C.Id += NodeBase;
       if (C.TileSet)
         C.TileSet += TileBase;
+      if (C.AttrSet)
+        C.AttrSet += AttrBase;
       if (C.isBufferNode())
         C.Buf += BufBase;
       else

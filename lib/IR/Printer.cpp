@@ -69,6 +69,33 @@ static void printNodeList(const Graph &G, ArrayRef<NodeIdx> List,
   }
 }
 
+/// \p S as an IR string: in quotes, a quote and a backslash escaped as
+/// '\"' and '\\', a control byte as '\XX' in hex (LangRef, "Attributes").
+static void printQuoted(StringRef S, BlockWriter &Out) {
+  static const char Hex[] = "0123456789ABCDEF";
+  Out << '"';
+  for (unsigned char C : S) {
+    if (C == '"' || C == '\\')
+      Out << '\\' << char(C);
+    else if (C < 0x20 || C == 0x7F)
+      Out << '\\' << Hex[C >> 4] << Hex[C & 15];
+    else
+      Out << char(C);
+  }
+  Out << '"';
+}
+
+static void printAttrs(const NodeAttrs &Attrs, BlockWriter &Out) {
+  bool First = true;
+  for (const auto &[Key, Value] : Attrs) {
+    Out << (First ? StringRef(" {") : StringRef(", ")) << Key
+        << StringRef(" = ");
+    printQuoted(Value, Out);
+    First = false;
+  }
+  Out << '}';
+}
+
 static void printNode(const Graph &G, const Node &N, BlockWriter &Out) {
   Out << StringRef("  n") << N.Id << StringRef(" = ");
   switch (N.Kind) {
@@ -114,6 +141,8 @@ static void printNode(const Graph &G, const Node &N, BlockWriter &Out) {
     Out << StringRef(" reuse");
     printNodeList(G, N.ReusePreds, Out);
   }
+  if (const NodeAttrs *A = G.attrsOf(N))
+    printAttrs(*A, Out);
   Out << '\n';
 }
 

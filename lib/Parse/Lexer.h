@@ -21,6 +21,8 @@ public:
 
 private:
   IRParser::symbol_type error(const char *Start, const llvm::Twine &Msg);
+  /// The string literal from \p Start to Cur, its escapes decoded.
+  IRParser::symbol_type lexString(const char *Start);
   /// Parses a decimal literal, rejecting values above MaxValue. Every
   /// number of a file comes here: up to twelve digits (below 10^12, so
   /// below MaxValue, 2^40) are read inline, longer ones out of line.

@@ -7,6 +7,7 @@
 
 #include "Lexer.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/JSON.h"
 
 using namespace llvm;
 
@@ -32,6 +33,37 @@ bool Lexer::parseLongInt(const char *Start, const char *Digits,
   return true;
 }
 
+IRParser::symbol_type Lexer::lexString(const char *Start) {
+  StringRef Body(Start + 1, Cur - Start - 2);
+  std::string Value;
+  Value.reserve(Body.size());
+  for (size_t I = 0; I != Body.size(); ++I) {
+    if (Body[I] != '\\') {
+      Value += Body[I];
+      continue;
+    }
+    // The rule lets a backslash take any next byte but a line end.
+    char Next = Body[I + 1];
+    if (Next == '"' || Next == '\\') {
+      Value += Next;
+      ++I;
+      continue;
+    }
+    if (I + 2 < Body.size() && isHexDigit(Next) && isHexDigit(Body[I + 2])) {
+      Value += char(hexFromNibbles(Next, Body[I + 2]));
+      I += 2;
+      continue;
+    }
+    return error(Body.data() + I,
+                 "invalid escape in a string: write '\\\"', '\\\\' or '\\' "
+                 "and two hex digits");
+  }
+  // As the JSON format can hold it, and a terminal can show it.
+  if (!json::isUTF8(Value))
+    return error(Start, "a string must be valid UTF-8");
+  return IRParser::make_STRING(std::move(Value), range(Start));
+}
+
 IRParser::symbol_type Lexer::lex() {
   for (;;) {
     const char *Start = Cur;
@@ -42,7 +74,8 @@ IRParser::symbol_type Lexer::lex() {
       re2c:yyfill:enable = 0;
 
       digit = [0-9];
-      ident = [A-Za-z_][A-Za-z0-9_]*;
+      // Dots let an operation be named as a compiler names it (vadd.f16).
+      ident = [A-Za-z_][A-Za-z0-9_.]*;
 
       "\x00" {
         if (Start >= End) {
@@ -99,6 +132,11 @@ IRParser::symbol_type Lexer::lex() {
                                      range(Start));
       }
       "@" { return error(Start, "expected a name after '@'"); }
+      ["] ([^"\\\n\x00] | "\\" [^\n\x00])* ["] { return lexString(Start); }
+      ["] {
+        return error(Start, "unterminated string: a string ends with '\"' "
+                            "on its line");
+      }
       ident {
         return IRParser::make_IDENT(StringRef(Start, Cur - Start),
                                     range(Start));

@@ -149,6 +149,15 @@ bool ParseState::addId(uint64_t Id, NodeIdx I) {
   return true;
 }
 
+bool ParseState::addAttr(StringRef Key, SrcRange KeyR, std::string Value) {
+  if (llvm::any_of(CurAttrs, [&](const auto &A) { return A.first == Key; })) {
+    error(KeyR.begin, "duplicate attribute " + quoteToken(Key));
+    return false;
+  }
+  CurAttrs.emplace_back(Key.str(), std::move(Value));
+  return true;
+}
+
 bool ParseState::defineNode(uint64_t Id, SrcRange R) {
   if (NodeIdx *Old = findId(Id)) {
     error(R.begin, "redefinition of node n" + Twine(Id));
@@ -164,6 +173,12 @@ bool ParseState::defineNode(uint64_t Id, SrcRange R) {
     CurTiles = TileAccess();
   }
   ReadsDone = false;
+  if (!CurAttrs.empty()) {
+    // By key: one canonical form, the one JSON's objects can keep.
+    llvm::sort(CurAttrs);
+    Cur.AttrSet = G.addAttrs(std::move(CurAttrs));
+    CurAttrs = NodeAttrs();
+  }
   G.addNode(std::move(Cur));
   Cur = Node();
   for (size_t K = 0; K != CurRefs.size(); ++K)

@@ -80,6 +80,9 @@ public:
     (ReadsDone ? CurTiles.Writes : CurTiles.Reads).push_back(Name.str());
   }
   void endReads() { ReadsDone = true; }
+  /// An attribute of the statement being read, 'KEY = "VALUE"' with KEY at
+  /// \p KeyR; fails on a key the statement already has.
+  bool addAttr(llvm::StringRef Key, SrcRange KeyR, std::string Value);
   /// Adds node() as defined at \p R with its references, and starts the
   /// next statement; fails on a redefined id.
   bool defineNode(uint64_t Id, SrcRange R);
@@ -118,6 +121,7 @@ private:
   size_t AfterEnd = 0;
   TileAccess CurTiles;
   bool ReadsDone = false;
+  NodeAttrs CurAttrs;
   std::vector<NodeIdx> DenseIds;
   llvm::DenseMap<uint64_t, NodeIdx> SparseIds;
   std::vector<PendingRef> Refs;

@@ -47,6 +47,8 @@ struct Node {
   /// Op: 1 + the index into Graph::Tiles of the DDR tensor tiles it reads
   /// and writes; 0 for none.
   uint32_t TileSet = 0;
+  /// 1 + the index into Graph::Attrs of the node's attributes; 0 for none.
+  uint32_t AttrSet = 0;
   /// Alloc, Free, SpillOut, SpillIn: the buffer.
   uint64_t Buf = 0;
   /// Alloc, Free: the buffer's size.
@@ -81,6 +83,11 @@ struct TileAccess {
   llvm::SmallVector<std::string, 1> Reads, Writes;
 };
 
+/// A node's attributes, '{key = "value", ...}' in the IR: what a compiler
+/// needs to map a plan back to its source (an op, a location). DAN reads
+/// none of them; every stage carries them unchanged. In written order.
+using NodeAttrs = llvm::SmallVector<std::pair<std::string, std::string>, 2>;
+
 class Graph {
 public:
   std::string Name;
@@ -97,6 +104,9 @@ public:
   /// The tiles of the operations that name some (Node::TileSet).
   std::vector<TileAccess> Tiles;
 
+  /// The attributes of the nodes that have some (Node::AttrSet).
+  std::vector<NodeAttrs> Attrs;
+
   /// Appends a node to storage and to the end of the schedule.
   NodeIdx addNode(Node N);
   unsigned internOpName(llvm::StringRef Name);
@@ -109,6 +119,16 @@ public:
   uint32_t addTiles(TileAccess A) {
     Tiles.push_back(std::move(A));
     return Tiles.size();
+  }
+
+  /// The attributes of \p N, or null.
+  const NodeAttrs *attrsOf(const Node &N) const {
+    return N.AttrSet ? &Attrs[N.AttrSet - 1] : nullptr;
+  }
+  /// Records \p A and returns the Node::AttrSet that names it.
+  uint32_t addAttrs(NodeAttrs A) {
+    Attrs.push_back(std::move(A));
+    return Attrs.size();
   }
 
   size_t size() const { return Nodes.size(); }
@@ -151,6 +171,20 @@ private:
 /// Whether \p OpName, in any case, is the name of a buffer node (ALLOC,
 /// FREE, SPILL_OUT, SPILL_IN), which no operation may take.
 bool namesBufferNode(llvm::StringRef OpName);
+
+/// What keeps \p Name from being written where DAN IR takes an identifier
+/// (an operation's name, an attribute's key), so that a graph imported
+/// from another format prints as IR that parses back.
+enum class IdentifierProblem {
+  None,
+  /// Not a letter or '_' followed by letters, digits, '_' or '.'.
+  Shape,
+  /// A keyword of the IR ('after', 'reads', ...).
+  Keyword,
+  /// Lexed as a node or buffer id ('n5', 'b3').
+  IdLike,
+};
+IdentifierProblem identifierProblem(llvm::StringRef Name);
 
 /// A short human name of a node for messages: "n5 (COPY_IN)", "n7 (alloc b3)".
 std::string describeNode(const Graph &G, NodeIdx I);
