@@ -463,7 +463,7 @@ static uint64_t spilledBuffer(EvictPolicy Evict, VictimSet Victims,
   std::string Diags;
   auto G = parse(SM, CleanDirty, Diags);
   EXPECT_TRUE(G) << Diags;
-  DLROptions Opts;
+  DLROptions Opts = DLROptions::oneSetting();
   Opts.Evict = Evict;
   Opts.Victims = Victims;
   llvm::Expected<DLRStats> S = runDLR(*G, TargetDesc::davinci(), Opts);

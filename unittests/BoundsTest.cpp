@@ -343,7 +343,7 @@ TEST(BoundsTest, TrafficBoundNeverExceedsAPlan) {
     for (std::unique_ptr<Graph> &G : generatedFamilies(T, 3, 4, Seed)) {
       LowerBound B = trafficLowerBound(*G, T);
       Graph Plan = *G;
-      llvm::Expected<DLRStats> S = runDLR(Plan, T, DLROptions());
+      llvm::Expected<DLRStats> S = runDLR(Plan, T, DLROptions::oneSetting());
       ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
       ReplayResult R = replay(Plan, T);
       EXPECT_LE(B.Value, R.ExtraTraffic) << G->Name << ": " << B.Where;

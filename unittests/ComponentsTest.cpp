@@ -166,7 +166,8 @@ TEST(ComponentsTest, PartsPlannedAloneJoinIntoAValidPlan) {
   size_t SpillsAlone = 0;
   for (const auto &Part : P) {
     Planned.push_back(extractPart(**Two, Part));
-    ASSERT_TRUE(bool(runDLR(*Planned.back(), One->Target, DLROptions())));
+    ASSERT_TRUE(
+        bool(runDLR(*Planned.back(), One->Target, DLROptions::oneSetting())));
     SpillsAlone += Planned.back()->counts().Spills;
     Ptrs.push_back(Planned.back().get());
   }

@@ -210,7 +210,7 @@ TEST(DLRTest, PlansAndNumbersSpillsAfterTheLargestId) {
   auto G = parse(SM, Gappy, Diags);
   ASSERT_TRUE(G) << Diags;
   TargetDesc T = TargetDesc::davinci();
-  llvm::Expected<DLRStats> S = runDLR(*G, T, DLROptions());
+  llvm::Expected<DLRStats> S = runDLR(*G, T, DLROptions::oneSetting());
   ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
   EXPECT_EQ(S->Spills, 1u);
   EXPECT_EQ(S->ExtraTraffic, 512u); // b0 is DDR-backed
@@ -233,7 +233,8 @@ TEST(DLRTest, Deterministic) {
     std::string Diags;
     auto G = parse(SM, Gappy, Diags);
     ASSERT_TRUE(G) << Diags;
-    ASSERT_TRUE(bool(runDLR(*G, TargetDesc::davinci(), DLROptions())));
+    ASSERT_TRUE(
+        bool(runDLR(*G, TargetDesc::davinci(), DLROptions::oneSetting())));
     O = print(*G);
   }
   EXPECT_EQ(Out[0], Out[1]);
@@ -251,7 +252,8 @@ TEST(DLRTest, RefusesAPlanAtItsNode) {
                  Diags);
   ASSERT_TRUE(G) << Diags;
   std::string Before = print(*G);
-  llvm::Expected<DLRStats> S = runDLR(*G, TargetDesc::davinci(), DLROptions());
+  llvm::Expected<DLRStats> S =
+      runDLR(*G, TargetDesc::davinci(), DLROptions::oneSetting());
   ASSERT_FALSE(bool(S));
   bool Located = false;
   llvm::handleAllErrors(S.takeError(), [&](const DiagError &D) {
@@ -278,7 +280,7 @@ TEST(DLRTest, RefusesOversizedBuffersAndOperations) {
                  Diags);
   ASSERT_TRUE(G) << Diags;
   TargetDesc T = TargetDesc::davinci();
-  llvm::Expected<DLRStats> S = runDLR(*G, T, DLROptions());
+  llvm::Expected<DLRStats> S = runDLR(*G, T, DLROptions::oneSetting());
   ASSERT_FALSE(bool(S));
   std::string Msg = llvm::toString(S.takeError());
   EXPECT_NE(Msg.find("n2 (V) needs b0 (600), b1 (600) resident together in "
@@ -286,7 +288,7 @@ TEST(DLRTest, RefusesOversizedBuffersAndOperations) {
             std::string::npos)
       << Msg;
   T.setCapacity(Tier::UB, 500);
-  S = runDLR(*G, T, DLROptions());
+  S = runDLR(*G, T, DLROptions::oneSetting());
   ASSERT_FALSE(bool(S));
   Msg = llvm::toString(S.takeError());
   EXPECT_NE(Msg.find("b0 (size 600) is larger than tier UB (capacity 500)"),

@@ -169,7 +169,7 @@ TEST(MemoryPlanTest, RequiredSpillEdgesImplyTheFullSet) {
     auto GOrErr = generateGraph(Opts, TargetDesc::davinci());
     ASSERT_TRUE(bool(GOrErr)) << llvm::toString(GOrErr.takeError());
     Graph &G = **GOrErr;
-    llvm::Expected<DLRStats> S = runDLR(G, T, DLROptions());
+    llvm::Expected<DLRStats> S = runDLR(G, T, DLROptions::oneSetting());
     ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
     ASSERT_GT(S->Spills, 0u);
     ASSERT_EQ(verifyErrors(G, T), "");

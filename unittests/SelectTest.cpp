@@ -138,6 +138,10 @@ TEST(SelectTest, PassesRefuseAuto) {
   ASSERT_FALSE(bool(P));
   EXPECT_NE(llvm::toString(P.takeError()).find("resolves 'auto'"),
             std::string::npos);
+  // The defaults are dan-dlr's, --horizon=auto: a selection as well.
+  llvm::Expected<DLRStats> Q = runDLR(G, T, DLROptions());
+  ASSERT_FALSE(bool(Q));
+  llvm::consumeError(Q.takeError());
   EXPECT_EQ(print(G), Before);
 }
 

@@ -31,7 +31,7 @@ std::optional<Method> lookupMethod(StringRef Name) {
 }
 
 DLROptions baselineDLROptions(Method M) {
-  DLROptions Opts;
+  DLROptions Opts = DLROptions::oneSetting();
   Opts.Fit = FitPolicy::Best;
   Opts.Victims = VictimSet::Single;
   switch (M) {

@@ -60,7 +60,6 @@ Ablation runAblation(const Graph &G, const TargetDesc &T, Reporter &Rep,
                  return M.Error = "stage 1 failed";
                Graph Copy = S1;
                DLROptions Opts; // dan-dlr's defaults, the victim rule apart
-               Opts.AutoHorizon = true;
                if (LRU)
                  Opts.Evict = EvictPolicy::LRU;
                Expected<DLRStats> S = selectDLR(Copy, T, Opts);

@@ -38,7 +38,8 @@ PlanResult planAndMeasure(const Graph &G, const TargetDesc &T,
                           ArrayRef<NodeIdx> Order, bool InputChecked) {
   Graph Copy = copyForPlan(G);
   Copy.Order.assign(Order.begin(), Order.end());
-  Expected<DLRStats> D = runDLR(Copy, T, DLROptions(), InputChecked);
+  Expected<DLRStats> D =
+      runDLR(Copy, T, DLROptions::oneSetting(), InputChecked);
   if (!D) {
     consumeError(D.takeError());
     return {};

@@ -22,15 +22,16 @@ namespace dan::mpas_select {
 namespace {
 
 /// The stage-2 figures of \p G under \p Order, planned as dan-dlr plans it
-/// (planSegmented), each segment under one setting, DLROptions().
+/// (planSegmented), each segment under one setting, DLROptions::oneSetting().
 MPASStats::Composition measure(const Graph &G, const TargetDesc &T,
                                ArrayRef<NodeIdx> Order, CompositionKind Kind,
                                const SelectOptions &Select) {
   MPASStats::Composition C{Kind};
   Graph Copy = copyForPlan(G);
   Copy.Order.assign(Order.begin(), Order.end());
-  Expected<DLRStats> D = planSegmented(
-      Copy, T, Select, [&](Graph &Part, bool) { return runDLR(Part, T, {}); });
+  Expected<DLRStats> D = planSegmented(Copy, T, Select, [&](Graph &Part, bool) {
+    return runDLR(Part, T, DLROptions::oneSetting());
+  });
   if (!D) {
     consumeError(D.takeError());
     return C;

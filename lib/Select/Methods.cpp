@@ -11,9 +11,7 @@ namespace dan {
 static Error runDAN(Graph &G, const TargetDesc &T) {
   if (Expected<MPASStats> S = selectMPAS(G, T, MPASOptions()); !S)
     return S.takeError();
-  DLROptions Plan; // dan-dlr's defaults
-  Plan.AutoHorizon = true;
-  if (Expected<DLRStats> S = selectDLR(G, T, Plan); !S)
+  if (Expected<DLRStats> S = selectDLR(G, T, DLROptions()); !S)
     return S.takeError();
   if (Expected<CPEStats> S = selectCPE(G, T, CPEOptions()); !S)
     return S.takeError();
@@ -21,7 +19,7 @@ static Error runDAN(Graph &G, const TargetDesc &T) {
 }
 
 static Error runBase(Graph &G, const TargetDesc &T) {
-  DLROptions Opts;
+  DLROptions Opts = DLROptions::oneSetting();
   Opts.Fit = FitPolicy::First;
   Opts.Evict = EvictPolicy::LRU;
   Opts.Victims = VictimSet::Single;

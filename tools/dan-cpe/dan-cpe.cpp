@@ -11,16 +11,16 @@ using namespace llvm;
 using namespace dan;
 using namespace dan::tool;
 
-static cl::opt<CPEMode> Mode("mode", cl::init(CPEMode::Refine),
+static cl::opt<CPEMode> Mode("mode", cl::init(CPEOptions().Mode),
                              cl::desc("What the stage does"),
                              enumValues(cpeModeTable()), cl::cat(DANCategory));
 
-static cl::opt<CPEMoveSet> MoveSet("move", cl::init(CPEMoveSet::Ops),
+static cl::opt<CPEMoveSet> MoveSet("move", cl::init(CPEOptions().Moves),
                                    cl::desc("Which nodes a move may carry"),
                                    enumValues(cpeMoveSetTable()), cl::Hidden,
                                    cl::cat(TuningCategory));
 
-static cl::opt<CPEStart> Start("start", cl::init(CPEStart::Best),
+static cl::opt<CPEStart> Start("start", cl::init(CPEOptions().Start),
                                cl::desc("Where the search starts"),
                                enumValues(cpeStartTable()), cl::Hidden,
                                cl::cat(TuningCategory));

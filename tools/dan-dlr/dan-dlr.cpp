@@ -33,36 +33,39 @@ struct WeightParser : public cl::parser<double> {
 
 static cl::opt<FitPolicy>
     Fit("fit", cl::desc("How a placement chooses its free segment"),
-        cl::init(FitPolicy::Timed), enumValues(fitPolicyTable()), cl::Hidden,
+        cl::init(DLROptions().Fit), enumValues(fitPolicyTable()), cl::Hidden,
         cl::cat(TuningCategory));
 
 static cl::opt<EvictPolicy>
     Evict("evict",
           cl::desc("How a victim is chosen in L1 and UB (L0 tiers always "
                    "flush eagerly)"),
-          cl::init(EvictPolicy::Cost),
+          cl::init(DLROptions().Evict),
           enumValues(evictPolicyTable().take_front(UserEvictPolicies)),
           cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<VictimSet>
-    Victims("victims", cl::init(VictimSet::Window),
+    Victims("victims", cl::init(DLROptions().Victims),
             cl::desc("Which buffers a placement that does not fit evicts"),
             enumValues(victimSetTable()), cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<double, false, WeightParser>
-    LambdaByte("lambda-byte", cl::init(1.0), cl::value_desc("X"),
+    LambdaByte("lambda-byte", cl::init(DLROptions().LambdaByte),
+               cl::value_desc("X"),
                cl::desc("Weight of a spill's extra traffic in the cost score "
                         "(default 1)"),
                cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<double, false, WeightParser>
-    LambdaCyc("lambda-cyc", cl::init(1.0), cl::value_desc("X"),
+    LambdaCyc("lambda-cyc", cl::init(DLROptions().LambdaCyc),
+              cl::value_desc("X"),
               cl::desc("Weight of a spill's cycles in the cost score "
                        "(default 1)"),
               cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<std::string> Horizon(
-    "horizon", cl::init("auto"), cl::value_desc("auto|off|N"),
+    "horizon", cl::init(DLROptions().AutoHorizon ? "auto" : "off"),
+    cl::value_desc("auto|off|N"),
     cl::desc("Release horizon: when room is needed, evict first the least "
              "recently used buffer not needed for N schedule positions; "
              "'auto' plans with none, 800, 400 and 200 and keeps the least "

@@ -9,39 +9,39 @@ using namespace llvm;
 using namespace dan;
 using namespace dan::tool;
 
-static cl::opt<L0Mode> L0("l0", cl::init(L0Mode::Auto),
+static cl::opt<L0Mode> L0("l0", cl::init(MPASOptions().L0),
                           cl::desc("How the L0 tiers constrain the order"),
                           enumValues(l0ModeTable()), cl::cat(DANCategory));
 
 static cl::opt<MPASWeights>
-    Weights("weights", cl::init(MPASWeights::Auto),
+    Weights("weights", cl::init(MPASOptions().Weights),
             cl::desc("Priority of the ready nodes (the paper's figure 7)"),
             enumValues(weightsTable()), cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<AllocChoice>
-    Allocs("allocs", cl::init(AllocChoice::Demand),
+    Allocs("allocs", cl::init(MPASOptions().Allocs),
            cl::desc("Which ALLOC to take when no FREE or operation is ready"),
            enumValues(allocChoiceTable()), cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<MPASObjective>
-    Objective("objective", cl::init(MPASObjective::Overflow),
+    Objective("objective", cl::init(MPASOptions().Objective),
               cl::desc("What the demand-driven alloc choice minimizes first"),
               enumValues(objectiveTable()), cl::cat(DANCategory));
 
 static cl::opt<Traversal> Order(
-    "order", cl::init(Traversal::Auto),
+    "order", cl::init(MPASOptions().Order),
     cl::desc("The order in which independent tasks are taken, or the input "
              "order kept"),
     enumValues(traversalTable()), cl::cat(DANCategory));
 
 static cl::opt<unsigned>
-    Group("group", cl::init(2), cl::value_desc("N"),
+    Group("group", cl::init(MPASOptions().Group), cl::value_desc("N"),
           cl::desc("With --order=groups: tasks per group, 0 for all at once "
                    "(default 2; --order=auto tries 1, 2, 4 and all)"),
           cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<bool> Place(
-    "place", cl::init(true),
+    "place", cl::init(MPASOptions().Place),
     cl::desc("End with the placement step: every ALLOC and its COPY_IN as "
              "late, every FREE as early as the order allows (default on; "
              "--l0=auto also tries each order without it)"),

@@ -65,7 +65,18 @@ struct DLROptions {
   /// likewise Fit == FitPolicy::Auto under timed, best and next fit, with
   /// AutoHorizon under every pair. The search layer (dan/Select/Select.h)
   /// makes these selections; runDLR plans under one fit and horizon.
-  bool AutoHorizon = false;
+  bool AutoHorizon = true;
+
+  // Every default above is dan-dlr's (its options are initialised from a
+  // DLROptions), so a default-constructed DLROptions plans as the tool does.
+
+  /// The defaults with one horizon, none: what runDLR takes from a caller
+  /// that plans once (stage 1's candidates, the kernels of the floor).
+  static DLROptions oneSetting() {
+    DLROptions O;
+    O.AutoHorizon = false;
+    return O;
+  }
 };
 
 struct DLRStats {
