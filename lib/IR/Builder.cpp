@@ -1,0 +1,167 @@
+//===- Builder.cpp - Building a graph from a program ----------------------===//
+
+#include "dan/IR/Builder.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/JSON.h"
+
+using namespace llvm;
+
+namespace dan {
+
+static Error failure(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
+
+Builder::Builder(StringRef Name, const TargetDesc &Target)
+    : G(std::make_unique<Graph>()) {
+  G->Name = Name.str();
+  G->Target = Target;
+}
+
+Error Builder::checkHandle(NodeHandle H) const {
+  if (H.Index >= G->size())
+    return failure("node handle " + Twine(H.Index) +
+                   " is not a node of this graph");
+  return Error::success();
+}
+
+Error Builder::checkNumber(uint64_t V) const {
+  if (V > MaxValue)
+    return failure("number '" + Twine(V) + "' is too large; the limit is " +
+                   "2^40 (" + Twine(MaxValue) + ")");
+  return Error::success();
+}
+
+/// That \p Name can be written as \p Noun in DAN IR, as the importers
+/// check it.
+static Error checkIdentifier(StringRef Name, StringRef Noun) {
+  switch (identifierProblem(Name)) {
+  case IdentifierProblem::None:
+    return Error::success();
+  case IdentifierProblem::Shape:
+    return failure(quoteToken(Name) + " cannot be " + Noun +
+                   " in DAN IR: write a letter or '_' followed by letters, "
+                   "digits, '_' or '.'");
+  case IdentifierProblem::Keyword:
+    return failure(quoteToken(Name) + " is a keyword of DAN IR, not " + Noun);
+  case IdentifierProblem::IdLike:
+    return failure(quoteToken(Name) +
+                   " reads as a node or buffer id in DAN IR, not " + Noun);
+  }
+  llvm_unreachable("covered switch");
+}
+
+Expected<NodeHandle> Builder::addNode(Node N, ArrayRef<NodeHandle> After) {
+  for (NodeHandle P : After)
+    if (Error E = checkHandle(P))
+      return std::move(E);
+  N.Id = G->size();
+  NodeHandle H{G->addNode(std::move(N))};
+  for (NodeHandle P : After)
+    if (Error E = addEdge(P, H))
+      return std::move(E);
+  return H;
+}
+
+Expected<BufferHandle> Builder::alloc(StringRef TierName, uint64_t Size,
+                                      ArrayRef<NodeHandle> After) {
+  std::optional<Tier> T = lookupTier(TierName);
+  if (!T)
+    return failure(unknownNameMessage("tier", TierName, allTierNames()));
+  if (Error E = checkNumber(Size))
+    return std::move(E);
+  Node N;
+  N.Kind = NodeKind::Alloc;
+  N.Buf = NextBuffer;
+  N.BufTier = *T;
+  N.Size = Size;
+  Expected<NodeHandle> H = addNode(std::move(N), After);
+  if (!H)
+    return H.takeError();
+  return BufferHandle{*H, NextBuffer++, *T, Size};
+}
+
+Expected<NodeHandle> Builder::op(StringRef Name, StringRef PipeName,
+                                 uint64_t Cycles, ArrayRef<BufferHandle> Bufs,
+                                 ArrayRef<NodeHandle> After) {
+  if (namesBufferNode(Name))
+    return failure(quoteToken(Name) + " is not an operation; write '" +
+                   Name.lower() + " bN ...' for a buffer node");
+  if (Error E = checkIdentifier(Name, "an operation name"))
+    return std::move(E);
+  std::optional<Pipe> P = lookupPipe(PipeName);
+  if (!P)
+    return failure(unknownNameMessage("pipe", PipeName, allPipeNames()));
+  if (Error E = checkNumber(Cycles))
+    return std::move(E);
+  Node N;
+  N.Kind = NodeKind::Op;
+  N.OpName = G->internOpName(Name);
+  N.OpPipe = *P;
+  N.Cycles = Cycles;
+  for (const BufferHandle &B : Bufs) {
+    if (B.Id >= NextBuffer)
+      return failure("buffer handle b" + Twine(B.Id) +
+                     " is not a buffer of this graph");
+    N.Bufs.push_back(B.Id);
+  }
+  return addNode(std::move(N), After);
+}
+
+Expected<NodeHandle> Builder::free(const BufferHandle &B,
+                                   ArrayRef<NodeHandle> After) {
+  if (B.Id >= NextBuffer)
+    return failure("buffer handle b" + Twine(B.Id) +
+                   " is not a buffer of this graph");
+  Node N;
+  N.Kind = NodeKind::Free;
+  N.Buf = B.Id;
+  N.BufTier = B.BufTier;
+  N.Size = B.Size;
+  return addNode(std::move(N), After);
+}
+
+Error Builder::addEdge(NodeHandle From, NodeHandle To) {
+  if (Error E = checkHandle(From))
+    return E;
+  if (Error E = checkHandle(To))
+    return E;
+  EdgeList &Preds = (*G)[To.Index].Preds;
+  if (is_contained(Preds, From.Index))
+    return failure("duplicate edge from n" + Twine((*G)[From.Index].Id) +
+                   " to n" + Twine((*G)[To.Index].Id));
+  Preds.push_back(From.Index);
+  return Error::success();
+}
+
+Error Builder::setAttr(NodeHandle N, StringRef Key, StringRef Value) {
+  if (Error E = checkHandle(N))
+    return E;
+  if (Error E = checkIdentifier(Key, "an attribute key"))
+    return E;
+  if (!json::isUTF8(Value))
+    return failure("a string must be valid UTF-8");
+  Node &Target = (*G)[N.Index];
+  if (!Target.AttrSet)
+    Target.AttrSet = G->addAttrs({});
+  NodeAttrs &Attrs = G->Attrs[Target.AttrSet - 1];
+  if (any_of(Attrs, [&](const auto &A) { return A.first == Key; }))
+    return failure("duplicate attribute " + quoteToken(Key));
+  // By key, as the parser keeps them.
+  auto At =
+      partition_point(Attrs, [&](const auto &A) { return A.first < Key; });
+  Attrs.insert(At, {Key.str(), Value.str()});
+  return Error::success();
+}
+
+std::unique_ptr<Graph> Builder::take() {
+  G->sortEdges();
+  std::unique_ptr<Graph> Out = std::move(G);
+  G = std::make_unique<Graph>();
+  G->Name = Out->Name;
+  G->Target = Out->Target;
+  NextBuffer = 0;
+  return Out;
+}
+
+} // namespace dan
