@@ -62,8 +62,8 @@ TEST(BuilderTest, ReportsAsTheParser) {
   EXPECT_EQ(errorText(B.op("after", "VECTOR", 1, {})),
             "'after' is a keyword of DAN IR, not an operation name");
   EXPECT_EQ(errorText(B.op("COPY-IN", "MTE2", 1, {})),
-            "'COPY-IN' cannot be an operation name in DAN IR: write a letter "
-            "or '_' followed by letters, digits, '_' or '.'");
+            "'COPY-IN' cannot name an operation in DAN IR: write a letter or "
+            "'_' followed by letters, digits, '_' or '.'");
   EXPECT_EQ(errorText(B.alloc("UB", MaxValue + 1)),
             "number '1099511627777' is too large; the limit is 2^40 "
             "(1099511627776)");

@@ -79,23 +79,8 @@ bool checkOpName(GraphBuilder &B, StringRef Name, LazyLoc Where,
 
 bool checkIdentifier(GraphBuilder &B, StringRef Name, LazyLoc Where,
                      const Twine &What, StringRef Role, StringRef Noun) {
-  switch (identifierProblem(Name)) {
-  case IdentifierProblem::None:
-    return true;
-  case IdentifierProblem::Shape:
-    return B.error(Where(), What + " " + quoteToken(Name) + " cannot name " +
-                                Role +
-                                " in DAN IR: write a letter or '_' followed "
-                                "by letters, digits, '_' or '.'");
-  case IdentifierProblem::Keyword:
-    return B.error(Where(), What + " " + quoteToken(Name) +
-                                " is a keyword of DAN IR, not " + Noun);
-  case IdentifierProblem::IdLike:
-    return B.error(Where(),
-                   What + " " + quoteToken(Name) +
-                       " reads as a node or buffer id in DAN IR, not " + Noun);
-  }
-  llvm_unreachable("covered switch");
+  std::string Problem = identifierError(Name, Role, Noun);
+  return Problem.empty() || B.error(Where(), What + " " + Problem);
 }
 
 } // namespace dan::detail

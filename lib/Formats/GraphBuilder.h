@@ -57,7 +57,7 @@ bool checkPipeName(GraphBuilder &B, llvm::StringRef Name, LazyLoc Where,
 bool checkOpName(GraphBuilder &B, llvm::StringRef Name, LazyLoc Where,
                  const llvm::Twine &What);
 /// Checks that \p Name (the field \p What) is an identifier of DAN IR
-/// (identifierProblem); the error says what it names, \p Role ("an
+/// (identifierError); the error says what it names, \p Role ("an
 /// operation") and \p Noun ("an operation name").
 bool checkIdentifier(GraphBuilder &B, llvm::StringRef Name, LazyLoc Where,
                      const llvm::Twine &What, llvm::StringRef Role,

@@ -32,25 +32,6 @@ Error Builder::checkNumber(uint64_t V) const {
   return Error::success();
 }
 
-/// That \p Name can be written as \p Noun in DAN IR, as the importers
-/// check it.
-static Error checkIdentifier(StringRef Name, StringRef Noun) {
-  switch (identifierProblem(Name)) {
-  case IdentifierProblem::None:
-    return Error::success();
-  case IdentifierProblem::Shape:
-    return failure(quoteToken(Name) + " cannot be " + Noun +
-                   " in DAN IR: write a letter or '_' followed by letters, "
-                   "digits, '_' or '.'");
-  case IdentifierProblem::Keyword:
-    return failure(quoteToken(Name) + " is a keyword of DAN IR, not " + Noun);
-  case IdentifierProblem::IdLike:
-    return failure(quoteToken(Name) +
-                   " reads as a node or buffer id in DAN IR, not " + Noun);
-  }
-  llvm_unreachable("covered switch");
-}
-
 Expected<NodeHandle> Builder::addNode(Node N, ArrayRef<NodeHandle> After) {
   for (NodeHandle P : After)
     if (Error E = checkHandle(P))
@@ -87,8 +68,10 @@ Expected<NodeHandle> Builder::op(StringRef Name, StringRef PipeName,
   if (namesBufferNode(Name))
     return failure(quoteToken(Name) + " is not an operation; write '" +
                    Name.lower() + " bN ...' for a buffer node");
-  if (Error E = checkIdentifier(Name, "an operation name"))
-    return std::move(E);
+  if (std::string Problem =
+          identifierError(Name, "an operation", "an operation name");
+      !Problem.empty())
+    return failure(Problem);
   std::optional<Pipe> P = lookupPipe(PipeName);
   if (!P)
     return failure(unknownNameMessage("pipe", PipeName, allPipeNames()));
@@ -137,8 +120,10 @@ Error Builder::addEdge(NodeHandle From, NodeHandle To) {
 Error Builder::setAttr(NodeHandle N, StringRef Key, StringRef Value) {
   if (Error E = checkHandle(N))
     return E;
-  if (Error E = checkIdentifier(Key, "an attribute key"))
-    return E;
+  if (std::string Problem =
+          identifierError(Key, "an attribute", "an attribute key");
+      !Problem.empty())
+    return failure(Problem);
   if (!json::isUTF8(Value))
     return failure("a string must be valid UTF-8");
   Node &Target = (*G)[N.Index];

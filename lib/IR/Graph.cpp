@@ -101,7 +101,11 @@ bool namesBufferNode(StringRef OpName) {
          OpName.equals_insensitive("SPILL_IN");
 }
 
-IdentifierProblem identifierProblem(StringRef Name) {
+namespace {
+enum class IdentifierProblem { None, Shape, Keyword, IdLike };
+} // namespace
+
+static IdentifierProblem identifierProblem(StringRef Name) {
   bool Shaped =
       !Name.empty() && (isAlpha(Name[0]) || Name[0] == '_') &&
       all_of(Name, [](char C) { return isAlnum(C) || C == '_' || C == '.'; });
@@ -116,6 +120,25 @@ IdentifierProblem identifierProblem(StringRef Name) {
       all_of(Name.drop_front(), isDigit))
     return IdentifierProblem::IdLike;
   return IdentifierProblem::None;
+}
+
+std::string identifierError(StringRef Name, StringRef Role, StringRef Noun) {
+  switch (identifierProblem(Name)) {
+  case IdentifierProblem::None:
+    return "";
+  case IdentifierProblem::Shape:
+    return (quoteToken(Name) + " cannot name " + Role +
+            " in DAN IR: write a letter or '_' followed by letters, digits, "
+            "'_' or '.'")
+        .str();
+  case IdentifierProblem::Keyword:
+    return (quoteToken(Name) + " is a keyword of DAN IR, not " + Noun).str();
+  case IdentifierProblem::IdLike:
+    return (quoteToken(Name) + " reads as a node or buffer id in DAN IR, not " +
+            Noun)
+        .str();
+  }
+  llvm_unreachable("covered switch");
 }
 
 std::string describeNode(const Graph &G, NodeIdx I) {

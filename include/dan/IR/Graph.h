@@ -173,18 +173,15 @@ private:
 bool namesBufferNode(llvm::StringRef OpName);
 
 /// What keeps \p Name from being written where DAN IR takes an identifier
-/// (an operation's name, an attribute's key), so that a graph imported
-/// from another format prints as IR that parses back.
-enum class IdentifierProblem {
-  None,
-  /// Not a letter or '_' followed by letters, digits, '_' or '.'.
-  Shape,
-  /// A keyword of the IR ('after', 'reads', ...).
-  Keyword,
-  /// Lexed as a node or buffer id ('n5', 'b3').
-  IdLike,
-};
-IdentifierProblem identifierProblem(llvm::StringRef Name);
+/// (an operation's name, an attribute's key), so that a graph imported or
+/// built in a program prints as IR that parses back: it must be a letter
+/// or '_' followed by letters, digits, '_' or '.', not a keyword, and not
+/// shaped like a node or buffer id. Said of what it would name, \p Role ("an
+/// operation") and \p Noun ("an operation name"):
+/// "'COPY-IN' cannot name an operation in DAN IR: ...", "'after' is a
+/// keyword of DAN IR, not an operation name"; empty when nothing is.
+std::string identifierError(llvm::StringRef Name, llvm::StringRef Role,
+                            llvm::StringRef Noun);
 
 /// A short human name of a node for messages: "n5 (COPY_IN)", "n7 (alloc b3)".
 std::string describeNode(const Graph &G, NodeIdx I);
