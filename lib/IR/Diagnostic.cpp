@@ -105,14 +105,20 @@ void printTo(const llvm::SMDiagnostic &D, int SourceCol, const char *ProgName,
       << std::string(Caret, ' ') << "^\n";
 }
 
-/// The handler prefixDiagnostics installs; the context is the program name.
-/// printLocated prints for it itself (it knows the source column); this
-/// serves a SourceMgr::PrintMessage called directly.
-void printWithProgram(const llvm::SMDiagnostic &D, void *Context) {
+/// printTo on stderr, in one write.
+void write(const llvm::SMDiagnostic &D, int SourceCol, const char *ProgName) {
   llvm::SmallString<256> Text;
   DiagText OS(Text);
-  D.print(static_cast<const std::string *>(Context)->c_str(), OS);
+  printTo(D, SourceCol, ProgName, OS);
   llvm::errs() << Text;
+}
+
+/// The handler prefixDiagnostics installs; the context is the program name.
+/// printLocated writes for it itself (it knows the source column when
+/// control bytes moved the caret); this serves a SourceMgr::PrintMessage
+/// called directly.
+void printWithProgram(const llvm::SMDiagnostic &D, void *Context) {
+  write(D, D.getColumnNo(), static_cast<const std::string *>(Context)->c_str());
 }
 
 /// Prints \p D, whose location is \p SourceCol in its file, as \p SM's
@@ -124,13 +130,9 @@ void emit(const llvm::SourceMgr &SM, const llvm::SMDiagnostic &D,
     Handler(D, SM.getDiagContext());
     return;
   }
-  const char *ProgName =
-      Handler ? static_cast<const std::string *>(SM.getDiagContext())->c_str()
-              : nullptr;
-  llvm::SmallString<256> Text;
-  DiagText OS(Text);
-  printTo(D, SourceCol, ProgName, OS);
-  llvm::errs() << Text;
+  write(D, SourceCol,
+        Handler ? static_cast<const std::string *>(SM.getDiagContext())->c_str()
+                : nullptr);
 }
 
 } // namespace
