@@ -100,18 +100,12 @@ Error cycleError(const Graph &G, ArrayRef<SmallVector<NodeIdx, 2>> Preds,
     Cur = *llvm::find_if(Preds[Cur],
                          [&](NodeIdx P) { return Rank[P] == UINT32_MAX; });
   }
-  std::vector<NodeIdx> Cycle(Path.begin() + Seen[Cur], Path.end());
-  std::reverse(Cycle.begin(), Cycle.end());
-  std::rotate(Cycle.begin(),
-              llvm::min_element(
-                  Cycle, [&](NodeIdx A, NodeIdx B) { return Pos[A] < Pos[B]; }),
-              Cycle.end());
-  std::string Text;
-  for (NodeIdx I : Cycle)
-    Text += "n" + std::to_string(G[I].Id) + " -> ";
-  Text += "n" + std::to_string(G[Cycle.front()].Id);
+  NodeIdx First;
+  std::string Text = detail::cycleText(
+      G, std::vector<NodeIdx>(Path.begin() + Seen[Cur], Path.end()), Pos,
+      First);
   DiagList Diags;
-  Diags.error(G[Cycle.front()].Loc,
+  Diags.error(G[First].Loc,
               "cannot add the lifetime edges: with them (alloc, then each "
               "use, then free) the edges would form a cycle: " +
                   Text);

@@ -13,12 +13,34 @@
 #include "dan/IR/Graph.h"
 #include "dan/Support/CSR.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <queue>
+#include <string>
 #include <vector>
 
 namespace dan::detail {
+
+/// A cycle of edges as the messages write it, "n3 -> n5 -> n3", from its
+/// node earliest in the schedule (\p Pos), which \p First is set to.
+/// \p Backward walks the cycle against its edges (each node a predecessor
+/// of the one before), as a walk back from a node left unranked finds it.
+inline std::string cycleText(const Graph &G, std::vector<NodeIdx> Backward,
+                             llvm::ArrayRef<uint32_t> Pos, NodeIdx &First) {
+  std::reverse(Backward.begin(), Backward.end());
+  std::rotate(
+      Backward.begin(),
+      llvm::min_element(Backward,
+                        [&](NodeIdx A, NodeIdx B) { return Pos[A] < Pos[B]; }),
+      Backward.end());
+  std::string Text;
+  for (NodeIdx I : Backward)
+    Text += "n" + std::to_string(G[I].Id) + " -> ";
+  First = Backward.front();
+  return Text + "n" + std::to_string(G[First].Id);
+}
 
 /// Answers "is there a path from A to B?" for nodes ranked in a
 /// topological order (\p Rank: every edge goes from a lower rank to a

@@ -313,19 +313,12 @@ bool Verifier::checkAcyclic() {
         }
     Cur = Next;
   }
-  // Path[Seen[Cur]..] walks the cycle backwards; print it forwards.
-  std::vector<NodeIdx> Cycle(Path.begin() + Seen[Cur], Path.end());
-  std::reverse(Cycle.begin(), Cycle.end());
-  // Start the cycle at its earliest node in the schedule.
-  std::rotate(Cycle.begin(),
-              llvm::min_element(
-                  Cycle, [&](NodeIdx A, NodeIdx B) { return Pos[A] < Pos[B]; }),
-              Cycle.end());
-  std::string Text;
-  for (NodeIdx I : Cycle)
-    Text += "n" + std::to_string(G[I].Id) + " -> ";
-  Text += "n" + std::to_string(G[Cycle.front()].Id);
-  error(Cycle.front(), "the edges form a cycle: " + Text);
+  // Path[Seen[Cur]..] walks the cycle backwards.
+  NodeIdx First;
+  std::string Text = detail::cycleText(
+      G, std::vector<NodeIdx>(Path.begin() + Seen[Cur], Path.end()), Pos,
+      First);
+  error(First, "the edges form a cycle: " + Text);
   return false;
 }
 
