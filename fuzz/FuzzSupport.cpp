@@ -171,10 +171,10 @@ unsigned checkVerifyAndReplay(const Graph &G, SourceMgr &SM,
           fail(describeNode(G, I) + " starts before its predecessor " +
                describeNode(G, P) + " finishes");
   if (G.hasMemoryPlan())
-    for (unsigned Ti = 0; Ti != NumTiers; ++Ti)
+    for (unsigned Ti = 0; Ti != T.numTiers(); ++Ti)
       if (R.TierPeak[Ti] > T.capacity(static_cast<Tier>(Ti)))
         fail("a plan that verifies holds more than tier " +
-             tierName(static_cast<Tier>(Ti)) + " can");
+             T.tierName(static_cast<Tier>(Ti)) + " can");
   if (!L0Errors && !R.L0Single)
     fail("the replay sees two live L0 buffers where --l0-single sees none");
   return Errors;

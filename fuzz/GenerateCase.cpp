@@ -3,6 +3,7 @@
 #include "GenerateCase.h"
 #include "dan/Analysis/Verifier.h"
 #include "dan/Gen/Generate.h"
+#include "dan/Target/Davinci/Davinci.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <array>
@@ -32,10 +33,10 @@ uint64_t ByteReader::range(uint64_t Lo, uint64_t Hi) {
 
 namespace {
 
-constexpr Tier AllTiers[] = {Tier::L1, Tier::UB, Tier::L0A, Tier::L0B,
-                             Tier::L0C};
-constexpr Pipe AllPipes[] = {Pipe::MTE1, Pipe::MTE2, Pipe::MTE3,
-                             Pipe::FIXP, Pipe::CUBE, Pipe::VECTOR};
+constexpr Tier AllTiers[] = {davinci::L1, davinci::UB, davinci::L0A,
+                             davinci::L0B, davinci::L0C};
+constexpr Pipe AllPipes[] = {davinci::MTE1, davinci::MTE2, davinci::MTE3,
+                             davinci::FIXP, davinci::CUBE, davinci::VECTOR};
 
 // In every list below the first choice is the tools' default, since a
 // reader out of bytes picks index 0.
@@ -229,7 +230,7 @@ void DagBuilder::op() {
   N.Cycles = R.flag() ? R.range(0, 4000) : R.range(0, 200);
   // Zero to four buffers: an operation without any is legal (MAGIS's
   // subset DP once addressed an empty table on a window of them).
-  std::array<uint64_t, NumTiers> Bytes{};
+  std::array<uint64_t, MaxTiers> Bytes{};
   SmallVector<size_t, 4> Used;
   for (unsigned K = R.range(0, 4); K; --K) {
     size_t B = Live.empty() || R.byte() < 32

@@ -48,8 +48,8 @@ std::string describeTarget(const TargetDesc &T) {
   std::string S;
   raw_string_ostream OS(S);
   OS << "target:";
-  for (unsigned Ti = 0; Ti != NumTiers; ++Ti)
-    OS << " --capacity=" << tierName(static_cast<Tier>(Ti)) << '='
+  for (unsigned Ti = 0; Ti != T.numTiers(); ++Ti)
+    OS << " --capacity=" << T.tierName(static_cast<Tier>(Ti)) << '='
        << T.capacity(static_cast<Tier>(Ti));
   OS << " --spill-cost=" << T.spillAlpha() << ',' << T.spillBeta() << '\n';
   return S;
@@ -124,13 +124,13 @@ void checkMetrics(const Graph &G, const TargetDesc &T, const ReplayResult &R,
                          T.spillAlpha());
   };
 
-  std::array<std::optional<NodeIdx>, NumPipes> LastOn;
-  std::array<uint64_t, NumPipes> Busy{};
+  std::array<std::optional<NodeIdx>, MaxPipes> LastOn;
+  std::array<uint64_t, MaxPipes> Busy{};
   uint64_t Makespan = 0, Traffic = 0, Spills = 0;
   // Live bytes (and L0 buffers) change at placements and releases; summing
   // the changes by position gives the live state after each node.
-  std::vector<std::array<int64_t, NumTiers>> Delta(V);
-  std::vector<std::array<int64_t, NumTiers>> Count(V);
+  std::vector<std::array<int64_t, MaxTiers>> Delta(V);
+  std::vector<std::array<int64_t, MaxTiers>> Count(V);
   for (uint32_t P = 0; P != V; ++P) {
     NodeIdx I = G.Order[P];
     const Node &N = G[I];
@@ -188,13 +188,13 @@ void checkMetrics(const Graph &G, const TargetDesc &T, const ReplayResult &R,
     Makespan = std::max(Makespan, R.Finish[I]);
   }
 
-  std::array<int64_t, NumTiers> Live{}, Buffers{};
-  std::array<uint64_t, NumTiers> TierPeak{};
+  std::array<int64_t, MaxTiers> Live{}, Buffers{};
+  std::array<uint64_t, MaxTiers> TierPeak{};
   uint64_t PeakL1UB = 0;
   bool L0Single = true;
   for (uint32_t P = 0; P != V; ++P) {
     int64_t InPeak = 0;
-    for (unsigned Ti = 0; Ti != NumTiers; ++Ti) {
+    for (unsigned Ti = 0; Ti != T.numTiers(); ++Ti) {
       Tier Tr = static_cast<Tier>(Ti);
       Live[Ti] += Delta[P][Ti];
       Buffers[Ti] += Count[P][Ti];
@@ -220,11 +220,11 @@ void checkMetrics(const Graph &G, const TargetDesc &T, const ReplayResult &R,
   Expect("spill count", R.SpillCount, Spills);
   Expect("peak L1+UB", R.PeakL1UB, PeakL1UB);
   Expect("L0 single residency", R.L0Single, L0Single);
-  for (unsigned Ti = 0; Ti != NumTiers; ++Ti)
-    Expect(("peak of " + tierName(static_cast<Tier>(Ti))).str(), R.TierPeak[Ti],
-           TierPeak[Ti]);
-  for (unsigned Pi = 0; Pi != NumPipes; ++Pi)
-    Expect(("busy time of " + pipeName(static_cast<Pipe>(Pi))).str(),
+  for (unsigned Ti = 0; Ti != T.numTiers(); ++Ti)
+    Expect(("peak of " + T.tierName(static_cast<Tier>(Ti))).str(),
+           R.TierPeak[Ti], TierPeak[Ti]);
+  for (unsigned Pi = 0; Pi != T.numPipes(); ++Pi)
+    Expect(("busy time of " + T.pipeName(static_cast<Pipe>(Pi))).str(),
            R.PipeBusy[Pi], Busy[Pi]);
   Expect("busiest pipe", R.PipeLB, *std::max_element(Busy.begin(), Busy.end()));
 }

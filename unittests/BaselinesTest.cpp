@@ -14,6 +14,7 @@
 #include "dan/IR/MemoryPlan.h"
 #include "dan/IR/Printer.h"
 #include "dan/Select/Methods.h"
+#include "dan/Target/Davinci/Davinci.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -202,8 +203,8 @@ TEST(BaselinesTest, GeneratedGraphsUnderPressure) {
   // The default target, then one small enough that every upper tier and
   // L0 tier must spill or wait.
   TargetDesc Tight = TargetDesc::davinci();
-  Tight.setCapacity(Tier::L1, 768);
-  Tight.setCapacity(Tier::UB, 640);
+  Tight.setCapacity(davinci::L1, 768);
+  Tight.setCapacity(davinci::UB, 640);
   for (unsigned Seed = 1; Seed != 9; ++Seed) {
     SCOPED_TRACE("seed " + std::to_string(Seed));
     llvm::SourceMgr SM;
@@ -347,7 +348,7 @@ TEST(BaselinesTest, WideFanInBeyondTheCaps) {
   auto G = parse(SM, S, Diags);
   ASSERT_TRUE(G) << Diags;
   TargetDesc T = TargetDesc::davinci();
-  T.setCapacity(Tier::UB, 41 * 64); // JOIN needs all 41 at once
+  T.setCapacity(davinci::UB, 41 * 64); // JOIN needs all 41 at once
   for (Method M : allMethods())
     runTwice(*G, T, M);
 }

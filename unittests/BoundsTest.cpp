@@ -1,6 +1,7 @@
 #include "dan/Analysis/Bounds.h"
 #include "TestUtil.h"
 #include "dan/Analysis/Replay.h"
+#include "dan/Target/Davinci/Davinci.h"
 #include "dan/Transforms/DLR.h"
 #include <gtest/gtest.h>
 #include <map>
@@ -113,7 +114,7 @@ uint64_t leastPeak(const Graph &G, const TargetDesc &T, L0Rule Rule,
     if (Least[S] == UINT64_MAX)
       continue;
     int64_t Live = 0;
-    std::array<int64_t, NumTiers> L0Bytes{}, L0Count{};
+    std::array<int64_t, MaxTiers> L0Bytes{}, L0Count{};
     for (NodeIdx J = 0; J != V; ++J)
       if (S >> J & 1) {
         Live += Delta[J];
@@ -263,8 +264,8 @@ TEST(BoundsTest, ACycleIsAnError) {
 TEST(BoundsTest, TrafficBoundIsTheLeastCoverOfTheOrder) {
   std::mt19937 Rng(5);
   TargetDesc T = TargetDesc::davinci();
-  T.setCapacity(Tier::L1, 3);
-  T.setCapacity(Tier::UB, 3);
+  T.setCapacity(davinci::L1, 3);
+  T.setCapacity(davinci::UB, 3);
   unsigned Positive = 0;
   for (unsigned Case = 0; Case != 200; ++Case) {
     std::string Text = randomGraph(Rng, 2 + Case % 4, 2 + Case % 3, 1);
@@ -286,7 +287,7 @@ TEST(BoundsTest, TrafficBoundIsTheLeastCoverOfTheOrder) {
         Info[N.Buf] = {N.BufTier, N.Size};
     }
     uint64_t Expected = 0;
-    for (Tier Tr : {Tier::L1, Tier::UB, Tier::L0A}) {
+    for (Tier Tr : {davinci::L1, davinci::UB, davinci::L0A}) {
       std::vector<std::array<uint64_t, 3>> Stretches; // first, last, size
       std::vector<uint64_t> Live(G->Order.size(), 0);
       for (auto &[B, List] : Events) {
@@ -336,8 +337,8 @@ TEST(BoundsTest, TrafficBoundIsTheLeastCoverOfTheOrder) {
 // generated families under a shrunk L1 and UB, planned by dan-dlr's pass.
 TEST(BoundsTest, TrafficBoundNeverExceedsAPlan) {
   TargetDesc T = TargetDesc::davinci();
-  T.setCapacity(Tier::L1, 1024);
-  T.setCapacity(Tier::UB, 512);
+  T.setCapacity(davinci::L1, 1024);
+  T.setCapacity(davinci::UB, 512);
   unsigned Positive = 0;
   for (uint64_t Seed : {1, 2, 3})
     for (std::unique_ptr<Graph> &G : generatedFamilies(T, 3, 4, Seed)) {

@@ -45,14 +45,14 @@ std::vector<std::vector<uint64_t>> planOrder(const Graph &G) {
   for (const Node &N : G.Nodes)
     if (N.Kind == NodeKind::Alloc)
       TierOf.emplace(N.Buf, N.BufTier);
-  std::vector<std::vector<uint64_t>> Seq(NumTiers + 1);
+  std::vector<std::vector<uint64_t>> Seq(MaxTiers + 1);
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
     if (!N.isBufferNode())
       continue;
     Seq[static_cast<unsigned>(TierOf.at(N.Buf))].push_back(N.Id);
     if (N.isSpill())
-      Seq[NumTiers].push_back(N.Id);
+      Seq[MaxTiers].push_back(N.Id);
   }
   return Seq;
 }

@@ -2,6 +2,7 @@
 
 #include "dan/Compare/Comparison.h"
 #include "dan/Compare/ComparisonReport.h"
+#include "dan/Target/Davinci/Davinci.h"
 #include <cmath>
 #include <gtest/gtest.h>
 
@@ -78,9 +79,9 @@ TEST(BenchTest, Settings) {
   EXPECT_EQ((*Settings)[0].Label, "default");
   EXPECT_EQ((*Settings)[2].Label, "capacity x0.75, alpha 150, beta 2");
   TargetDesc Small = applySetting(T, (*Settings)[2]);
-  EXPECT_EQ(Small.capacity(Tier::L1), 3072u);
-  EXPECT_EQ(Small.capacity(Tier::UB), 768u);
-  EXPECT_EQ(Small.capacity(Tier::L0C), 384u);
+  EXPECT_EQ(Small.capacity(davinci::L1), 3072u);
+  EXPECT_EQ(Small.capacity(davinci::UB), 768u);
+  EXPECT_EQ(Small.capacity(davinci::L0C), 384u);
   EXPECT_EQ(Small.spillAlpha(), 150u);
 
   S.Capacity = false;
@@ -105,7 +106,7 @@ TEST(BenchTest, Settings) {
   Third.Alpha = 0;
   Third.Beta = 1;
   TargetDesc T3 = applySetting(T, Third);
-  EXPECT_EQ(T3.capacity(Tier::UB), 341u);
+  EXPECT_EQ(T3.capacity(davinci::UB), 341u);
   EXPECT_EQ(T3.spillBeta(), 1u);
 }
 

@@ -6,6 +6,7 @@
 #include "dan/Analysis/Verifier.h"
 #include "dan/IR/Diagnostic.h"
 #include "dan/IR/Printer.h"
+#include "dan/Target/Davinci/Davinci.h"
 #include "dan/Transforms/FreeList.h"
 #include <cmath>
 #include <gtest/gtest.h>
@@ -215,7 +216,7 @@ TEST(DLRTest, PlansAndNumbersSpillsAfterTheLargestId) {
   EXPECT_EQ(S->Spills, 1u);
   EXPECT_EQ(S->ExtraTraffic, 512u); // b0 is DDR-backed
   EXPECT_EQ(S->SpillCycles, 150u + 2 * 512);
-  EXPECT_EQ(S->Evictions[static_cast<unsigned>(Tier::UB)], 1u);
+  EXPECT_EQ(S->Evictions[static_cast<unsigned>(davinci::UB)], 1u);
   EXPECT_NE(idx(*G, 90), UINT32_MAX);
   EXPECT_EQ((*G)[idx(*G, 90)].Kind, NodeKind::SpillOut);
   EXPECT_EQ((*G)[idx(*G, 91)].Kind, NodeKind::SpillIn);
@@ -287,7 +288,7 @@ TEST(DLRTest, RefusesOversizedBuffersAndOperations) {
                      "tier UB: total size 1200, capacity 1024"),
             std::string::npos)
       << Msg;
-  T.setCapacity(Tier::UB, 500);
+  T.setCapacity(davinci::UB, 500);
   S = runDLR(*G, T, DLROptions::oneSetting());
   ASSERT_FALSE(bool(S));
   Msg = llvm::toString(S.takeError());

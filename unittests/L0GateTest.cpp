@@ -11,6 +11,7 @@
 
 #include "dan/Schedule/L0Gate.h"
 #include "dan/Gen/Generate.h"
+#include "dan/Target/Davinci/Davinci.h"
 #include "gtest/gtest.h"
 #include <random>
 #include <set>
@@ -82,7 +83,7 @@ TEST(L0GateTest, ParkingMakesThePlainWalksOrder) {
   unsigned Compared = 0, Changed = 0;
   for (uint64_t L0 : {256, 384, 512}) {
     TargetDesc T = TargetDesc::davinci();
-    for (Tier Ti : {Tier::L0A, Tier::L0B, Tier::L0C})
+    for (Tier Ti : {davinci::L0A, davinci::L0B, davinci::L0C})
       T.setCapacity(Ti, L0);
     for (GenFamily F :
          {GenFamily::Matmul, GenFamily::Attention, GenFamily::Conv}) {

@@ -3,6 +3,7 @@
 #include "dan/Analysis/Verifier.h"
 #include "dan/Gen/Generate.h"
 #include "dan/IR/NodeCosts.h"
+#include "dan/Target/Davinci/Davinci.h"
 #include "dan/Transforms/DLR.h"
 #include "llvm/ADT/BitVector.h"
 #include <gtest/gtest.h>
@@ -161,8 +162,8 @@ TEST(MemoryPlanTest, RequiredSpillEdgesImplyTheFullSet) {
   for (unsigned Cap : {256u, 384u, 512u}) {
     SCOPED_TRACE("capacity " + std::to_string(Cap));
     TargetDesc T = TargetDesc::davinci();
-    T.setCapacity(Tier::UB, Cap);
-    T.setCapacity(Tier::L1, 4 * Cap);
+    T.setCapacity(davinci::UB, Cap);
+    T.setCapacity(davinci::L1, 4 * Cap);
     GenOptions Opts;
     Opts.Matmul.MTiles = Opts.Matmul.NTiles = 3;
     Opts.Matmul.KTiles = 4;

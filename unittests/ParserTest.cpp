@@ -1,5 +1,6 @@
 #include "TestUtil.h"
 #include "dan/IR/Printer.h"
+#include "dan/Target/Davinci/Davinci.h"
 #include <gtest/gtest.h>
 
 using namespace dan;
@@ -24,13 +25,13 @@ TEST(ParserTest, ReadsEveryStatement) {
   ASSERT_EQ(G->size(), 5u);
   const Node &A = (*G)[idx(*G, 0)];
   EXPECT_EQ(A.Kind, NodeKind::Alloc);
-  EXPECT_EQ(A.BufTier, Tier::UB);
+  EXPECT_EQ(A.BufTier, davinci::UB);
   EXPECT_EQ(A.Size, 64u);
   EXPECT_TRUE(A.HasOffset);
   EXPECT_EQ(A.Offset, 128u);
   const Node &Op = (*G)[idx(*G, 1)];
   EXPECT_EQ(G->opName(Op), "COPY_IN");
-  EXPECT_EQ(Op.OpPipe, Pipe::MTE2);
+  EXPECT_EQ(Op.OpPipe, davinci::MTE2);
   EXPECT_EQ(Op.Cycles, 80u);
   ASSERT_EQ(Op.Bufs.size(), 1u);
   const Node &In = (*G)[idx(*G, 4)];

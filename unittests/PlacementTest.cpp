@@ -28,7 +28,7 @@ std::vector<NodeIdx> anchors(const Graph &G, llvm::ArrayRef<NodeIdx> Order) {
   std::vector<NodeIdx> Out;
   for (NodeIdx I : Order) {
     const Node &N = G[I];
-    if (N.Kind == NodeKind::Op && !TargetDesc::loadsFromDDR(G.opName(N)))
+    if (N.Kind == NodeKind::Op && !G.Target.loadsFromDDR(G.opName(N)))
       Out.push_back(I);
   }
   return Out;
@@ -83,7 +83,7 @@ TEST(PlacementTest, ShortensLiveRangesOnly) {
         EXPECT_EQ(errors(Placed, T, Single), 0u);
         ReplayResult Before = replay(Raw, T), After = replay(Placed, T);
         EXPECT_LE(After.PeakL1UB, Before.PeakL1UB);
-        for (unsigned TI = 0; TI != NumTiers; ++TI)
+        for (unsigned TI = 0; TI != T.numTiers(); ++TI)
           EXPECT_LE(After.TierPeak[TI], Before.TierPeak[TI]);
         EXPECT_EQ(anchors(Raw, Raw.Order), anchors(Placed, Placed.Order));
         EXPECT_EQ(placeLate(Placed, Placed.Order), Placed.Order);

@@ -1,6 +1,7 @@
 #include "dan/Analysis/Replay.h"
 #include "TestUtil.h"
 #include "dan/IR/MemoryPlan.h"
+#include "dan/Target/Davinci/Davinci.h"
 #include <functional>
 #include <gtest/gtest.h>
 #include <random>
@@ -37,8 +38,8 @@ TEST(ReplayTest, SpillExample) {
   auto X = run(SpillExample);
   const ReplayResult &R = X->R;
   EXPECT_EQ(R.PeakL1UB, 1024u);
-  EXPECT_EQ(R.TierPeak[unsigned(Tier::UB)], 1024u);
-  EXPECT_EQ(R.TierPeak[unsigned(Tier::L1)], 0u);
+  EXPECT_EQ(R.TierPeak[unsigned(davinci::UB)], 1024u);
+  EXPECT_EQ(R.TierPeak[unsigned(davinci::L1)], 0u);
   EXPECT_TRUE(R.L0Single);
   EXPECT_FALSE(R.L0Violation);
   EXPECT_EQ(R.ExtraTraffic, 512u);
@@ -46,9 +47,9 @@ TEST(ReplayTest, SpillExample) {
   EXPECT_EQ(R.Makespan, 1614u);
   EXPECT_EQ(R.CriticalPathLB, 1534u);
   EXPECT_EQ(R.PipeLB, 1334u);
-  EXPECT_EQ(R.PipeBusy[unsigned(Pipe::MTE2)], 1334u);
-  EXPECT_EQ(R.PipeBusy[unsigned(Pipe::MTE3)], 80u);
-  EXPECT_EQ(R.PipeBusy[unsigned(Pipe::VECTOR)], 200u);
+  EXPECT_EQ(R.PipeBusy[unsigned(davinci::MTE2)], 1334u);
+  EXPECT_EQ(R.PipeBusy[unsigned(davinci::MTE3)], 80u);
+  EXPECT_EQ(R.PipeBusy[unsigned(davinci::VECTOR)], 200u);
   EXPECT_EQ(X->start(3), 80u);  // MTE2 busy with n1
   EXPECT_EQ(X->start(11), 80u); // after n1; clean: 0 cycles
   EXPECT_EQ(X->finish(11), 80u);
@@ -94,15 +95,15 @@ TEST(ReplayTest, NodeCyclesAndPipes) {
   EXPECT_EQ(Cycles(4), 0u);
   EXPECT_EQ(nodePipe(G[idx(G, 0)], T), std::nullopt);
   EXPECT_EQ(nodePipe(G[idx(G, 4)], T), std::nullopt);
-  EXPECT_EQ(nodePipe(G[idx(G, 3)], T), Pipe::VECTOR);
-  EXPECT_EQ(nodePipe(G[idx(G, 6)], T), Pipe::MTE3);
-  EXPECT_EQ(nodePipe(G[idx(G, 7)], T), Pipe::MTE2);
+  EXPECT_EQ(nodePipe(G[idx(G, 3)], T), davinci::VECTOR);
+  EXPECT_EQ(nodePipe(G[idx(G, 6)], T), davinci::MTE3);
+  EXPECT_EQ(nodePipe(G[idx(G, 7)], T), davinci::MTE2);
   // Traffic: clean 100 + dirty 2 * 300.
   EXPECT_EQ(X->R.ExtraTraffic, 100u + 600);
   EXPECT_EQ(X->R.SpillCount, 2u);
   // Peak: 100 + 300 while both are resident.
   EXPECT_EQ(X->R.PeakL1UB, 400u);
-  EXPECT_EQ(X->R.TierPeak[unsigned(Tier::L1)], 300u);
+  EXPECT_EQ(X->R.TierPeak[unsigned(davinci::L1)], 300u);
 }
 
 TEST(ReplayTest, PipesRunInScheduleOrder) {
@@ -144,7 +145,7 @@ TEST(ReplayTest, SpilledL0BufferIsNotLive) {
     n5 = free b0 L0A 256 after n7
   })");
   EXPECT_TRUE(X->R.L0Single);
-  EXPECT_EQ(X->R.TierPeak[unsigned(Tier::L0A)], 256u);
+  EXPECT_EQ(X->R.TierPeak[unsigned(davinci::L0A)], 256u);
   EXPECT_EQ(X->R.PeakL1UB, 0u);
   EXPECT_EQ(X->R.Makespan, 1354u);
 }
@@ -162,7 +163,7 @@ TEST(ReplayTest, TwoLiveL0Buffers) {
   EXPECT_FALSE(X->R.L0Single);
   ASSERT_TRUE(X->R.L0Violation);
   EXPECT_EQ((*X->G)[*X->R.L0Violation].Id, 2u);
-  EXPECT_EQ(X->R.TierPeak[unsigned(Tier::L0A)], 64u);
+  EXPECT_EQ(X->R.TierPeak[unsigned(davinci::L0A)], 64u);
 }
 
 TEST(ReplayTest, EmptyGraph) {
@@ -212,7 +213,7 @@ TEST(ReplayTest, SafeOnHandBuiltGraphs) {
   G.OpNames = {"X"};
   ReplayResult R = replay(G, TargetDesc::davinci());
   EXPECT_EQ(R.Makespan, 5u);
-  EXPECT_EQ(R.PipeBusy[unsigned(Pipe::MTE1)], 5u);
+  EXPECT_EQ(R.PipeBusy[unsigned(davinci::MTE1)], 5u);
   EXPECT_EQ(R.Finish[1], 0u);
 }
 
@@ -248,7 +249,7 @@ TEST(ReplayTest, RandomGraphsKeepTheInvariants) {
       Node N;
       N.Id = I;
       N.Kind = NodeKind::Op;
-      N.OpPipe = static_cast<Pipe>(Rng() % NumPipes);
+      N.OpPipe = static_cast<Pipe>(Rng() % G.Target.numPipes());
       N.Cycles = Rng() % 20;
       for (unsigned P = 0; P != I; ++P)
         if (Rng() % 6 == 0)
@@ -292,7 +293,7 @@ TEST(ReplayTest, RandomGraphsKeepTheInvariants) {
       return Memo[I];
     };
     uint64_t CP = 0;
-    std::array<uint64_t, NumPipes> Busy{};
+    std::array<uint64_t, MaxPipes> Busy{};
     for (NodeIdx I = 0; I != V; ++I) {
       CP = std::max(CP, Longest(I));
       Busy[unsigned(G[I].OpPipe)] += G[I].Cycles;
@@ -300,7 +301,7 @@ TEST(ReplayTest, RandomGraphsKeepTheInvariants) {
     EXPECT_EQ(R.CriticalPathLB, CP);
     EXPECT_EQ(R.PipeBusy, Busy);
     EXPECT_GE(R.Makespan, std::max(R.CriticalPathLB, R.PipeLB));
-    std::array<uint64_t, NumPipes> PipeFree{};
+    std::array<uint64_t, MaxPipes> PipeFree{};
     for (NodeIdx I : G.Order) {
       for (const EdgeList *L : {&G[I].Preds, &G[I].ReusePreds})
         for (NodeIdx P : *L)

@@ -1,6 +1,7 @@
 #include "TestUtil.h"
 #include "dan/Report/Charts.h"
 #include "dan/Report/PlanViews.h"
+#include "dan/Target/Davinci/Davinci.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <functional>
 #include <gtest/gtest.h>
@@ -141,7 +142,7 @@ std::unique_ptr<Graph> bigGraph(unsigned N, unsigned Slots) {
     Node A;
     A.Id = Id++;
     A.Kind = NodeKind::Alloc;
-    A.BufTier = Tier::UB;
+    A.BufTier = davinci::UB;
     A.Buf = B;
     A.Size = 1024 / Slots;
     A.HasOffset = true;
@@ -152,7 +153,7 @@ std::unique_ptr<Graph> bigGraph(unsigned N, unsigned Slots) {
     Node O;
     O.Id = Id++;
     O.Kind = NodeKind::Op;
-    O.OpPipe = Pipe::VECTOR;
+    O.OpPipe = davinci::VECTOR;
     O.OpName = G->internOpName(B % 3 == 0 ? "EXP" : "ADD");
     O.Cycles = 10 + B % 7;
     O.Bufs.push_back(B);
@@ -161,7 +162,7 @@ std::unique_ptr<Graph> bigGraph(unsigned N, unsigned Slots) {
     Node F;
     F.Id = Id++;
     F.Kind = NodeKind::Free;
-    F.BufTier = Tier::UB;
+    F.BufTier = davinci::UB;
     F.Buf = B;
     F.Size = 1024 / Slots;
     F.Preds.push_back(OI);

@@ -11,6 +11,7 @@
 #include "dan/Gen/Generate.h"
 #include "dan/IR/Link.h"
 #include "dan/IR/Printer.h"
+#include "dan/Target/Davinci/Davinci.h"
 #include "gtest/gtest.h"
 
 using namespace dan;
@@ -25,8 +26,8 @@ std::vector<std::unique_ptr<Graph>> workloads(const TargetDesc &T) {
 
 TargetDesc tightTarget() {
   TargetDesc T = TargetDesc::davinci();
-  T.setCapacity(Tier::L1, 4096);
-  T.setCapacity(Tier::UB, 1024);
+  T.setCapacity(davinci::L1, 4096);
+  T.setCapacity(davinci::UB, 1024);
   return T;
 }
 

@@ -1,4 +1,5 @@
 #include "dan/Target/Target.h"
+#include "dan/Target/Davinci/Davinci.h"
 #include <gtest/gtest.h>
 
 using namespace dan;
@@ -12,18 +13,18 @@ static bool fails(llvm::Error E) {
 
 TEST(TargetTest, DavinciDefaults) {
   TargetDesc T = TargetDesc::davinci();
-  EXPECT_EQ(T.capacity(Tier::L1), 4096u);
-  EXPECT_EQ(T.capacity(Tier::UB), 1024u);
-  EXPECT_EQ(T.capacity(Tier::L0A), 256u);
-  EXPECT_EQ(T.capacity(Tier::L0B), 256u);
-  EXPECT_EQ(T.capacity(Tier::L0C), 512u);
-  EXPECT_TRUE(T.countsInPeak(Tier::L1));
-  EXPECT_TRUE(T.countsInPeak(Tier::UB));
-  EXPECT_FALSE(T.countsInPeak(Tier::L0A));
-  EXPECT_TRUE(T.isL0(Tier::L0C));
-  EXPECT_FALSE(T.isL0(Tier::UB));
-  EXPECT_EQ(T.spillOutPipe(), Pipe::MTE3);
-  EXPECT_EQ(T.spillInPipe(), Pipe::MTE2);
+  EXPECT_EQ(T.capacity(davinci::L1), 4096u);
+  EXPECT_EQ(T.capacity(davinci::UB), 1024u);
+  EXPECT_EQ(T.capacity(davinci::L0A), 256u);
+  EXPECT_EQ(T.capacity(davinci::L0B), 256u);
+  EXPECT_EQ(T.capacity(davinci::L0C), 512u);
+  EXPECT_TRUE(T.countsInPeak(davinci::L1));
+  EXPECT_TRUE(T.countsInPeak(davinci::UB));
+  EXPECT_FALSE(T.countsInPeak(davinci::L0A));
+  EXPECT_TRUE(T.isL0(davinci::L0C));
+  EXPECT_FALSE(T.isL0(davinci::UB));
+  EXPECT_EQ(T.spillOutPipe(), davinci::MTE3);
+  EXPECT_EQ(T.spillInPipe(), davinci::MTE2);
   EXPECT_EQ(T.transferCycles(100), 350u);
   EXPECT_EQ(T.spillOutCycles(100, /*DDRBacked=*/true), 0u);
   EXPECT_EQ(T.spillInCycles(100), 350u);
@@ -32,7 +33,7 @@ TEST(TargetTest, DavinciDefaults) {
 TEST(TargetTest, Overrides) {
   TargetDesc T = TargetDesc::davinci();
   ASSERT_FALSE(fails(T.parseCapacity("UB=2048")));
-  EXPECT_EQ(T.capacity(Tier::UB), 2048u);
+  EXPECT_EQ(T.capacity(davinci::UB), 2048u);
   ASSERT_FALSE(fails(T.parseSpillCost("0,4")));
   EXPECT_EQ(T.transferCycles(10), 40u);
 }
@@ -47,37 +48,37 @@ TEST(TargetTest, BadOverrides) {
   EXPECT_TRUE(fails(T.parseCapacity("UB=-1")));
   EXPECT_TRUE(fails(T.parseSpillCost("150")));
   EXPECT_TRUE(fails(T.parseSpillCost("a,b")));
-  EXPECT_EQ(T.capacity(Tier::UB), 1024u);
+  EXPECT_EQ(T.capacity(davinci::UB), 1024u);
 }
 
 TEST(TargetTest, OpCycles) {
   TargetDesc T = TargetDesc::davinci();
   // The traces' values at their tile shapes.
-  EXPECT_EQ(T.opCycles(OpCost::CopyIn, 128), 325u);
-  EXPECT_EQ(T.opCycles(OpCost::MoveL0, 128), 31u);
-  EXPECT_EQ(T.opCycles(OpCost::MoveL0Transposed, 128), 54u);
-  EXPECT_EQ(T.opCycles(OpCost::Mmad, 8 * 8 * 8), 128u);
-  EXPECT_EQ(T.opCycles(OpCost::FixpOut, 256), 263u);
-  EXPECT_EQ(T.opCycles(OpCost::CopyOutUB, 128), 191u);
-  EXPECT_EQ(T.opCycles(OpCost::CopyOutUB, 2), 150u);
-  EXPECT_EQ(T.opCycles(OpCost::RowSum, 12345), 342u);
+  EXPECT_EQ(davinci::opCycles(davinci::OpCost::CopyIn, 128), 325u);
+  EXPECT_EQ(davinci::opCycles(davinci::OpCost::MoveL0, 128), 31u);
+  EXPECT_EQ(davinci::opCycles(davinci::OpCost::MoveL0Transposed, 128), 54u);
+  EXPECT_EQ(davinci::opCycles(davinci::OpCost::Mmad, 8 * 8 * 8), 128u);
+  EXPECT_EQ(davinci::opCycles(davinci::OpCost::FixpOut, 256), 263u);
+  EXPECT_EQ(davinci::opCycles(davinci::OpCost::CopyOutUB, 128), 191u);
+  EXPECT_EQ(davinci::opCycles(davinci::OpCost::CopyOutUB, 2), 150u);
+  EXPECT_EQ(davinci::opCycles(davinci::OpCost::RowSum, 12345), 342u);
   // Saturates instead of wrapping.
-  EXPECT_EQ(T.opCycles(OpCost::CopyIn, UINT64_MAX), UINT64_MAX);
+  EXPECT_EQ(davinci::opCycles(davinci::OpCost::CopyIn, UINT64_MAX), UINT64_MAX);
 }
 
 TEST(TargetTest, ExecutionModelRules) {
   TargetDesc T = TargetDesc::davinci();
-  EXPECT_TRUE(TargetDesc::loadsFromDDR("COPY_IN"));
-  EXPECT_FALSE(TargetDesc::loadsFromDDR("COPY_OUT"));
-  EXPECT_FALSE(TargetDesc::loadsFromDDR("copy_in"));
+  EXPECT_TRUE(T.loadsFromDDR("COPY_IN"));
+  EXPECT_FALSE(T.loadsFromDDR("COPY_OUT"));
+  EXPECT_FALSE(T.loadsFromDDR("copy_in"));
   EXPECT_EQ(TargetDesc::spillTraffic(100, /*DDRBacked=*/true), 100u);
   EXPECT_EQ(TargetDesc::spillTraffic(100, /*DDRBacked=*/false), 200u);
   EXPECT_EQ(TargetDesc::spillTraffic(UINT64_MAX, false), UINT64_MAX);
-  EXPECT_EQ(T.nodePipe(NodeKind::Alloc, Pipe::CUBE), std::nullopt);
-  EXPECT_EQ(T.nodePipe(NodeKind::Free, Pipe::CUBE), std::nullopt);
-  EXPECT_EQ(T.nodePipe(NodeKind::Op, Pipe::CUBE), Pipe::CUBE);
-  EXPECT_EQ(T.nodePipe(NodeKind::SpillOut, Pipe::CUBE), Pipe::MTE3);
-  EXPECT_EQ(T.nodePipe(NodeKind::SpillIn, Pipe::CUBE), Pipe::MTE2);
+  EXPECT_EQ(T.nodePipe(NodeKind::Alloc, davinci::CUBE), std::nullopt);
+  EXPECT_EQ(T.nodePipe(NodeKind::Free, davinci::CUBE), std::nullopt);
+  EXPECT_EQ(T.nodePipe(NodeKind::Op, davinci::CUBE), davinci::CUBE);
+  EXPECT_EQ(T.nodePipe(NodeKind::SpillOut, davinci::CUBE), davinci::MTE3);
+  EXPECT_EQ(T.nodePipe(NodeKind::SpillIn, davinci::CUBE), davinci::MTE2);
   EXPECT_EQ(T.nodeCycles(NodeKind::Op, 7, 100, false), 7u);
   EXPECT_EQ(T.nodeCycles(NodeKind::Alloc, 7, 100, false), 0u);
   EXPECT_EQ(T.nodeCycles(NodeKind::SpillOut, 7, 100, true), 0u);
@@ -95,18 +96,18 @@ TEST(TargetTest, Header) {
   TargetDesc T = TargetDesc::davinci();
   EXPECT_EQ(Header(T), "target davinci");
   T.setSpillCost(100, 3);
-  T.setCapacity(Tier::L0C, 1024);
-  T.setCapacity(Tier::L1, 192);
+  T.setCapacity(davinci::L0C, 1024);
+  T.setCapacity(davinci::L1, 192);
   EXPECT_EQ(Header(T),
             "target davinci { L1 = 192, L0C = 1024, spill_cost = 100 + 3 * "
             "size }");
   EXPECT_NE(T, TargetDesc::davinci());
   // Back to the defaults: nothing to write.
   T.setSpillCost(150, 2);
-  T.setCapacity(Tier::L0C, 512);
-  T.setCapacity(Tier::L1, 4096);
+  T.setCapacity(davinci::L0C, 512);
+  T.setCapacity(davinci::L1, 4096);
   EXPECT_EQ(T, TargetDesc::davinci());
   EXPECT_EQ(Header(T), "target davinci");
-  EXPECT_EQ(TargetDesc::headerKeys().size(), NumTiers + 1);
-  EXPECT_EQ(TargetDesc::headerKeys().back(), "spill_cost");
+  EXPECT_EQ(T.headerKeys().size(), T.numTiers() + 1);
+  EXPECT_EQ(T.headerKeys().back(), "spill_cost");
 }

@@ -10,7 +10,7 @@ The "## Layout" section of README.md is a table of two columns:
 whose first cell names folders in backquotes (`lib/Select`, `tools/`) and
 whose second says what they hold, naming files and folders in backquotes
 too: a name with a slash from the root or from the row's own folders
-(`include/dan/Target/Davinci.def`, `CommandGuide/`), a file name from the
+(`include/dan/Target/Davinci/Davinci.def`, `CommandGuide/`), a file name from the
 row's own folders (`scale.py` in the row of `bench/`). The check fails
 (exit status 1, one line per problem) when
 

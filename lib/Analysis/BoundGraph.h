@@ -26,7 +26,7 @@ inline constexpr uint32_t None = UINT32_MAX;
 struct BoundGraph {
   struct Buffer {
     uint64_t Size = 0;
-    Tier BufTier = Tier::L1;
+    Tier BufTier{};
     std::vector<NodeIdx> Users;
   };
   std::vector<llvm::SmallVector<NodeIdx, 4>> Preds, Succs;

@@ -189,7 +189,7 @@ std::optional<TaskLines> findTaskLines(const Graph &G, const TargetDesc &T,
     ++Out.Tasks;
   }
   // Fed buffers: read within one task; a reader reads every fed tier.
-  std::array<bool, NumTiers> FedTier{};
+  std::array<bool, MaxTiers> FedTier{};
   for (uint32_t X = 0; X != NB; ++X)
     if (FedBy[X] != None)
       FedTier[static_cast<unsigned>(BG.Buffers[X].BufTier)] = true;
@@ -204,7 +204,7 @@ std::optional<TaskLines> findTaskLines(const Graph &G, const TargetDesc &T,
           (TaskOfFed[X] != None && TaskOfFed[X] != TaskOfOp[U]))
         return std::nullopt;
       TaskOfFed[X] = TaskOfOp[U];
-      std::array<bool, NumTiers> Reads{};
+      std::array<bool, MaxTiers> Reads{};
       for (uint32_t B : BG.BufsOf[U])
         if (FedBy[B] != None)
           Reads[static_cast<unsigned>(BG.Buffers[B].BufTier)] = true;
@@ -400,8 +400,8 @@ std::optional<std::pair<uint64_t, bool>> solveWindow(const Window &W,
   Queue.push({0, 0});
   Seen[0] = 0;
   uint64_t Expanded = 0;
-  std::array<uint64_t, NumTiers> L0Open{};
-  std::array<uint64_t, NumTiers> L0Count{};
+  std::array<uint64_t, MaxTiers> L0Open{};
+  std::array<uint64_t, MaxTiers> L0Count{};
   while (!Queue.empty()) {
     auto [Peak, Done] = Queue.top();
     Queue.pop();
@@ -444,7 +444,7 @@ std::optional<std::pair<uint64_t, bool>> solveWindow(const Window &W,
         }
       }
       bool Legal = true;
-      for (unsigned TI = 0; TI != NumTiers; ++TI) {
+      for (unsigned TI = 0; TI != T.numTiers(); ++TI) {
         if (Rule == L0Rule::Single && Count[TI] > 1)
           Legal = false;
         if (Rule == L0Rule::Capacity && Count[TI] &&

@@ -135,8 +135,8 @@ TrafficParts trafficParts(const Graph &G, const TargetDesc &T) {
         Events[B].push_back(Pos[I]);
   }
   DenseSet<uint64_t> Backed = ddrBackedBuffers(G);
-  std::array<TierStretches, NumTiers> Tiers;
-  std::vector<std::vector<int64_t>> Live(NumTiers);
+  std::array<TierStretches, MaxTiers> Tiers;
+  std::vector<std::vector<int64_t>> Live(T.numTiers());
   for (TierStretches &S : Tiers)
     S.BackedDelta.assign(Count + 1, 0);
   for (auto &V : Live)
@@ -166,7 +166,7 @@ TrafficParts trafficParts(const Graph &G, const TargetDesc &T) {
   }
   uint64_t Total = 0, In = 0, WrittenBack = 0;
   std::string Where;
-  for (unsigned TI = 0; TI != NumTiers; ++TI) {
+  for (unsigned TI = 0; TI != T.numTiers(); ++TI) {
     TierStretches &S = Tiers[TI];
     uint64_t Cap = T.capacity(static_cast<Tier>(TI));
     int64_t Bytes = 0;
@@ -182,7 +182,7 @@ TrafficParts trafficParts(const Graph &G, const TargetDesc &T) {
     In = SaturatingAdd(In, Out);
     WrittenBack = SaturatingAdd(WrittenBack, Written);
     Where += (Where.empty() ? "" : ", ") +
-             tierName(static_cast<Tier>(TI)).str() + ": " +
+             T.tierName(static_cast<Tier>(TI)).str() + ": " +
              std::to_string(Out) + " bytes out, " + std::to_string(Written) +
              " of them written back";
   }
@@ -194,7 +194,7 @@ TrafficParts trafficParts(const Graph &G, const TargetDesc &T) {
 /// Each node's cycles and each pipe's total.
 struct PipeLoads {
   std::vector<uint64_t> Cycles;
-  std::array<uint64_t, NumPipes> Busy{};
+  std::array<uint64_t, MaxPipes> Busy{};
 };
 
 PipeLoads pipeLoads(const Graph &G, const TargetDesc &T) {
@@ -212,12 +212,12 @@ PipeLoads pipeLoads(const Graph &G, const TargetDesc &T) {
 
 /// The busiest pipe of \p Busy as bound \p Method, the pipe's name
 /// followed by \p Note as where it rests.
-LowerBound busiestPipe(StringRef Method,
-                       const std::array<uint64_t, NumPipes> &Busy,
+LowerBound busiestPipe(const TargetDesc &T, StringRef Method,
+                       const std::array<uint64_t, MaxPipes> &Busy,
                        StringRef Note = "") {
   unsigned Most = std::max_element(Busy.begin(), Busy.end()) - Busy.begin();
   return {Method.str(), Busy[Most],
-          (pipeName(static_cast<Pipe>(Most)) + Note).str()};
+          (T.pipeName(static_cast<Pipe>(Most)) + Note).str()};
 }
 
 } // namespace
@@ -229,7 +229,7 @@ LowerBound trafficLowerBound(const Graph &G, const TargetDesc &T) {
 std::vector<LowerBound> makespanLowerBounds(const Graph &G,
                                             const TargetDesc &T) {
   PipeLoads Loads = pipeLoads(G, T);
-  std::vector<LowerBound> Out = {busiestPipe("busiest pipe", Loads.Busy)};
+  std::vector<LowerBound> Out = {busiestPipe(T, "busiest pipe", Loads.Busy)};
   // The longest path, over the graph's edges and each buffer's uses
   // between its ALLOC and its FREE (Kahn's order; a cycle leaves nodes
   // out, and the verifier reports it).
@@ -257,13 +257,13 @@ std::vector<LowerBound> makespanLowerBounds(const Graph &G,
 }
 
 OrderBounds orderLowerBounds(const Graph &G, const TargetDesc &T) {
-  std::array<uint64_t, NumPipes> Busy = pipeLoads(G, T).Busy;
+  std::array<uint64_t, MaxPipes> Busy = pipeLoads(G, T).Busy;
   // A plan of this order moves at least the traffic bound's bytes: back in
   // on the spill-in pipe, and out on the spill-out pipe for the buffers DDR
   // does not hold, costing at least one transfer's fixed cycles each way.
   TrafficParts P = trafficParts(G, T);
   auto Add = [&](NodeKind K, uint64_t Cycles) {
-    unsigned Pi = static_cast<unsigned>(*T.nodePipe(K, Pipe::MTE1));
+    unsigned Pi = static_cast<unsigned>(*T.nodePipe(K, Pipe{}));
     Busy[Pi] = SaturatingAdd(Busy[Pi], Cycles);
   };
   if (P.In)
@@ -271,7 +271,7 @@ OrderBounds orderLowerBounds(const Graph &G, const TargetDesc &T) {
   if (P.Out)
     Add(NodeKind::SpillOut, T.spillOutCycles(P.Out, false));
   return {std::move(P.Bound),
-          busiestPipe("with least spills", Busy,
+          busiestPipe(T, "with least spills", Busy,
                       ", with the transfers of the traffic bound")};
 }
 

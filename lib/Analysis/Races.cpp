@@ -21,7 +21,7 @@ namespace {
 /// A buffer's stay at one offset, and the span of its accesses.
 struct Placement {
   uint64_t Buf = 0;
-  Tier BufTier = Tier::L1;
+  Tier BufTier{};
   uint64_t Offset = 0, Size = 0;
   uint64_t Begin = UINT64_MAX, End = 0;
   NodeIdx First = 0, Last = 0; // the accesses that start and end the span
@@ -45,7 +45,7 @@ std::vector<Placement> placements(const Graph &G, const ReplayResult &R) {
   const size_t V = G.size();
   struct BufState {
     uint64_t Size = 0;
-    Tier BufTier = Tier::L1;
+    Tier BufTier{};
     uint32_t Open = UINT32_MAX; // the placement it is in, if any
   };
   IdTable<BufState> Bufs(V);
@@ -110,7 +110,7 @@ std::optional<Race> findRace(const Graph &G, const ReplayResult &R) {
 
   // Per tier, the placements whose data is there, by offset: disjoint until
   // the first race, which ends the sweep.
-  std::array<std::map<uint64_t, uint32_t>, NumTiers> Live;
+  std::array<std::map<uint64_t, uint32_t>, MaxTiers> Live;
   using Ending = std::pair<uint64_t, uint32_t>; // (End, placement)
   std::priority_queue<Ending, std::vector<Ending>, std::greater<Ending>> Ends;
   for (uint32_t K : ByStart) {

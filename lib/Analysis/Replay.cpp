@@ -26,7 +26,7 @@ enum class BufState : uint8_t { Unplaced, Resident, SpilledOut, Freed };
 struct BufInfo {
   BufferCost Cost;
   bool HasAlloc = false;
-  Tier BufTier = Tier::L1;
+  Tier BufTier{};
   BufState State = BufState::Unplaced;
 };
 
@@ -65,8 +65,8 @@ public:
 private:
   const TargetDesc &T;
   ReplayResult &R;
-  std::array<uint64_t, NumTiers> Bytes{};
-  std::array<uint64_t, NumTiers> Buffers{};
+  std::array<uint64_t, MaxTiers> Bytes{};
+  std::array<uint64_t, MaxTiers> Buffers{};
   uint64_t PeakBytes = 0;
 };
 } // namespace
@@ -94,7 +94,7 @@ ReplayResult replay(const Graph &G, const TargetDesc &T) {
   // cycles (the finish time with every pipe unlimited).
   std::vector<uint8_t> Done(V, 0);
   std::vector<uint64_t> Path(V, 0);
-  std::array<uint64_t, NumPipes> PipeFree{};
+  std::array<uint64_t, MaxPipes> PipeFree{};
   Residency Live(T, R);
 
   for (NodeIdx I : G.Order) {

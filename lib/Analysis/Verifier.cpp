@@ -57,8 +57,9 @@ void Verifier::checkBuffers() {
     }
     const Node &A = G[S.Alloc], &F = G[S.Free];
     if (A.BufTier != F.BufTier) {
-      error(S.Free, "free of " + buf(B) + " names tier " + tierName(F.BufTier) +
-                        " but its alloc names " + tierName(A.BufTier));
+      error(S.Free, "free of " + buf(B) + " names tier " +
+                        T.tierName(F.BufTier) + " but its alloc names " +
+                        T.tierName(A.BufTier));
       note(S.Alloc, "alloc of " + buf(B) + " is here");
     }
     if (A.Size != F.Size) {
@@ -208,7 +209,7 @@ void Verifier::checkFit() {
       continue;
     TooLarge = true;
     error(S.Alloc, buf(B) + " (size " + Twine(A.Size) +
-                       ") is larger than tier " + tierName(A.BufTier) +
+                       ") is larger than tier " + T.tierName(A.BufTier) +
                        " (capacity " + Twine(T.capacity(A.BufTier)) + ")");
   }
   // (Operations are judged once every buffer fits on its own.)
@@ -218,7 +219,7 @@ void Verifier::checkFit() {
     const Node &N = G[I];
     if (N.Kind != NodeKind::Op)
       continue;
-    std::array<uint64_t, NumTiers> Need{};
+    std::array<uint64_t, MaxTiers> Need{};
     SmallVector<uint64_t, 4> Seen;
     for (uint64_t B : N.Bufs) {
       if (is_contained(Seen, B) || !hasAlloc(B))
@@ -227,7 +228,7 @@ void Verifier::checkFit() {
       const Node &A = G[site(B)->Alloc];
       Need[static_cast<unsigned>(A.BufTier)] += A.Size;
     }
-    for (unsigned K = 0; K != NumTiers; ++K) {
+    for (unsigned K = 0; K != T.numTiers(); ++K) {
       Tier Tr = static_cast<Tier>(K);
       if (Need[K] <= T.capacity(Tr))
         continue;
@@ -240,7 +241,7 @@ void Verifier::checkFit() {
                    std::to_string(A.Size) + ")";
       }
       error(I, name(I) + " needs " + Names + " resident together in tier " +
-                   tierName(Tr) + ": total size " + Twine(Need[K]) +
+                   T.tierName(Tr) + ": total size " + Twine(Need[K]) +
                    ", capacity " + Twine(T.capacity(Tr)));
     }
   }
@@ -374,7 +375,7 @@ void Verifier::checkL0Single() {
   // The placements (ALLOC or SPILL_IN) live in each L0 tier, oldest first.
   // A spilled-out buffer holds none of the tier's bytes, so SPILL_OUT ends
   // its stay like FREE does, and SPILL_IN starts a new one like ALLOC.
-  SmallVector<NodeIdx, 2> Live[NumTiers];
+  SmallVector<NodeIdx, 2> Live[MaxTiers];
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
     if (!N.isBufferNode())
@@ -399,7 +400,7 @@ void Verifier::checkL0Single() {
       StringRef What = N.Kind == NodeKind::Alloc ? "alloc" : "spill_in";
       error(I, What + " of " + buf(N.Buf) + " makes " +
                    Twine(InTier.size() + 1) + " buffers live in " +
-                   tierName(BufTier) + " (" + buf(G[Other].Buf) +
+                   T.tierName(BufTier) + " (" + buf(G[Other].Buf) +
                    " is not yet freed); --l0-single allows one");
       note(Other, buf(G[Other].Buf) + " is placed here");
     }

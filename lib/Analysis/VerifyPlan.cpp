@@ -41,7 +41,7 @@ void Verifier::checkPlan() {
     if (N.Offset > Cap - A.Size)
       error(I, name(I) + " places " + buf(N.Buf) + " at " +
                    range(N.Offset, A.Size) + ", outside tier " +
-                   tierName(A.BufTier) + " " + range(0, Cap));
+                   T.tierName(A.BufTier) + " " + range(0, Cap));
   }
   checkSpillIds();
   checkResidency();
@@ -181,7 +181,7 @@ void Verifier::checkResidency() {
     NodeIdx Placer;
   };
   IdTable<BufState> States(G.size());
-  std::map<uint64_t, Seg> Resident[NumTiers];
+  std::map<uint64_t, Seg> Resident[MaxTiers];
 
   auto Remove = [&](uint64_t B, BufState &St) {
     if (!St.InMap)
@@ -255,7 +255,7 @@ void Verifier::checkResidency() {
       --It;
     if (It != Map.end() && It->first < End) {
       error(I, name(I) + " places " + buf(N.Buf) + " at " +
-                   range(Begin, A.Size) + " in " + tierName(A.BufTier) +
+                   range(Begin, A.Size) + " in " + T.tierName(A.BufTier) +
                    ", overlapping " + buf(It->second.Buf) + " at " +
                    range(It->first, It->second.End - It->first) +
                    ", which is still resident");
@@ -336,7 +336,7 @@ void Verifier::checkRaces() {
   error(X->LaterNode,
         "race: " + name(X->LaterNode) + " uses " + buf(X->LaterBuf) +
             " on bytes " + range(X->Begin, X->End - X->Begin) + " of " +
-            tierName(X->BufTier) + " from cycle " +
+            T.tierName(X->BufTier) + " from cycle " +
             Twine(R.Start[X->LaterNode]) + ", while " + buf(X->EarlierBuf) +
             " is still there until cycle " + Twine(R.Finish[X->EarlierNode]));
   note(X->EarlierNode, name(X->EarlierNode) + " uses " + buf(X->EarlierBuf) +

@@ -16,7 +16,7 @@ std::vector<uint32_t> orderCOSMA(const View &V) {
     TierBytes Tr = V.transient(S, O);
     Score Sc = V.score(Tr);
     uint64_t UpperOver = 0;
-    for (unsigned TI = 0; TI != NumTiers; ++TI)
+    for (unsigned TI = 0; TI != V.T.numTiers(); ++TI)
       if (!V.IsL0[TI] && Tr[TI] > V.Cap[TI])
         UpperOver += Tr[TI] - V.Cap[TI];
     uint64_t Before = V.score(S.Live).Upper;

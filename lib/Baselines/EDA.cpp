@@ -17,7 +17,7 @@ std::vector<uint32_t> orderEDA(const View &V) {
   return listSchedule(V, [&](const MemState &S, uint32_t O, uint64_t Stamp) {
     TierBytes Tr = V.transient(S, O);
     uint64_t Over = 0;
-    for (unsigned TI = 0; TI != NumTiers; ++TI)
+    for (unsigned TI = 0; TI != V.T.numTiers(); ++TI)
       if (Tr[TI] > V.Cap[TI])
         Over += Tr[TI] - V.Cap[TI];
     return ListKey{Over != 0, Over, UINT64_MAX - Stamp, 0, 0};

@@ -26,8 +26,8 @@ template <typename T, typename Fn> static std::string draw(const T &C, Fn F) {
 
 static std::string targetSubtitle(const TargetDesc &T) {
   std::string S;
-  for (unsigned I = 0; I != NumTiers; ++I)
-    S += (I ? ", " : "") + tierName(Tier(I)).str() + " " +
+  for (unsigned I = 0; I != T.numTiers(); ++I)
+    S += (I ? ", " : "") + T.tierName(Tier(I)).str() + " " +
          std::to_string(T.capacity(Tier(I)));
   return S +
          formatv("; spill cost {0} + {1} * size", T.spillAlpha(), T.spillBeta())

@@ -26,8 +26,8 @@ static void jsonMeasurement(json::OStream &J, const Measurement &M) {
 static void jsonTarget(json::OStream &J, const TargetDesc &T) {
   J.attributeObject("target", [&] {
     J.attributeObject("capacity", [&] {
-      for (unsigned I = 0; I != NumTiers; ++I)
-        J.attribute(tierName(Tier(I)), T.capacity(Tier(I)));
+      for (unsigned I = 0; I != T.numTiers(); ++I)
+        J.attribute(T.tierName(Tier(I)), T.capacity(Tier(I)));
     });
     J.attributeObject("spill_cost", [&] {
       J.attribute("alpha", T.spillAlpha());

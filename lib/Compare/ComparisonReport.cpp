@@ -85,8 +85,8 @@ static std::vector<std::string> metricHeads(StringRef First) {
 
 static std::string targetLine(const TargetDesc &T) {
   std::string S = "target: ";
-  for (unsigned I = 0; I != NumTiers; ++I)
-    S += (I ? ", " : "") + tierName(Tier(I)).str() + " " +
+  for (unsigned I = 0; I != T.numTiers(); ++I)
+    S += (I ? ", " : "") + T.tierName(Tier(I)).str() + " " +
          num(T.capacity(Tier(I)));
   S += formatv("; spill cost {0} + {1} * size", T.spillAlpha(), T.spillBeta())
            .str();

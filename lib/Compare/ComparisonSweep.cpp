@@ -135,7 +135,7 @@ Expected<std::vector<SweepSetting>> sweepSettings(const SweepSpec &Spec,
 
 TargetDesc applySetting(const TargetDesc &T, const SweepSetting &S) {
   TargetDesc Out = T;
-  for (unsigned I = 0; I != NumTiers; ++I) {
+  for (unsigned I = 0; I != T.numTiers(); ++I) {
     Tier Tr = static_cast<Tier>(I);
     // Capacities are at most 2^40 and scales have at most 12 digits:
     // the product fits in 128 bits.

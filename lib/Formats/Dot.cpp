@@ -26,7 +26,8 @@ void exportDot(const Graph &G, raw_ostream &OS) {
     case NodeKind::Alloc:
     case NodeKind::Free:
       Label += (N.Kind == NodeKind::Alloc ? "alloc b" : "free b") +
-               std::to_string(N.Buf) + " " + tierName(N.BufTier).str() + " " +
+               std::to_string(N.Buf) + " " +
+               G.Target.tierName(N.BufTier).str() + " " +
                std::to_string(N.Size);
       Style = ", shape=ellipse";
       break;
@@ -37,8 +38,8 @@ void exportDot(const Graph &G, raw_ostream &OS) {
       Style = ", color=orange, fontcolor=orange";
       break;
     case NodeKind::Op:
-      Label += G.opName(N).str() + " " + pipeName(N.OpPipe).str() + " " +
-               std::to_string(N.Cycles);
+      Label += G.opName(N).str() + " " + G.Target.pipeName(N.OpPipe).str() +
+               " " + std::to_string(N.Cycles);
       // Its buffers, as the IR lists them: what the operation touches.
       Label += " (";
       for (size_t K = 0; K != N.Bufs.size(); ++K)

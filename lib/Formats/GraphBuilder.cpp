@@ -48,19 +48,21 @@ bool GraphBuilder::addEdge(uint64_t From, uint64_t To, SMLoc Loc, bool Reuse) {
 }
 
 bool checkTierName(GraphBuilder &B, StringRef Name, LazyLoc Where, Tier &T) {
-  if (auto Found = lookupTier(Name)) {
+  const TargetDesc &Target = B.graph().Target;
+  if (auto Found = Target.lookupTier(Name)) {
     T = *Found;
     return true;
   }
-  return B.error(Where(), unknownNameMessage("tier", Name, allTierNames()));
+  return B.error(Where(), unknownNameMessage("tier", Name, Target.tierNames()));
 }
 
 bool checkPipeName(GraphBuilder &B, StringRef Name, LazyLoc Where, Pipe &P) {
-  if (auto Found = lookupPipe(Name)) {
+  const TargetDesc &Target = B.graph().Target;
+  if (auto Found = Target.lookupPipe(Name)) {
     P = *Found;
     return true;
   }
-  return B.error(Where(), unknownNameMessage("pipe", Name, allPipeNames()));
+  return B.error(Where(), unknownNameMessage("pipe", Name, Target.pipeNames()));
 }
 
 bool checkOpName(GraphBuilder &B, StringRef Name, LazyLoc Where,

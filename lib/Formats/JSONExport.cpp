@@ -32,21 +32,21 @@ void exportJSON(const Graph &G, const TargetDesc &T, raw_ostream &OS) {
           J.attribute("Op", N.Kind == NodeKind::Alloc ? "ALLOC" : "FREE");
           J.attribute("BufId", int64_t(N.Buf));
           J.attribute("Size", int64_t(N.Size));
-          J.attribute("Type", tierName(N.BufTier));
+          J.attribute("Type", T.tierName(N.BufTier));
           break;
         case NodeKind::SpillOut:
         case NodeKind::SpillIn: {
           J.attribute("Op",
                       N.Kind == NodeKind::SpillOut ? "SPILL_OUT" : "SPILL_IN");
           J.attribute("BufId", int64_t(N.Buf));
-          J.attribute("Pipe", pipeName(*nodePipe(N, T)));
+          J.attribute("Pipe", T.pipeName(*nodePipe(N, T)));
           J.attribute("Cycles", int64_t(nodeCycles(G, I, T, Costs)));
           J.attributeArray("Bufs", [&] { J.value(int64_t(N.Buf)); });
           break;
         }
         case NodeKind::Op:
           J.attribute("Op", G.opName(N));
-          J.attribute("Pipe", pipeName(N.OpPipe));
+          J.attribute("Pipe", T.pipeName(N.OpPipe));
           J.attribute("Cycles", int64_t(N.Cycles));
           J.attributeArray("Bufs", [&] {
             for (uint64_t B : N.Bufs)

@@ -62,16 +62,16 @@ private:
 
   /// S = Q * K^T, accumulated over the head tiles.
   uint64_t scores(uint64_t J, uint64_t I) {
-    uint64_t Score = B.alloc(Tier::L0C, AccTile);
+    uint64_t Score = B.alloc(davinci::L0C, AccTile);
     for (uint64_t C = 0; C != D; ++C) {
       uint64_t &QT = Q[I * D + C], &KT = K[J * D + C];
       SmallVector<uint64_t, 2> New;
       if (QT == Unset)
-        New.push_back(QT = B.alloc(Tier::L1, L1Tile));
+        New.push_back(QT = B.alloc(davinci::L1, L1Tile));
       if (KT == Unset)
-        New.push_back(KT = B.alloc(Tier::L1, L1Tile));
+        New.push_back(KT = B.alloc(davinci::L1, L1Tile));
       for (uint64_t L : New) {
-        NodeIdx Load = B.op(CopyIn, Pipe::MTE2, LoadCycles, {L});
+        NodeIdx Load = B.op(CopyIn, davinci::MTE2, LoadCycles, {L});
         if (L == QT)
           B.nameTile(Load, S.NameQ, I, C, /*Store=*/false);
         else
@@ -84,15 +84,15 @@ private:
 
   /// Softmax of the block: row max, exp, row sum; sets MCur and LCur.
   uint64_t softmax(uint64_t Score) {
-    uint64_t Scores = B.alloc(Tier::UB, UBTile),
-             MaxT = B.alloc(Tier::UB, UBTile);
-    B.op(Copy, Pipe::FIXP, FixpCycles, {Scores, Score});
-    B.op(RowMax, Pipe::VECTOR, B.cost(OpCost::RowMax, 0), {MaxT, Scores});
+    uint64_t Scores = B.alloc(davinci::UB, UBTile),
+             MaxT = B.alloc(davinci::UB, UBTile);
+    B.op(Copy, davinci::FIXP, FixpCycles, {Scores, Score});
+    B.op(RowMax, davinci::VECTOR, B.cost(OpCost::RowMax, 0), {MaxT, Scores});
     MCur = compactRow(MaxT);
     uint64_t Diff =
-        vec(Sub, OpCost::SubRowMax, Tier::UB, UBTile, {Scores, MaxT});
-    uint64_t P = vec(Exp, OpCost::ExpTile, Tier::UB, UBTile, {Diff});
-    uint64_t SumT = vec(RowSum, OpCost::RowSum, Tier::UB, UBTile, {P});
+        vec(Sub, OpCost::SubRowMax, davinci::UB, UBTile, {Scores, MaxT});
+    uint64_t P = vec(Exp, OpCost::ExpTile, davinci::UB, UBTile, {Diff});
+    uint64_t SumT = vec(RowSum, OpCost::RowSum, davinci::UB, UBTile, {P});
     LCur = compactRow(SumT);
     return P;
   }
@@ -105,14 +105,14 @@ private:
       LOld[I] = LCur;
       return {Unset, Unset};
     }
-    uint64_t MNew = vec(Max, OpCost::MaxRow, Tier::UB, Row, {MOld[I], MCur});
-    uint64_t T1 = vec(Sub, OpCost::SubRow, Tier::UB, Row, {MOld[I], MNew});
-    uint64_t Alpha = vec(Exp, OpCost::ExpRow, Tier::UB, Row, {T1});
-    uint64_t T2 = vec(Sub, OpCost::SubRow, Tier::UB, Row, {MCur, MNew});
-    uint64_t Beta = vec(Exp, OpCost::ExpRow, Tier::UB, Row, {T2});
-    uint64_t X1 = vec(Mul, OpCost::MulRow, Tier::UB, Row, {Beta, LCur});
-    uint64_t X2 = vec(Mul, OpCost::MulRow, Tier::UB, Row, {Alpha, LOld[I]});
-    LOld[I] = vec(Add, OpCost::AddRow, Tier::UB, Row, {X2, X1});
+    uint64_t MNew = vec(Max, OpCost::MaxRow, davinci::UB, Row, {MOld[I], MCur});
+    uint64_t T1 = vec(Sub, OpCost::SubRow, davinci::UB, Row, {MOld[I], MNew});
+    uint64_t Alpha = vec(Exp, OpCost::ExpRow, davinci::UB, Row, {T1});
+    uint64_t T2 = vec(Sub, OpCost::SubRow, davinci::UB, Row, {MCur, MNew});
+    uint64_t Beta = vec(Exp, OpCost::ExpRow, davinci::UB, Row, {T2});
+    uint64_t X1 = vec(Mul, OpCost::MulRow, davinci::UB, Row, {Beta, LCur});
+    uint64_t X2 = vec(Mul, OpCost::MulRow, davinci::UB, Row, {Alpha, LOld[I]});
+    LOld[I] = vec(Add, OpCost::AddRow, davinci::UB, Row, {X2, X1});
     MOld[I] = MNew;
     return {Alpha, Beta};
   }
@@ -122,18 +122,19 @@ private:
     uint64_t PL1 = Unset;
     SmallVector<uint64_t, 4> Acc;
     for (uint64_t C = 0; C != D; ++C) {
-      Acc.push_back(B.alloc(Tier::L0C, AccTile));
+      Acc.push_back(B.alloc(davinci::L0C, AccTile));
       uint64_t &VT = V[J * D + C];
       SmallVector<uint64_t, 2> New;
       if (PL1 == Unset)
-        New.push_back(PL1 = B.alloc(Tier::L1, L1Tile));
+        New.push_back(PL1 = B.alloc(davinci::L1, L1Tile));
       if (VT == Unset)
-        New.push_back(VT = B.alloc(Tier::L1, L1Tile));
+        New.push_back(VT = B.alloc(davinci::L1, L1Tile));
       for (uint64_t L : New) {
         if (L == PL1)
-          B.op(Copy, Pipe::MTE3, B.cost(OpCost::Mte3Copy, UBTile), {PL1, P});
+          B.op(Copy, davinci::MTE3, B.cost(OpCost::Mte3Copy, UBTile), {PL1, P});
         else
-          B.nameTile(B.op(CopyIn, Pipe::MTE2, LoadCycles, {L}), S.NameV, J, C,
+          B.nameTile(B.op(CopyIn, davinci::MTE2, LoadCycles, {L}), S.NameV, J,
+                     C,
                      /*Store=*/false);
       }
       mmad(Acc.back(), PL1, VT);
@@ -146,48 +147,50 @@ private:
                     uint64_t Alpha, uint64_t Beta) {
     if (J == 0) {
       for (uint64_t C = 0; C != D; ++C) {
-        O[I * D + C] = B.alloc(Tier::UB, UBTile);
-        B.op(Copy, Pipe::FIXP, FixpCycles, {O[I * D + C], Acc[C]});
+        O[I * D + C] = B.alloc(davinci::UB, UBTile);
+        B.op(Copy, davinci::FIXP, FixpCycles, {O[I * D + C], Acc[C]});
       }
       return;
     }
     SmallVector<uint64_t, 4> Scaled, Old;
     for (uint64_t C = 0; C != D; ++C) {
-      uint64_t U = B.alloc(Tier::UB, UBTile), W = B.alloc(Tier::UB, UBTile);
-      B.op(Copy, Pipe::FIXP, FixpCycles, {U, Acc[C]});
-      B.op(Mul, Pipe::VECTOR, B.cost(OpCost::MulTileRow, 0), {W, U, Beta});
+      uint64_t U = B.alloc(davinci::UB, UBTile),
+               W = B.alloc(davinci::UB, UBTile);
+      B.op(Copy, davinci::FIXP, FixpCycles, {U, Acc[C]});
+      B.op(Mul, davinci::VECTOR, B.cost(OpCost::MulTileRow, 0), {W, U, Beta});
       Scaled.push_back(W);
     }
     for (uint64_t C = 0; C != D; ++C)
-      Old.push_back(vec(Mul, OpCost::MulTileRow, Tier::UB, UBTile,
+      Old.push_back(vec(Mul, OpCost::MulTileRow, davinci::UB, UBTile,
                         {O[I * D + C], Alpha}));
     for (uint64_t C = 0; C != D; ++C)
       O[I * D + C] =
-          vec(Add, OpCost::AddTile, Tier::UB, UBTile, {Old[C], Scaled[C]});
+          vec(Add, OpCost::AddTile, davinci::UB, UBTile, {Old[C], Scaled[C]});
   }
 
   /// The last block: O / l, then the output and the row statistics.
   void finish(uint64_t I) {
-    uint64_t R = vec(Rec, OpCost::RecRow, Tier::UB, Row, {LOld[I]});
+    uint64_t R = vec(Rec, OpCost::RecRow, davinci::UB, Row, {LOld[I]});
     SmallVector<uint64_t, 4> Out;
     for (uint64_t C = 0; C != D; ++C)
       Out.push_back(
-          vec(Mul, OpCost::MulTileRow, Tier::UB, UBTile, {O[I * D + C], R}));
+          vec(Mul, OpCost::MulTileRow, davinci::UB, UBTile, {O[I * D + C], R}));
     for (uint64_t C = 0; C != D; ++C)
-      B.nameTile(B.op(CopyOut, Pipe::MTE3, B.cost(OpCost::CopyOutUB, UBTile),
+      B.nameTile(B.op(CopyOut, davinci::MTE3, B.cost(OpCost::CopyOutUB, UBTile),
                       {Out[C]}, /*Writes=*/false),
                  S.NameO, I, C, /*Store=*/true);
-    B.op(CopyOut, Pipe::MTE3, B.cost(OpCost::CopyOutUB, Row), {LOld[I]},
+    B.op(CopyOut, davinci::MTE3, B.cost(OpCost::CopyOutUB, Row), {LOld[I]},
          /*Writes=*/false);
-    B.op(CopyOut, Pipe::MTE3, B.cost(OpCost::CopyOutUB, Row), {MOld[I]},
+    B.op(CopyOut, davinci::MTE3, B.cost(OpCost::CopyOutUB, Row), {MOld[I]},
          /*Writes=*/false);
   }
 
   void mmad(uint64_t Acc, uint64_t Left, uint64_t Right) {
-    uint64_t L0A = B.alloc(Tier::L0A, L0Tile), L0B = B.alloc(Tier::L0B, L0Tile);
-    B.op(Move, Pipe::MTE1, MoveA, {L0A, Left});
-    B.op(Move, Pipe::MTE1, MoveT, {L0B, Right});
-    B.op(Matmul, Pipe::CUBE, MMCycles, {Acc, L0B, L0A});
+    uint64_t L0A = B.alloc(davinci::L0A, L0Tile),
+             L0B = B.alloc(davinci::L0B, L0Tile);
+    B.op(Move, davinci::MTE1, MoveA, {L0A, Left});
+    B.op(Move, davinci::MTE1, MoveT, {L0B, Right});
+    B.op(Matmul, davinci::CUBE, MMCycles, {Acc, L0B, L0A});
   }
 
   uint64_t vec(unsigned Name, OpCost C, Tier Tr, uint64_t Size,
@@ -195,13 +198,14 @@ private:
     uint64_t Out = B.alloc(Tr, Size);
     SmallVector<uint64_t, 3> Bufs = {Out};
     Bufs.append(Ins.begin(), Ins.end());
-    B.op(Name, Pipe::VECTOR, B.cost(C, 0), Bufs);
+    B.op(Name, davinci::VECTOR, B.cost(C, 0), Bufs);
     return Out;
   }
 
   uint64_t compactRow(uint64_t In) {
-    uint64_t Out = B.alloc(Tier::UB, Row), Tmp = B.alloc(Tier::UB, Scratch);
-    B.op(Compact, Pipe::VECTOR, B.cost(OpCost::Compact, 0), {Out, In, Tmp});
+    uint64_t Out = B.alloc(davinci::UB, Row),
+             Tmp = B.alloc(davinci::UB, Scratch);
+    B.op(Compact, davinci::VECTOR, B.cost(OpCost::Compact, 0), {Out, In, Tmp});
     return Out;
   }
 

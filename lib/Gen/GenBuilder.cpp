@@ -96,19 +96,19 @@ void TraceBuilder::nameTile(NodeIdx I, const TileNamer &Namer, uint64_t Row,
 
 void TraceBuilder::checkFit(NodeIdx I) {
   const Node &N = G[I];
-  std::array<uint64_t, NumTiers> Bytes{};
+  std::array<uint64_t, MaxTiers> Bytes{};
   for (size_t K = 0; K != N.Bufs.size(); ++K) {
     if (is_contained(ArrayRef(N.Bufs).take_front(K), N.Bufs[K]))
       continue;
     const Node &A = G[Bufs[N.Bufs[K]].Alloc];
     Bytes[static_cast<unsigned>(A.BufTier)] += A.Size;
   }
-  for (unsigned K = 0; K != NumTiers; ++K) {
+  for (unsigned K = 0; K != T.numTiers(); ++K) {
     Tier Tr = static_cast<Tier>(K);
     if (Bytes[K] > T.capacity(Tr)) {
       FitError =
           ("one " + G.opName(N) + " needs " + Twine(Bytes[K]) + " bytes of " +
-           tierName(Tr) + " at once, more than its capacity of " +
+           T.tierName(Tr) + " at once, more than its capacity of " +
            Twine(T.capacity(Tr)) + "; " + FitHint)
               .str();
       return;

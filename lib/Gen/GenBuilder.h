@@ -12,7 +12,7 @@
 
 #include "dan/Gen/Generate.h"
 #include "dan/IR/Graph.h"
-#include "dan/Target/Target.h"
+#include "dan/Target/Davinci/Davinci.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -24,6 +24,9 @@
 #include <vector>
 
 namespace dan::gen {
+
+/// The kernel families write Davinci graphs (lib/Target/Davinci).
+using davinci::OpCost;
 
 constexpr NodeIdx NoNode = UINT32_MAX;
 
@@ -48,7 +51,7 @@ public:
   /// edge from the store.
   void nameTile(NodeIdx I, const TileNamer &Namer, uint64_t Row, uint64_t Col,
                 bool Store);
-  uint64_t cost(OpCost K, uint64_t X) const { return T.opCycles(K, X); }
+  uint64_t cost(OpCost K, uint64_t X) const { return davinci::opCycles(K, X); }
   /// Emits the FREEs and places them; fails if an operation did not fit.
   llvm::Error finish(FreePlacement Frees);
   void reserve(uint64_t Nodes) {

@@ -34,7 +34,7 @@ void buildConv(TraceBuilder &B, const ConvShape &S) {
              WeightL0 = 8 * Kernel * Kernel;
     for (uint64_t T = 0; T != S.FmapTiles; ++T) {
       for (uint64_t C = 0; C != S.ChannelTiles; ++C) {
-        uint64_t Result = B.alloc(Tier::L1, S.TileBytes);
+        uint64_t Result = B.alloc(davinci::L1, S.TileBytes);
         SmallVector<uint64_t, 8> Bufs;
         uint64_t First = T >= Reach ? T - Reach : 0,
                  Last = std::min(S.FmapTiles - 1, T + Reach);
@@ -42,19 +42,20 @@ void buildConv(TraceBuilder &B, const ConvShape &S) {
           for (uint64_t CI = 0; CI != S.ChannelTiles; ++CI) {
             uint64_t &Tile = In[U * S.ChannelTiles + CI];
             if (Tile == Unset) { // the network's input, from DDR
-              Tile = B.alloc(Tier::L1, S.TileBytes);
-              B.nameTile(B.op(CopyIn, Pipe::MTE2,
+              Tile = B.alloc(davinci::L1, S.TileBytes);
+              B.nameTile(B.op(CopyIn, davinci::MTE2,
                               B.cost(OpCost::CopyIn, S.TileBytes), {Tile}),
                          S.NameIn, U, CI, /*Store=*/false);
             }
             Bufs.push_back(Tile);
           }
-        uint64_t W = B.alloc(Tier::L1, WeightL1);
-        B.op(CopyIn, Pipe::MTE2, B.cost(OpCost::CopyIn, WeightL1), {W});
-        uint64_t WL0 = B.alloc(Tier::L0B, WeightL0);
-        B.op(Move, Pipe::MTE1, B.cost(OpCost::MoveWeight, WeightL0), {WL0, W});
+        uint64_t W = B.alloc(davinci::L1, WeightL1);
+        B.op(CopyIn, davinci::MTE2, B.cost(OpCost::CopyIn, WeightL1), {W});
+        uint64_t WL0 = B.alloc(davinci::L0B, WeightL0);
+        B.op(Move, davinci::MTE1, B.cost(OpCost::MoveWeight, WeightL0),
+             {WL0, W});
         Bufs.insert(Bufs.begin(), {Result, WL0});
-        B.op(Conv, Pipe::CUBE,
+        B.op(Conv, davinci::CUBE,
              B.cost(OpCost::Conv,
                     mul(mul(Kernel * Kernel, S.TileBytes), S.ChannelTiles)),
              Bufs);
@@ -64,8 +65,8 @@ void buildConv(TraceBuilder &B, const ConvShape &S) {
     In = Out;
   }
   for (uint64_t K = 0; K != In.size(); ++K)
-    B.nameTile(B.op(CopyOut, Pipe::MTE3, B.cost(OpCost::CopyOutL1, S.TileBytes),
-                    {In[K]},
+    B.nameTile(B.op(CopyOut, davinci::MTE3,
+                    B.cost(OpCost::CopyOutL1, S.TileBytes), {In[K]},
                     /*Writes=*/false),
                S.NameOut, K / S.ChannelTiles, K % S.ChannelTiles,
                /*Store=*/true);

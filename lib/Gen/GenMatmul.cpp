@@ -30,29 +30,30 @@ void buildMatmul(TraceBuilder &B, const MatmulShape &S) {
   std::vector<uint64_t> A(S.MTiles * S.KTiles, Unset),
       Bt(S.KTiles * S.NTiles, Unset);
   auto Tile = [&](uint64_t M, uint64_t N) {
-    uint64_t C = B.alloc(Tier::L0C, SizeC);
+    uint64_t C = B.alloc(davinci::L0C, SizeC);
     for (uint64_t K = 0; K != S.KTiles; ++K) {
       uint64_t &AT = A[M * S.KTiles + K], &BT = Bt[K * S.NTiles + N];
       SmallVector<uint64_t, 2> New;
       if (AT == Unset)
-        New.push_back(AT = B.alloc(Tier::L1, SizeA));
+        New.push_back(AT = B.alloc(davinci::L1, SizeA));
       if (BT == Unset)
-        New.push_back(BT = B.alloc(Tier::L1, SizeB));
+        New.push_back(BT = B.alloc(davinci::L1, SizeB));
       for (uint64_t L : New) {
         NodeIdx Load =
-            B.op(CopyIn, Pipe::MTE2,
+            B.op(CopyIn, davinci::MTE2,
                  B.cost(OpCost::CopyIn, L == AT ? SizeA : SizeB), {L});
         if (L == AT)
           B.nameTile(Load, S.NameA, M, K, /*Store=*/false);
         else
           B.nameTile(Load, S.NameB, K, N, /*Store=*/false);
       }
-      uint64_t L0A = B.alloc(Tier::L0A, SizeA), L0B = B.alloc(Tier::L0B, SizeB);
-      B.op(Move, Pipe::MTE1, B.cost(OpCost::MoveL0, SizeA), {L0A, AT});
-      B.op(Move, Pipe::MTE1, B.cost(OpCost::MoveL0, SizeB), {L0B, BT});
-      B.op(Matmul, Pipe::CUBE, B.cost(OpCost::Mmad, MACs), {C, L0B, L0A});
+      uint64_t L0A = B.alloc(davinci::L0A, SizeA),
+               L0B = B.alloc(davinci::L0B, SizeB);
+      B.op(Move, davinci::MTE1, B.cost(OpCost::MoveL0, SizeA), {L0A, AT});
+      B.op(Move, davinci::MTE1, B.cost(OpCost::MoveL0, SizeB), {L0B, BT});
+      B.op(Matmul, davinci::CUBE, B.cost(OpCost::Mmad, MACs), {C, L0B, L0A});
     }
-    NodeIdx Store = B.op(CopyOut, Pipe::FIXP, B.cost(OpCost::FixpOut, SizeC),
+    NodeIdx Store = B.op(CopyOut, davinci::FIXP, B.cost(OpCost::FixpOut, SizeC),
                          {C}, /*Writes=*/false);
     B.nameTile(Store, S.NameC, M, N, /*Store=*/true);
   };

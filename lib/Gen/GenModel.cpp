@@ -57,21 +57,21 @@ void buildNorm(TraceBuilder &B, uint64_t Rows, uint64_t Cols,
   for (uint64_t R = 0; R != Rows; ++R) {
     SmallVector<uint64_t, 8> Loaded;
     for (uint64_t C = 0; C != Cols; ++C) {
-      Loaded.push_back(B.alloc(Tier::UB, Tile));
-      B.nameTile(B.op(CopyIn, Pipe::MTE2, B.cost(OpCost::CopyIn, Tile),
+      Loaded.push_back(B.alloc(davinci::UB, Tile));
+      B.nameTile(B.op(CopyIn, davinci::MTE2, B.cost(OpCost::CopyIn, Tile),
                       {Loaded.back()}),
                  In, R, C, /*Store=*/false);
     }
-    uint64_t Sum = B.alloc(Tier::UB, Row);
+    uint64_t Sum = B.alloc(davinci::UB, Row);
     for (uint64_t L : Loaded)
-      B.op(RowSum, Pipe::VECTOR, B.cost(OpCost::RowSum, 0), {Sum, L});
-    uint64_t Scale = B.alloc(Tier::UB, Row);
-    B.op(Rec, Pipe::VECTOR, B.cost(OpCost::RecRow, 0), {Scale, Sum});
+      B.op(RowSum, davinci::VECTOR, B.cost(OpCost::RowSum, 0), {Sum, L});
+    uint64_t Scale = B.alloc(davinci::UB, Row);
+    B.op(Rec, davinci::VECTOR, B.cost(OpCost::RecRow, 0), {Scale, Sum});
     for (uint64_t C = 0; C != Cols; ++C) {
-      uint64_t Result = B.alloc(Tier::UB, Tile);
-      B.op(Mul, Pipe::VECTOR, B.cost(OpCost::MulTileRow, 0),
+      uint64_t Result = B.alloc(davinci::UB, Tile);
+      B.op(Mul, davinci::VECTOR, B.cost(OpCost::MulTileRow, 0),
            {Result, Loaded[C], Scale});
-      B.nameTile(B.op(CopyOut, Pipe::MTE3, B.cost(OpCost::CopyOutUB, Tile),
+      B.nameTile(B.op(CopyOut, davinci::MTE3, B.cost(OpCost::CopyOutUB, Tile),
                       {Result}, /*Writes=*/false),
                  Out, R, C, /*Store=*/true);
     }

@@ -46,9 +46,9 @@ Expected<NodeHandle> Builder::addNode(Node N, ArrayRef<NodeHandle> After) {
 
 Expected<BufferHandle> Builder::alloc(StringRef TierName, uint64_t Size,
                                       ArrayRef<NodeHandle> After) {
-  std::optional<Tier> T = lookupTier(TierName);
+  std::optional<Tier> T = G->Target.lookupTier(TierName);
   if (!T)
-    return failure(unknownNameMessage("tier", TierName, allTierNames()));
+    return failure(unknownNameMessage("tier", TierName, G->Target.tierNames()));
   if (Error E = checkNumber(Size))
     return std::move(E);
   Node N;
@@ -72,9 +72,9 @@ Expected<NodeHandle> Builder::op(StringRef Name, StringRef PipeName,
           identifierError(Name, "an operation", "an operation name");
       !Problem.empty())
     return failure(Problem);
-  std::optional<Pipe> P = lookupPipe(PipeName);
+  std::optional<Pipe> P = G->Target.lookupPipe(PipeName);
   if (!P)
-    return failure(unknownNameMessage("pipe", PipeName, allPipeNames()));
+    return failure(unknownNameMessage("pipe", PipeName, G->Target.pipeNames()));
   if (Error E = checkNumber(Cycles))
     return std::move(E);
   Node N;

@@ -71,7 +71,7 @@ Node syncNode(Graph &G, uint64_t Id) {
   Sync.Id = Id;
   Sync.Kind = NodeKind::Op;
   Sync.OpName = G.internOpName("SYNC");
-  Sync.OpPipe = Pipe::VECTOR;
+  Sync.OpPipe = G.Target.syncPipe();
   Sync.Cycles = 1;
   return Sync;
 }

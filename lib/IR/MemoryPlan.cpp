@@ -265,7 +265,7 @@ using ReleaseMap = RangeMap<NodeIdx>;
 std::vector<EdgeList> computeReuseEdges(const Graph &G, ReuseReading Reading) {
   bool Literal = Reading == ReuseReading::Literal;
   std::vector<EdgeList> Reuse(G.size());
-  ReleaseMap Released[NumTiers];
+  ReleaseMap Released[MaxTiers];
   // A buffer's tier and size (from its first alloc) and where it is placed.
   struct BufPlace {
     Tier T;

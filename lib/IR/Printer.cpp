@@ -103,7 +103,7 @@ static void printNode(const Graph &G, const Node &N, BlockWriter &Out) {
   case NodeKind::Free:
     Out << (N.Kind == NodeKind::Alloc ? StringRef("alloc b")
                                       : StringRef("free b"))
-        << N.Buf << ' ' << tierName(N.BufTier) << ' ' << N.Size;
+        << N.Buf << ' ' << G.Target.tierName(N.BufTier) << ' ' << N.Size;
     break;
   case NodeKind::SpillOut:
     Out << StringRef("spill_out b") << N.Buf;
@@ -112,7 +112,7 @@ static void printNode(const Graph &G, const Node &N, BlockWriter &Out) {
     Out << StringRef("spill_in b") << N.Buf;
     break;
   case NodeKind::Op: {
-    Out << G.opName(N) << ' ' << pipeName(N.OpPipe) << ' ' << N.Cycles
+    Out << G.opName(N) << ' ' << G.Target.pipeName(N.OpPipe) << ' ' << N.Cycles
         << StringRef(" (");
     bool First = true;
     for (uint64_t B : N.Bufs) {

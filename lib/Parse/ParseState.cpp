@@ -19,97 +19,21 @@ void ParseState::note(SMLoc Loc, const Twine &Msg) {
   printLocated(SM, Loc, SourceMgr::DK_Note, Msg);
 }
 
-bool ParseState::checkTarget(StringRef Name, SrcRange R) {
-  if (Name == TargetDesc::name())
-    return true;
-  error(R.begin, "unknown target " + quoteToken(Name) +
-                     "; the only target is '" + TargetDesc::name() + "'");
-  return false;
-}
-
-std::optional<unsigned> ParseState::targetKey(StringRef Key, SrcRange KeyR) {
-  ArrayRef<StringRef> Keys = TargetDesc::headerKeys();
-  auto It = llvm::find(Keys, Key);
-  if (It == Keys.end()) {
-    error(KeyR.begin, unknownNameMessage("target key", Key, Keys));
-    return std::nullopt;
-  }
-  unsigned I = It - Keys.begin();
-  TargetKeyLocs.resize(Keys.size());
-  if (TargetKeyLocs[I].isValid()) {
-    error(KeyR.begin, "duplicate target key '" + Key + "'");
-    note(TargetKeyLocs[I], "previous value is here");
-    return std::nullopt;
-  }
-  TargetKeyLocs[I] = KeyR.begin;
-  return I;
-}
-
-bool ParseState::beginTargetValue(StringRef Key, SrcRange KeyR) {
-  std::optional<unsigned> I = targetKey(Key, KeyR);
-  if (!I)
-    return false;
-  TargetValue = {Key, KeyR, *I};
-  return true;
-}
-
-void ParseState::reportTargetValueForm() {
-  StringRef Key = TargetValue->Key;
-  if (Key == TargetDesc::spillCostKey())
-    error(TargetValue->KeyR.begin,
-          "'" + Key +
-              "' takes a cost formula 'ALPHA + BETA * size', for example "
-              "'spill_cost = 150 + 2 * size'");
-  else
-    error(TargetValue->KeyR.begin,
-          "'" + Key + "' takes a capacity, for example '" + Key + " = " +
-              Twine(TargetDesc::davinci().capacity(
-                  static_cast<Tier>(TargetValue->Index))) +
-              "'");
-}
-
-bool ParseState::setTargetCapacity(uint64_t Value) {
-  if (TargetValue->Key == TargetDesc::spillCostKey()) {
-    reportTargetValueForm();
-    return false;
-  }
-  G.Target.setCapacity(static_cast<Tier>(TargetValue->Index), Value);
-  TargetValue.reset();
-  return true;
-}
-
-bool ParseState::setTargetSpillCost(uint64_t Alpha, uint64_t Beta,
-                                    StringRef Var, SrcRange VarR) {
-  if (TargetValue->Key != TargetDesc::spillCostKey()) {
-    reportTargetValueForm();
-    return false;
-  }
-  if (Var != "size") {
-    error(VarR.begin,
-          "expected 'size' in 'spill_cost = ALPHA + BETA * size', not " +
-              quoteToken(Var));
-    return false;
-  }
-  G.Target.setSpillCost(Alpha, Beta);
-  TargetValue.reset();
-  return true;
-}
-
 bool ParseState::lookupTier(StringRef Name, SrcRange R, Tier &T) {
-  if (auto Found = dan::lookupTier(Name)) {
+  if (auto Found = G.Target.lookupTier(Name)) {
     T = *Found;
     return true;
   }
-  error(R.begin, unknownNameMessage("tier", Name, allTierNames()));
+  error(R.begin, unknownNameMessage("tier", Name, G.Target.tierNames()));
   return false;
 }
 
 bool ParseState::lookupPipe(StringRef Name, SrcRange R, Pipe &P) {
-  if (auto Found = dan::lookupPipe(Name)) {
+  if (auto Found = G.Target.lookupPipe(Name)) {
     P = *Found;
     return true;
   }
-  error(R.begin, unknownNameMessage("pipe", Name, allPipeNames()));
+  error(R.begin, unknownNameMessage("pipe", Name, G.Target.pipeNames()));
   return false;
 }
 

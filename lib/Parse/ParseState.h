@@ -9,6 +9,7 @@
 
 #include "dan/IR/Diagnostic.h"
 #include "dan/IR/Graph.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/SourceMgr.h"
@@ -36,12 +37,18 @@ public:
   bool hadError() const { return HadError; }
 
   /// Name checks; each reports its own error and returns false on failure.
-  bool checkTarget(llvm::StringRef Name, SrcRange R);
   bool lookupTier(llvm::StringRef Name, SrcRange R, Tier &T);
   bool lookupPipe(llvm::StringRef Name, SrcRange R, Pipe &P);
   bool checkOpName(llvm::StringRef Name, SrcRange R);
 
-  /// A value of the target header, 'KEY = ...': beginTargetValue checks
+  /// The target header (TargetHeader.cpp). beginTarget reads the name;
+  /// then the values of a built-in target or a whole description may
+  /// follow; endTarget checks the description and installs it. Each returns
+  /// false after an error.
+  bool beginTarget(llvm::StringRef Name, SrcRange R);
+  bool endTarget();
+
+  /// A value of a built-in target, 'KEY = ...': beginTargetValue checks
   /// the key (an unknown key, a key set twice); then 'TIER = N' sets a
   /// capacity and 'spill_cost = ALPHA + BETA * VAR' the spill cost, each
   /// reporting a value of the other form. Each returns false after an
@@ -54,6 +61,27 @@ public:
   /// yet), and the error that says which form its key takes.
   bool inTargetValue() const { return TargetValue.has_value(); }
   void reportTargetValueForm();
+
+  /// An entry of a target description: 'tier NAME { KEY = VALUE, ... }',
+  /// 'pipe NAME', 'vector PIPE', 'load OP' or 'spill { ... }' (\p Name
+  /// empty). descKey checks a key of the entry's block; descInt, descName
+  /// and descCost give its value; endDescEntry checks the entry and adds
+  /// it to the description.
+  enum class DescEntryKind { Tier, Pipe, Vector, Load, Spill };
+  /// What a description key takes as its value.
+  enum class DescForm { Int, Bool, PipeName, Cost };
+  bool descEntry(llvm::StringRef Keyword, SrcRange KeywordR,
+                 llvm::StringRef Name, SrcRange NameR);
+  bool descKey(llvm::StringRef Key, SrcRange KeyR);
+  bool descInt(uint64_t Value, SrcRange R);
+  bool descName(llvm::StringRef Value, SrcRange R);
+  bool descCost(uint64_t Alpha, uint64_t Beta, llvm::StringRef Var,
+                SrcRange VarR);
+  bool endDescEntry();
+  /// Whether a description key's value is being read, and the error that
+  /// says which form it takes.
+  bool inDescValue() const { return Desc && !Desc->Key.empty(); }
+  void reportDescValueForm();
 
   /// What the syntax error messages need of the statement being read: the
   /// buffer-node keyword it started with, if any (the lexer notes it), and
@@ -136,6 +164,36 @@ private:
   std::pair<llvm::StringRef, SrcRange> OpName;
   /// Where each target header key was set (invalid: not yet).
   std::vector<llvm::SMLoc> TargetKeyLocs;
+  /// The header's target name, and whether it names a built-in target.
+  llvm::StringRef TargetName;
+  SrcRange TargetNameR;
+  bool TargetIsBuiltin = false;
+
+  /// A target description being read (TargetHeader.cpp).
+  struct DescState {
+    explicit DescState(llvm::StringRef Name) : Target(Name) {}
+    TargetDesc Target;
+    DescEntryKind Kind = DescEntryKind::Tier;
+    llvm::StringRef EntryName;
+    SrcRange EntryR;
+    /// The key whose value is being read (empty: none), and where each key
+    /// of the entry was set.
+    llvm::StringRef Key;
+    SrcRange KeyR;
+    llvm::StringMap<llvm::SMLoc> KeysSet;
+    TierDesc NewTier;
+    Pipe SpillOut{}, SpillIn{};
+    uint64_t Alpha = 0, Beta = 0;
+    llvm::SMLoc SpillLoc;
+  };
+  std::optional<DescState> Desc;
+  /// The form of the key being read.
+  DescForm descForm() const;
+  /// Whether the key being read takes \p F; reports its form otherwise.
+  bool descTakes(DescForm F);
+  /// The pipe \p Name of the description, declared before; reports an
+  /// unknown one.
+  std::optional<Pipe> declaredPipe(llvm::StringRef Name, SrcRange R);
 };
 
 } // namespace dan::detail

@@ -69,7 +69,7 @@ private:
   std::vector<Interval> Intervals;
   /// The panels: tiers that hold a buffer, in the target's order.
   std::vector<Panel> Panels;
-  std::array<int, NumTiers> PanelOf;
+  std::array<int, MaxTiers> PanelOf;
   size_t NoOffset = 0, Drawn = 0, SpilledCount = 0;
   TimeAxis X;
   bool Exact;
@@ -104,7 +104,7 @@ void Occupancy::buildPanels() {
   PanelOf.fill(-1);
   for (const Interval &V : Intervals)
     PanelOf[unsigned(V.BufTier)] = 0;
-  for (unsigned K = 0; K != NumTiers; ++K)
+  for (unsigned K = 0; K != T.numTiers(); ++K)
     if (PanelOf[K] == 0) {
       PanelOf[K] = int(Panels.size());
       Panels.push_back({Tier(K)});
@@ -264,10 +264,10 @@ void Occupancy::drawPanel(raw_ostream &OS, unsigned PI) const {
   const Panel &P = Panels[PI];
   double Top = P.Top, Bottom = P.Top + PanelH;
   uint64_t Cap = T.capacity(P.BufTier);
-  std::string Head = tierName(P.BufTier).str() + ": capacity " + grouped(Cap) +
-                     " B, peak " + grouped(R.TierPeak[unsigned(P.BufTier)]) +
-                     " B, " + grouped(P.Drawn) + " intervals (" +
-                     grouped(P.Spilled) + " around a spill)";
+  std::string Head =
+      T.tierName(P.BufTier).str() + ": capacity " + grouped(Cap) + " B, peak " +
+      grouped(R.TierPeak[unsigned(P.BufTier)]) + " B, " + grouped(P.Drawn) +
+      " intervals (" + grouped(P.Spilled) + " around a spill)";
   if (P.NoOffset)
     Head += ", " + grouped(P.NoOffset) + " without an offset";
   text(OS, PlotLeft, Top - 8, Head, {12, nullptr, true});

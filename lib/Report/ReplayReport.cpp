@@ -101,10 +101,11 @@ std::optional<std::string> planMismatch(const Graph &In, const Graph &Base) {
 
 /// The busiest pipe (the first in target order on a tie), or std::nullopt
 /// when no pipe is ever busy.
-static std::optional<Pipe> busiestPipe(const ReplayResult &R) {
+static std::optional<Pipe> busiestPipe(const ReplayResult &R,
+                                       const TargetDesc &T) {
   if (R.PipeLB == 0)
     return std::nullopt;
-  for (unsigned P = 0; P != NumPipes; ++P)
+  for (unsigned P = 0; P != T.numPipes(); ++P)
     if (R.PipeBusy[P] == R.PipeLB)
       return static_cast<Pipe>(P);
   return std::nullopt;
@@ -171,11 +172,13 @@ static Table metricTable(const ReplayResult &R, const ReplayResult *B) {
 /// Each tier's peak and capacity, then the L0 rule.
 static void printTiers(raw_ostream &OS, const MeasuredPlan &M) {
   const ReplayResult &R = M.R;
+  const TargetDesc &Target = M.G->Target;
   Table T;
   T.Head = {"tier", "peak", "capacity"};
-  for (unsigned K = 0; K != NumTiers; ++K)
-    T.Rows.push_back({tierName(static_cast<Tier>(K)).str(), num(R.TierPeak[K]),
-                      num(M.G->Target.capacity(static_cast<Tier>(K)))});
+  for (unsigned K = 0; K != Target.numTiers(); ++K)
+    T.Rows.push_back({Target.tierName(static_cast<Tier>(K)).str(),
+                      num(R.TierPeak[K]),
+                      num(Target.capacity(static_cast<Tier>(K)))});
   printTextTable(T, OS);
   // Named by its reading: the other one counts a buffer from ALLOC to FREE.
   OS << "L0 single residency (a spilled-out buffer holds nothing): ";
@@ -186,24 +189,28 @@ static void printTiers(raw_ostream &OS, const MeasuredPlan &M) {
 }
 
 /// The two lower bounds and how far the makespan is above them.
-static void printBounds(raw_ostream &OS, const ReplayResult &R) {
+static void printBounds(raw_ostream &OS, const ReplayResult &R,
+                        const TargetDesc &Target) {
   Table T;
   T.Head = {"lower bound", "cycles"};
   T.Rows.push_back({"critical path", num(R.CriticalPathLB)});
-  std::optional<Pipe> Busiest = busiestPipe(R);
+  std::optional<Pipe> Busiest = busiestPipe(R, Target);
   T.Rows.push_back(
-      {"busiest pipe" + (Busiest ? " (" + pipeName(*Busiest).str() + ")" : ""),
+      {"busiest pipe" +
+           (Busiest ? " (" + Target.pipeName(*Busiest).str() + ")" : ""),
        num(R.PipeLB)});
   printTextTable(T, OS);
   OS << "makespan / max(lower bounds): " << formatRatio(makespanOverLB(R))
      << '\n';
 }
 
-static void printPipes(raw_ostream &OS, const ReplayResult &R) {
+static void printPipes(raw_ostream &OS, const ReplayResult &R,
+                       const TargetDesc &Target) {
   Table T;
   T.Head = {"pipe", "busy", "busy/makespan"};
-  for (unsigned P = 0; P != NumPipes; ++P)
-    T.Rows.push_back({pipeName(static_cast<Pipe>(P)).str(), num(R.PipeBusy[P]),
+  for (unsigned P = 0; P != Target.numPipes(); ++P)
+    T.Rows.push_back({Target.pipeName(static_cast<Pipe>(P)).str(),
+                      num(R.PipeBusy[P]),
                       formatRatio(fraction(R.PipeBusy[P], R.Makespan))});
   printTextTable(T, OS);
 }
@@ -215,9 +222,9 @@ static void printText(raw_ostream &OS, const MeasuredPlan &M,
   OS << '\n';
   printTiers(OS, M);
   OS << '\n';
-  printBounds(OS, M.R);
+  printBounds(OS, M.R, M.G->Target);
   OS << '\n';
-  printPipes(OS, M.R);
+  printPipes(OS, M.R, M.G->Target);
 }
 
 //===----------------------------------------------------------------------===//
@@ -229,9 +236,10 @@ static void jsonBounds(json::OStream &J, const MeasuredPlan &M) {
   const ReplayResult &R = M.R;
   J.attribute("critical_path_lb", R.CriticalPathLB);
   J.attribute("pipe_lb", R.PipeLB);
-  std::optional<Pipe> Busiest = busiestPipe(R);
-  J.attribute("busiest_pipe",
-              Busiest ? json::Value(pipeName(*Busiest)) : json::Value(nullptr));
+  const TargetDesc &T = M.G->Target;
+  std::optional<Pipe> Busiest = busiestPipe(R, T);
+  J.attribute("busiest_pipe", Busiest ? json::Value(T.pipeName(*Busiest))
+                                      : json::Value(nullptr));
   J.attribute("makespan_over_lb", jsonRatio(makespanOverLB(R)));
   J.attribute("l0_single", R.L0Single);
   J.attribute("l0_reading", "resident");
@@ -246,14 +254,14 @@ static void jsonResources(json::OStream &J, const ReplayResult &R,
                           const TargetDesc &T) {
   auto PerTier = [&](StringRef Key, auto Value) {
     J.attributeObject(Key, [&] {
-      for (unsigned K = 0; K != NumTiers; ++K)
-        J.attribute(tierName(static_cast<Tier>(K)), Value(K));
+      for (unsigned K = 0; K != T.numTiers(); ++K)
+        J.attribute(T.tierName(static_cast<Tier>(K)), Value(K));
     });
   };
   auto PerPipe = [&](StringRef Key, auto Value) {
     J.attributeObject(Key, [&] {
-      for (unsigned P = 0; P != NumPipes; ++P)
-        J.attribute(pipeName(static_cast<Pipe>(P)), Value(P));
+      for (unsigned P = 0; P != T.numPipes(); ++P)
+        J.attribute(T.pipeName(static_cast<Pipe>(P)), Value(P));
     });
   };
   PerTier("tier_peak", [&](unsigned K) { return R.TierPeak[K]; });

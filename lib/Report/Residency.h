@@ -27,7 +27,7 @@ struct Interval {
   uint64_t Buf = 0, Offset = 0, Size = 0, T0 = 0, T1 = 0;
   NodeIdx Placer = 0;
   std::optional<NodeIdx> Releaser;
-  Tier BufTier = Tier::L1;
+  Tier BufTier{};
   IntervalClass Class = Resident;
   bool HasOffset = false;
 };

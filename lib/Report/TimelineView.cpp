@@ -37,9 +37,9 @@ const char *const SpillColour = "#000000";
 class PipeTimeline {
 public:
   PipeTimeline(const Graph &G, const ReplayResult &R, const TargetDesc &T)
-      : G(G), R(R), NK(G.OpNames.size()), X(PlotLeft, PW, R.Makespan),
+      : G(G), R(R), T(T), NK(G.OpNames.size()), X(PlotLeft, PW, R.Makespan),
         TC(X.TMax / double(Cols)) {
-    collectNodes(T);
+    collectNodes();
     collectKinds();
     assignColours();
     Sub = subtitle();
@@ -54,7 +54,7 @@ private:
                             SpillClass = NumOpColours + 1,
                             NumClasses = NumOpColours + 2;
 
-  void collectNodes(const TargetDesc &T);
+  void collectNodes();
   void collectKinds();
   void assignColours();
   std::vector<std::string> subtitle() const;
@@ -77,13 +77,14 @@ private:
 
   const Graph &G;
   const ReplayResult &R;
+  const TargetDesc &T;
   /// Nodes by pipe, in schedule order (each pipe runs them in that order).
-  std::array<std::vector<NodeIdx>, NumPipes> OnPipe;
+  std::array<std::vector<NodeIdx>, MaxPipes> OnPipe;
   size_t NumOnPipes = 0, NumSpills = 0;
   /// Op kinds (operation names) and their cycles, in total and per pipe.
   size_t NK;
   std::vector<uint64_t> KindCycles;
-  std::vector<std::array<uint64_t, NumPipes>> KindPipeCycles;
+  std::vector<std::array<uint64_t, MaxPipes>> KindPipeCycles;
   std::vector<unsigned> KindPipes; // bit P: the kind runs on pipe P
   /// The kinds that run, most cycles first.
   std::vector<unsigned> Kinds;
@@ -95,7 +96,7 @@ private:
   double PlotTop = 0;
 };
 
-void PipeTimeline::collectNodes(const TargetDesc &T) {
+void PipeTimeline::collectNodes() {
   for (NodeIdx I : scheduled(G))
     if (std::optional<Pipe> P = nodePipe(G[I], T)) {
       OnPipe[unsigned(*P)].push_back(I);
@@ -111,7 +112,7 @@ void PipeTimeline::collectKinds() {
   auto sat = [](uint64_t A, uint64_t B) {
     return A + B < A ? UINT64_MAX : A + B;
   };
-  for (unsigned P = 0; P != NumPipes; ++P)
+  for (unsigned P = 0; P != T.numPipes(); ++P)
     for (NodeIdx I : OnPipe[P])
       if (G[I].Kind == NodeKind::Op && G[I].OpName < NK) {
         unsigned K = G[I].OpName;
@@ -136,11 +137,11 @@ void PipeTimeline::collectKinds() {
 /// finds none is grey ("other ops").
 void PipeTimeline::assignColours() {
   ClassOf.assign(NK, OtherClass);
-  std::array<unsigned, NumPipes> Taken{}; // bit C: colour C is taken
+  std::array<unsigned, MaxPipes> Taken{}; // bit C: colour C is taken
   unsigned TakenAnywhere = 0;
   for (unsigned K : Kinds) {
     unsigned Used = 0;
-    for (unsigned P = 0; P != NumPipes; ++P)
+    for (unsigned P = 0; P != T.numPipes(); ++P)
       if (KindPipes[K] >> P & 1)
         Used |= Taken[P];
     std::optional<unsigned> Pick;
@@ -152,7 +153,7 @@ void PipeTimeline::assignColours() {
       continue;
     ClassOf[K] = *Pick;
     TakenAnywhere |= 1u << *Pick;
-    for (unsigned P = 0; P != NumPipes; ++P)
+    for (unsigned P = 0; P != T.numPipes(); ++P)
       if (KindPipes[K] >> P & 1)
         Taken[P] |= 1u << *Pick;
   }
@@ -181,7 +182,8 @@ std::vector<std::string> PipeTimeline::subtitle() const {
 /// The pipe's name and busy fraction left of its bar.
 void PipeTimeline::drawRowLabels(raw_ostream &OS, unsigned P) const {
   double Frac = double(R.PipeBusy[P]) / X.TMax;
-  text(OS, PlotLeft - 10, barTop(P) + 11, pipeName(Pipe(P)), {12, "end", true});
+  text(OS, PlotLeft - 10, barTop(P) + 11, T.pipeName(Pipe(P)),
+       {12, "end", true});
   text(OS, PlotLeft - 10, barTop(P) + 23, "busy " + num(100 * Frac, 0) + "%",
        {10, "end", false, "#444444"});
 }
@@ -301,18 +303,18 @@ void PipeTimeline::drawBinned(raw_ostream &OS, unsigned P) const {
 }
 
 void PipeTimeline::write(raw_ostream &OS) const {
-  double PlotBottom = PlotTop + RowH * NumPipes;
+  double PlotBottom = PlotTop + RowH * T.numPipes();
   double H = std::ceil(PlotBottom + 46);
 
   std::string Title = "Pipe timeline: " + G.Name;
   header(OS, ChartWidth, H, Title);
   titleBlock(&OS, Title, Sub);
-  for (unsigned P = 0; P != NumPipes; ++P)
+  for (unsigned P = 0; P != T.numPipes(); ++P)
     rect(OS, PlotLeft, barTop(P), PW, BarH, "#f2f2f2");
-  for (unsigned P = 0; P != NumPipes; ++P)
+  for (unsigned P = 0; P != T.numPipes(); ++P)
     X.grid(OS, barTop(P), barTop(P) + BarH);
   bool Exact = NumOnPipes <= ExactLimit;
-  for (unsigned P = 0; P != NumPipes; ++P) {
+  for (unsigned P = 0; P != T.numPipes(); ++P) {
     drawRowLabels(OS, P);
     drawRowLegend(OS, P);
     if (Exact)

@@ -23,7 +23,7 @@ tierCounters(const Graph &G, const ReplayResult &R) {
     Delta[{V.T1, T}] -= int64_t(V.Size);
   }
   std::map<std::pair<uint64_t, unsigned>, uint64_t> Out;
-  int64_t Held[NumTiers] = {};
+  int64_t Held[MaxTiers] = {};
   for (const auto &[Key, D] : Delta) {
     Held[Key.second] += D;
     Out[Key] = uint64_t(Held[Key.second]);
@@ -97,14 +97,15 @@ void writeChromeTrace(const Graph &G, const ReplayResult &R,
     J.attribute("pid", 1);
     J.attributeObject("args", [&] { J.attribute("name", G.Name); });
   });
-  for (unsigned P = 0; P != NumPipes; ++P) {
+  for (unsigned P = 0; P != Target.numPipes(); ++P) {
     Event([&](json::OStream &J) {
       J.attribute("name", "thread_name");
       J.attribute("ph", "M");
       J.attribute("pid", 1);
       J.attribute("tid", P);
-      J.attributeObject(
-          "args", [&] { J.attribute("name", pipeName(static_cast<Pipe>(P))); });
+      J.attributeObject("args", [&] {
+        J.attribute("name", Target.pipeName(static_cast<Pipe>(P)));
+      });
     });
     Event([&](json::OStream &J) {
       J.attribute("name", "thread_sort_index");
@@ -147,8 +148,9 @@ void writeChromeTrace(const Graph &G, const ReplayResult &R,
   // One counter track per tier: the bytes resident.
   for (const auto &[Key, Bytes] : tierCounters(G, R))
     Event([&](json::OStream &J) {
-      J.attribute("name",
-                  (tierName(static_cast<Tier>(Key.second)) + " bytes").str());
+      J.attribute(
+          "name",
+          (Target.tierName(static_cast<Tier>(Key.second)) + " bytes").str());
       J.attribute("ph", "C");
       J.attribute("pid", 1);
       J.attribute("ts", Key.first);

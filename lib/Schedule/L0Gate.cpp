@@ -98,7 +98,7 @@ L0Gate::Verdict L0Gate::admitOrWhy(const MemState &S, ArrayRef<uint8_t> Done,
         ++NeedCount[V.Bufs[X].TI];
       }
   }
-  for (unsigned TI = 0; TI != NumTiers; ++TI) {
+  for (unsigned TI = 0; TI != V.T.numTiers(); ++TI) {
     // Bytes within capacity, or one buffer (--l0=single); a group larger
     // than that still opens in an empty tier.
     uint64_t Held = V.SingleL0 ? LiveCount[TI] + ReservedCount[TI]
@@ -115,7 +115,7 @@ L0Gate::Verdict L0Gate::admitOrWhy(const MemState &S, ArrayRef<uint8_t> Done,
   }
   for (uint32_t Gi : V0.Groups)
     Groups[Gi].Open = true;
-  for (unsigned TI = 0; TI != NumTiers; ++TI) {
+  for (unsigned TI = 0; TI != V.T.numTiers(); ++TI) {
     Reserved[TI] += Need[TI];
     ReservedCount[TI] += NeedCount[TI];
   }

@@ -16,7 +16,7 @@ View::View(const Graph &G, const TargetDesc &T) : G(G), T(T) {
   Succs.resize(N);
   InPos.assign(N, 0);
   OpOf.assign(N, None);
-  for (unsigned TI = 0; TI != NumTiers; ++TI) {
+  for (unsigned TI = 0; TI != T.numTiers(); ++TI) {
     Tier Tr = static_cast<Tier>(TI);
     Cap[TI] = T.capacity(Tr);
     IsL0[TI] = T.isL0(Tr);

@@ -114,7 +114,7 @@ void LatePlacement::findBuffers() {
 
 void LatePlacement::findNextL0Allocs() {
   NextL0Alloc.assign(V, UINT32_MAX);
-  std::array<NodeIdx, NumTiers> Next;
+  std::array<NodeIdx, MaxTiers> Next;
   Next.fill(UINT32_MAX);
   for (NodeIdx I : llvm::reverse(Order)) {
     const Node &N = G[I];
@@ -229,7 +229,7 @@ void LatePlacement::assignRoles() {
     if (N.Kind == NodeKind::Alloc)
       Movable = single(N.Buf);
     else if (N.Kind == NodeKind::Op)
-      Movable = TargetDesc::loadsFromDDR(G.opName(N)) || isDrain(I);
+      Movable = G.Target.loadsFromDDR(G.opName(N)) || isDrain(I);
     if (!Movable)
       continue;
     // Pulled in only by a successor that is not a FREE: one that only FREEs

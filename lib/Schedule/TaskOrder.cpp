@@ -32,7 +32,7 @@ struct Workload {
   std::vector<std::vector<uint32_t>> TaskReads; // source indices
   std::vector<uint64_t> Size;
   std::vector<Tier> BufTier;
-  std::array<uint64_t, NumTiers> Capacity{};
+  std::array<uint64_t, MaxTiers> Capacity{};
 };
 
 /// Reload bytes of a task order under farthest-next-use eviction per tier
@@ -55,8 +55,8 @@ uint64_t simulate(const Workload &W, ArrayRef<uint32_t> TaskOrder) {
   // comes to the top; no two entries share a use, so the first live one is
   // the buffer an ordered set would evict. (A std::set cost an allocation
   // per read, two thirds of the simulation.)
-  std::array<std::priority_queue<uint64_t>, NumTiers> Resident;
-  std::array<uint64_t, NumTiers> Used{};
+  std::array<std::priority_queue<uint64_t>, MaxTiers> Resident;
+  std::array<uint64_t, MaxTiers> Used{};
   uint64_t Reloads = 0;
   for (size_t K = 0; K != Seq.size(); ++K) {
     uint32_t B = Seq[K];
@@ -198,11 +198,11 @@ placeOnGrid(const Workload &W,
 /// shared buffers: W.Capacity is each tier less the most one task keeps.
 void reserveTaskTiers(const Graph &G, const TargetDesc &T,
                       const std::vector<uint32_t> &TaskOf, Workload &W) {
-  std::vector<std::array<uint64_t, NumTiers>> Private(W.TaskReads.size());
+  std::vector<std::array<uint64_t, MaxTiers>> Private(W.TaskReads.size());
   for (NodeIdx I = 0, V = G.size(); I != V; ++I)
     if (TaskOf[I] != None && G[I].Kind == NodeKind::Alloc)
       Private[TaskOf[I]][static_cast<unsigned>(G[I].BufTier)] += G[I].Size;
-  for (unsigned TI = 0; TI != NumTiers; ++TI) {
+  for (unsigned TI = 0; TI != T.numTiers(); ++TI) {
     uint64_t Most = 0;
     for (auto &P : Private)
       Most = std::max(Most, P[TI]);

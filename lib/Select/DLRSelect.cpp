@@ -110,8 +110,8 @@ static DLRStats addPartStats(ArrayRef<PartResult<DLRStats>> Parts) {
     All.Spills += S.Spills;
     All.ExtraTraffic += S.ExtraTraffic;
     All.SpillCycles += S.SpillCycles;
-    for (unsigned T = 0; T != NumTiers; ++T)
-      All.Evictions[T] += S.Evictions[T];
+    for (unsigned TI = 0; TI != MaxTiers; ++TI)
+      All.Evictions[TI] += S.Evictions[TI];
     All.ReloadsBeforeFree += S.ReloadsBeforeFree;
     All.PinnedSpills += S.PinnedSpills;
   }

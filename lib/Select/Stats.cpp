@@ -195,8 +195,8 @@ static void printDLRText(raw_ostream &OS, const Graph &G, const DLRStats &S) {
   OS << Head << "spills " << S.Spills << ", extra traffic " << S.ExtraTraffic
      << ", spill cycles " << S.SpillCycles << "\n";
   OS << Head << "evictions";
-  for (unsigned TI = 0; TI != NumTiers; ++TI)
-    OS << (TI ? ", " : " ") << tierName(static_cast<Tier>(TI)) << ' '
+  for (unsigned TI = 0; TI != G.Target.numTiers(); ++TI)
+    OS << (TI ? ", " : " ") << G.Target.tierName(static_cast<Tier>(TI)) << ' '
        << S.Evictions[TI];
   OS << "\n";
   OS << Head << "reloads before free " << S.ReloadsBeforeFree
@@ -233,8 +233,8 @@ static void printDLRJSON(raw_ostream &OS, const Graph &G, const DLRStats &S) {
     J.attribute("extra_traffic", S.ExtraTraffic);
     J.attribute("spill_cycles", S.SpillCycles);
     J.attributeObject("evictions", [&] {
-      for (unsigned TI = 0; TI != NumTiers; ++TI)
-        J.attribute(tierName(static_cast<Tier>(TI)), S.Evictions[TI]);
+      for (unsigned TI = 0; TI != G.Target.numTiers(); ++TI)
+        J.attribute(G.Target.tierName(static_cast<Tier>(TI)), S.Evictions[TI]);
     });
     J.attribute("reloads_before_free", S.ReloadsBeforeFree);
     J.attribute("pinned_spills", S.PinnedSpills);

@@ -57,7 +57,7 @@ Constraints buildConstraints(const Graph &G, ListChains Chains) {
   DenseMap<uint64_t, Tier> TierOf = tiersOfBuffers(G);
   // The buffer nodes in chains; each operation after the last node of each
   // of its buffers before it, and before the next one.
-  std::array<NodeIdx, NumTiers + 1> LastOfChain;
+  std::array<NodeIdx, MaxTiers + 1> LastOfChain;
   LastOfChain.fill(None);
   NodeIdx LastSpill = None;
   DenseMap<uint64_t, NodeIdx> LastOfBuffer;
@@ -77,7 +77,7 @@ Constraints buildConstraints(const Graph &G, ListChains Chains) {
     // among themselves too.
     auto T = TierOf.find(N.Buf);
     unsigned Chain = Chains == ListChains::All || T == TierOf.end()
-                         ? NumTiers
+                         ? MaxTiers
                          : static_cast<unsigned>(T->second);
     if (LastOfChain[Chain] != None)
       Order(LastOfChain[Chain], I);
@@ -141,7 +141,7 @@ private:
   void computeLevels();
   Key keyOf(NodeIdx I) const { return {~Level[I], Pos[I]}; }
   MinHeap &queueOf(NodeIdx I) {
-    return Queue[PipeOf[I] == NoPipe ? NumPipes : PipeOf[I]];
+    return Queue[PipeOf[I] == NoPipe ? MaxPipes : PipeOf[I]];
   }
   void enqueue(NodeIdx I) { queueOf(I).push({keyOf(I), I}); }
   void arrive(NodeIdx I) {
@@ -167,14 +167,14 @@ private:
   std::vector<uint32_t> Pos;
   /// The longest path from a node's start to the end (its "bottom level").
   std::vector<uint64_t> Level;
-  std::array<MinHeap, NumPipes + 1> Queue; // NumPipes: no pipe
+  std::array<MinHeap, MaxPipes + 1> Queue; // MaxPipes: no pipe
   /// Listed-ready nodes by their earliest start.
   std::priority_queue<std::pair<uint64_t, NodeIdx>,
                       std::vector<std::pair<uint64_t, NodeIdx>>,
                       std::greater<std::pair<uint64_t, NodeIdx>>>
       Future;
   std::vector<uint64_t> Earliest, Finish;
-  std::array<uint64_t, NumPipes> PipeFree{};
+  std::array<uint64_t, MaxPipes> PipeFree{};
   uint64_t Now = 0;
   DenseMap<uint64_t, Tier> TierOf;
   /// Live L1+UB bytes in listing order; a placement that would pass
@@ -244,15 +244,15 @@ void ListScheduler::list(NodeIdx I, uint64_t Start) {
 /// Lists a node that takes no pipe, else one for the first idle pipe that
 /// has one, each the best that may start now; whether it listed one.
 bool ListScheduler::listNow() {
-  while (!Queue[NumPipes].empty()) {
-    NodeIdx I = Queue[NumPipes].top().second;
-    Queue[NumPipes].pop();
+  while (!Queue[MaxPipes].empty()) {
+    NodeIdx I = Queue[MaxPipes].top().second;
+    Queue[MaxPipes].pop();
     if (mayList(I)) {
       list(I, Now);
       return true;
     }
   }
-  for (unsigned P = 0; P != NumPipes; ++P)
+  for (unsigned P = 0; P != T.numPipes(); ++P)
     while (PipeFree[P] <= Now && !Queue[P].empty()) {
       NodeIdx I = Queue[P].top().second;
       Queue[P].pop();
@@ -279,7 +279,7 @@ bool ListScheduler::step() {
   uint64_t Next = UINT64_MAX;
   if (!Future.empty())
     Next = Future.top().first;
-  for (unsigned P = 0; P != NumPipes; ++P)
+  for (unsigned P = 0; P != T.numPipes(); ++P)
     if (!Queue[P].empty())
       Next = std::min(Next, PipeFree[P]);
   if (Next != UINT64_MAX) {
@@ -331,9 +331,9 @@ std::vector<NodeIdx> bestListSchedule(Graph &G, ArrayRef<NodeIdx> Input,
 bool keepsPlanOrder(const Graph &G, ArrayRef<NodeIdx> A, ArrayRef<NodeIdx> B,
                     bool AllBufferNodes) {
   DenseMap<uint64_t, Tier> TierOf = tiersOfBuffers(G);
-  // Per tier, then the spill nodes (index NumTiers); with AllBufferNodes,
+  // Per tier, then the spill nodes (index MaxTiers); with AllBufferNodes,
   // every buffer node in the first sequence.
-  using Sequences = std::array<std::vector<NodeIdx>, NumTiers + 1>;
+  using Sequences = std::array<std::vector<NodeIdx>, MaxTiers + 1>;
   auto Split = [&](ArrayRef<NodeIdx> Order) {
     Sequences Seq;
     for (NodeIdx I : Order) {
@@ -346,7 +346,7 @@ bool keepsPlanOrder(const Graph &G, ArrayRef<NodeIdx> A, ArrayRef<NodeIdx> B,
               : static_cast<unsigned>(It->second)]
           .push_back(I);
       if (N.isSpill())
-        Seq[NumTiers].push_back(I);
+        Seq[MaxTiers].push_back(I);
     }
     return Seq;
   };

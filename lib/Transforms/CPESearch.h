@@ -116,7 +116,7 @@ private:
   std::vector<NodeIdx> Order;
   std::vector<uint32_t> Pos;
   /// The nodes of each pipe in schedule order, and each node's index there.
-  std::array<std::vector<NodeIdx>, NumPipes> PipeSeq;
+  std::array<std::vector<NodeIdx>, MaxPipes> PipeSeq;
   std::vector<uint32_t> PipeIdx;
   /// Each node's neighbours in PipeSeq (None at the ends and off the
   /// pipes), kept beside it: the retiming reads them for every node.

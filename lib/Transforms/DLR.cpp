@@ -56,10 +56,10 @@ void Repacker::collectBuffers() {
           Uses.push_back(P);
       }
   }
-  for (unsigned TI = 0; TI != NumTiers; ++TI)
+  for (unsigned TI = 0; TI != T.numTiers(); ++TI)
     Free.emplace_back(T.capacity(static_cast<Tier>(TI)));
   if (Timed) {
-    Released.resize(NumTiers);
+    Released.resize(T.numTiers());
     Finish.assign(G.size(), 0);
   }
 }
@@ -141,7 +141,7 @@ void Repacker::spillOut(unsigned BI) {
 }
 
 Error Repacker::reloadOperands(ArrayRef<unsigned> Operands) {
-  std::array<bool, NumTiers> Flushed{};
+  std::array<bool, MaxTiers> Flushed{};
   for (;;) {
     bool Done = true;
     for (unsigned BI : Operands) {

@@ -339,7 +339,7 @@ inputMoves(const Graph &G, const TargetDesc &T) {
         continue;
       }
       NodeIdx First = FirstUse.lookup(B);
-      if (First != I && TargetDesc::loadsFromDDR(G.opName(G[First])))
+      if (First != I && T.loadsFromDDR(G.opName(G[First])))
         Load = First;
     }
     if (ToL0 && Load != UINT32_MAX)
@@ -388,8 +388,8 @@ static std::vector<uint64_t> groupKeys(const Graph &G, const TaskOrder &Tasks,
   return Key;
 }
 
-/// Keys for Traversal::Staged: 1 for an operation on the vector pipe or
-/// after one (through the edges), else 0; then the input position.
+/// Keys for Traversal::Staged: 1 for an operation on the target's vector
+/// pipe or after one (through the edges), else 0; then the input position.
 static std::vector<uint64_t> stagedKeys(const Graph &G) {
   size_t V = G.size();
   // The input order is a schedule (checkOrderInput), so one pass in it
@@ -400,7 +400,7 @@ static std::vector<uint64_t> stagedKeys(const Graph &G) {
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
     uint8_t &Late = AfterVector[I];
-    Late = N.Kind == NodeKind::Op && N.OpPipe == Pipe::VECTOR;
+    Late = N.Kind == NodeKind::Op && N.OpPipe == G.Target.vectorPipe();
     for (NodeIdx P : N.Preds)
       Late |= AfterVector[P];
     Key[I] = (uint64_t(Late) << 32) | Pos++;
@@ -426,8 +426,8 @@ Error checkMPASInput(const Graph &G, const TargetDesc &T) {
 /// buffer in an L0 tier; else bytes beyond the tier's capacity).
 static uint64_t l0RuleBreaks(const Graph &G, const TargetDesc &T,
                              ArrayRef<NodeIdx> Order, bool Single) {
-  std::array<uint64_t, NumTiers> Bytes{};
-  std::array<uint32_t, NumTiers> Count{};
+  std::array<uint64_t, MaxTiers> Bytes{};
+  std::array<uint32_t, MaxTiers> Count{};
   uint64_t Breaks = 0;
   for (NodeIdx I : Order) {
     const Node &N = G[I];

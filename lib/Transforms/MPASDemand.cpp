@@ -135,7 +135,7 @@ NodeIdx Scheduler::demandAlloc() {
     const AddBytes &Bytes = It->first.second;
     int64_t Over = 0;
     if (ByOverflow)
-      for (unsigned TI = 0; TI != NumTiers; ++TI) {
+      for (unsigned TI = 0; TI != T.numTiers(); ++TI) {
         Tier Tr = static_cast<Tier>(TI);
         if (!Bytes[TI] || !T.countsInPeak(Tr))
           continue;

@@ -49,7 +49,7 @@ void MPASGraphInfo::buildL0Groups(const Graph &G, const TargetDesc &T) {
   // A consumer waits for its predecessors and those of its group's writers
   // (users of a group buffer that come before it), except the group itself.
   std::map<
-      std::pair<std::array<uint64_t, NumTiers>, std::array<uint32_t, NumTiers>>,
+      std::pair<std::array<uint64_t, MaxTiers>, std::array<uint32_t, MaxTiers>>,
       uint32_t>
       ShapeOf;
   // (waited-for node, group), in group order.
@@ -123,7 +123,7 @@ bool Scheduler::fits(uint32_t CI) const {
 
 bool Scheduler::fitsUnder(uint32_t CI, L0Mode Mode) const {
   const MPASGraphInfo::L0Group &C = Consumers[CI];
-  for (unsigned K = 0; K != NumTiers; ++K) {
+  for (unsigned K = 0; K != T.numTiers(); ++K) {
     if (!C.Count[K])
       continue;
     if (Mode == L0Mode::Single) {
@@ -140,7 +140,7 @@ bool Scheduler::fitsUnder(uint32_t CI, L0Mode Mode) const {
 void Scheduler::open(uint32_t CI) {
   const MPASGraphInfo::L0Group &C = Consumers[CI];
   Opened[CI] = 1;
-  for (unsigned K = 0; K != NumTiers; ++K) {
+  for (unsigned K = 0; K != T.numTiers(); ++K) {
     ReservedBytes[K] += C.Bytes[K];
     ReservedCount[K] += C.Count[K];
   }

@@ -47,7 +47,7 @@ public:
   std::vector<uint8_t> Lambda;
   struct BufInfo {
     NodeIdx Alloc = None, Free = None;
-    Tier BufTier = Tier::L1;
+    Tier BufTier{};
     uint64_t Size = 0;
     llvm::SmallVector<NodeIdx, 4> Users; // operations, in input order
   };
@@ -63,8 +63,8 @@ public:
   struct L0Group {
     NodeIdx Op;
     llvm::SmallVector<NodeIdx, 3> Allocs;
-    std::array<uint64_t, NumTiers> Bytes{};
-    std::array<uint32_t, NumTiers> Count{};
+    std::array<uint64_t, MaxTiers> Bytes{};
+    std::array<uint32_t, MaxTiers> Count{};
     uint32_t External = 0;
     /// Groups of one shape (the same Bytes and Count) fit or do not fit
     /// together; the shapes are numbered from 0 in order of first group.
@@ -87,7 +87,7 @@ public:
   /// each has a slot, numbered in node order (DemandSlot; None for the
   /// other nodes), with those ALLOCs (NeedAllocs, a CSR list by slot) and
   /// its counts at the start of a schedule (DemandStart).
-  using AddBytes = std::array<int64_t, NumTiers>;
+  using AddBytes = std::array<int64_t, MaxTiers>;
   struct DemandCounts {
     /// Predecessors not yet scheduled: the needed ALLOCs (NeedLeft), those
     /// of them the L0 rule holds back (HeldLeft, when there is an L0 rule)
@@ -228,8 +228,8 @@ private:
   /// Under L0Mode::Capacity: whether some L0 test would have had another
   /// answer under L0Mode::Single (MPASStats::SameUnderSingle).
   mutable bool SingleDiffers = false;
-  std::array<uint64_t, NumTiers> LiveBytes{}, ReservedBytes{};
-  std::array<uint32_t, NumTiers> LiveCount{}, ReservedCount{};
+  std::array<uint64_t, MaxTiers> LiveBytes{}, ReservedBytes{};
+  std::array<uint32_t, MaxTiers> LiveCount{}, ReservedCount{};
 
   /// Every node's place in the order of (key, node), and the node at each
   /// place (rankByKey): the queues below compare places, which order nodes
@@ -311,7 +311,7 @@ private:
   NodeIdx Committed = None;
   uint64_t LiveL1UB = 0;
   /// Live bytes per tier.
-  std::array<int64_t, NumTiers> TierLive{};
+  std::array<int64_t, MaxTiers> TierLive{};
 };
 
 } // namespace mpas

@@ -48,7 +48,7 @@ inline uint64_t latestRelease(const ReleaseTimes &R, uint64_t Begin,
 /// What the scan knows about one buffer.
 struct Buffer {
   uint64_t Id = 0;
-  Tier BufTier = Tier::L1;
+  Tier BufTier{};
   uint64_t Size = 0;
   /// T(b,k) and S(b,k) of one spill: they do not depend on k.
   uint64_t Traffic = 0;
@@ -120,7 +120,7 @@ private:
   /// Buffer id -> index in Bufs.
   IdIndex BufIndex;
   std::vector<FreeList> Free;
-  std::array<std::vector<unsigned>, NumTiers> Resident;
+  std::array<std::vector<unsigned>, MaxTiers> Resident;
   std::vector<NodeIdx> NewOrder;
   uint64_t NextSpillId = 0;
   /// The input position being processed.
@@ -137,7 +137,7 @@ private:
   /// tier: they must pack from offset 0, so timed fit gives way to best fit.
   bool Packing = false;
   std::vector<uint64_t> Finish;
-  std::array<uint64_t, NumPipes> PipeFree{};
+  std::array<uint64_t, MaxPipes> PipeFree{};
   std::vector<ReleaseTimes> Released;
 };
 

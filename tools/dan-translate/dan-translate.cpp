@@ -80,6 +80,13 @@ static cl::opt<unsigned>
                    "(default 2)"),
           cl::cat(DANCategory));
 
+static cl::opt<bool> PrintTarget(
+    "print-target",
+    cl::desc("Write the input's target instead of the graph: its whole "
+             "description, every value written, with --capacity and "
+             "--spill-cost applied"),
+    cl::cat(DANCategory));
+
 /// --focus: the part of \p G around the node it names, for a picture.
 static Expected<std::unique_ptr<Graph>> focusedPart(const Graph &G) {
   uint64_t Id;
@@ -158,6 +165,9 @@ static Error translate(SourceMgr &SM) {
                       "with --export=dot only");
   if (Depth.getNumOccurrences() && !Focus.getNumOccurrences())
     return usageError("--depth needs --focus=nK");
+  if (PrintTarget && Export != ExportFormat::IR)
+    return usageError("--print-target writes IR text: it goes with "
+                      "--export=ir only");
   // Output in another format than the input must not replace it; IR to IR
   // and JSON to JSON may (the write is atomic).
   bool SameFormat =
@@ -175,6 +185,11 @@ static Error translate(SourceMgr &SM) {
   // none; the options on top. The IR output records the result.
   if (Error E = applyTargetOptions(G))
     return E;
+  if (PrintTarget)
+    return writeOutput(OutputPath, [&](raw_ostream &OS) {
+      G.Target.printDescription(OS);
+      OS << '\n';
+    });
   if (StripPlan)
     stripMemoryPlan(G);
   if (FixPlan)

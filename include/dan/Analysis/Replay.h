@@ -26,7 +26,7 @@ struct ReplayResult {
   /// Metric 1: the peak of live L1 + UB bytes (tiers that count in peak).
   uint64_t PeakL1UB = 0;
   /// The peak of live bytes in each tier.
-  std::array<uint64_t, NumTiers> TierPeak{};
+  std::array<uint64_t, MaxTiers> TierPeak{};
   /// Whether no L0 tier ever holds two live buffers. A spilled-out buffer
   /// does not hold its tier, so it is not live here.
   bool L0Single = true;
@@ -44,7 +44,7 @@ struct ReplayResult {
   uint64_t CriticalPathLB = 0;
   uint64_t PipeLB = 0;
   /// Total cycles each pipe is busy.
-  std::array<uint64_t, NumPipes> PipeBusy{};
+  std::array<uint64_t, MaxPipes> PipeBusy{};
   /// Start and finish time of every node, indexed by NodeIdx.
   std::vector<uint64_t> Start, Finish;
 };

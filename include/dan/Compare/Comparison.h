@@ -249,7 +249,7 @@ struct BenchOptions {
 };
 
 struct BenchReport {
-  TargetDesc Target;
+  TargetDesc Target = TargetDesc::davinci();
   std::vector<Method> Methods;
   std::vector<Workload> Workloads;
   /// Per metric, the mean over workloads of DAN's reduction against Base

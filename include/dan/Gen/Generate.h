@@ -4,8 +4,8 @@
 // before the first writer, COPY_IN on MTE2, MOVE on MTE1 into L0A/L0B,
 // compute on CUBE or VECTOR into L0C or UB, FIXP or MTE3 out, FREE after the
 // last users) for parameterized tiled matmul, FlashAttention and multi-layer
-// convolution. Cycles come from the target's operation costs (DAN_OP_COST in
-// Davinci.def). The result is deterministic for given options and seed.
+// convolution. Cycles come from Davinci's operation costs (DAN_OP_COST in
+// Davinci/Davinci.def). The result is deterministic for given options and seed.
 // docs/CommandGuide/dan-gen.md describes every family and count.
 //
 //===----------------------------------------------------------------------===//

@@ -27,7 +27,7 @@ struct NodeHandle {
 struct BufferHandle {
   NodeHandle Alloc;
   uint64_t Id = 0;
-  Tier BufTier = Tier::L1;
+  Tier BufTier{};
   uint64_t Size = 0;
 };
 

@@ -37,9 +37,9 @@ struct Node {
   uint64_t Id = 0;
   NodeKind Kind = NodeKind::Op;
   /// Alloc, Free: the buffer's tier.
-  Tier BufTier = Tier::L1;
+  Tier BufTier{};
   /// Op: the pipe it runs on.
-  Pipe OpPipe = Pipe::MTE1;
+  Pipe OpPipe{};
   /// Alloc, SpillIn: whether Offset is set.
   bool HasOffset = false;
   /// Op: index into Graph::OpNames.

@@ -17,12 +17,12 @@
 namespace dan {
 
 /// Calls \p Fn with each buffer of each operation that loads from DDR
-/// (TargetDesc::loadsFromDDR; a buffer once per such operation using it):
-/// such a buffer's data still lives in DDR, so spilling it writes nothing
-/// back ("clean" spills).
+/// (TargetDesc::loadsFromDDR of the graph's target; a buffer once per such
+/// operation using it): such a buffer's data still lives in DDR, so
+/// spilling it writes nothing back ("clean" spills).
 template <typename FnT> void forEachDDRBackedBuffer(const Graph &G, FnT Fn) {
   for (const Node &N : G.Nodes)
-    if (N.Kind == NodeKind::Op && TargetDesc::loadsFromDDR(G.opName(N)))
+    if (N.Kind == NodeKind::Op && G.Target.loadsFromDDR(G.opName(N)))
       for (uint64_t B : N.Bufs)
         Fn(B);
 }

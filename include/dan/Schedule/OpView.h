@@ -36,7 +36,7 @@ using llvm::SmallVectorImpl;
 /// No operation, buffer or group.
 constexpr uint32_t None = UINT32_MAX;
 
-using TierBytes = std::array<uint64_t, NumTiers>;
+using TierBytes = std::array<uint64_t, MaxTiers>;
 
 /// The score of one step (an operation with its new buffers placed and its
 /// dead ones not yet released): bytes beyond the L0 tiers' capacities
@@ -91,7 +91,7 @@ struct View {
   /// No L0 rule at all (stage 1's --l0=ignore): legalizeL0 keeps the
   /// preferred order.
   bool IgnoreL0 = false;
-  std::array<bool, NumTiers> IsL0{}, InPeak{};
+  std::array<bool, MaxTiers> IsL0{}, InPeak{};
 
   MemState initial() const {
     MemState S;
@@ -102,7 +102,7 @@ struct View {
   }
   Score score(const TierBytes &Live) const {
     Score S;
-    for (unsigned TI = 0; TI != NumTiers; ++TI) {
+    for (unsigned TI = 0; TI != T.numTiers(); ++TI) {
       if (IsL0[TI] && Live[TI] > Cap[TI])
         S.L0Over += Live[TI] - Cap[TI];
       if (InPeak[TI])

@@ -1,8 +1,9 @@
-//===- Enums.h - The closed sets of the target ------------------*- C++ -*-===//
+//===- Enums.h - Tiers, pipes and node kinds --------------------*- C++ -*-===//
 //
-// The memory tiers and pipes (named in Davinci.def) and the kinds of node
-// the execution model runs. The lowest layer: every library above takes
-// these sets from here.
+// The lowest layer: a memory tier and a pipe are indices into the tables of
+// a target description (TargetDesc, Target.h), which gives them their names
+// and numbers; the kinds of node the execution model runs; and the naming
+// helpers every message about a name uses.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,42 +13,30 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
-#include <optional>
 #include <string>
 
 namespace dan {
 
-enum class Tier : uint8_t {
-#define DAN_TIER(Name, Capacity, CountsInPeak, IsL0) Name,
-#include "dan/Target/Davinci.def"
-};
+/// A memory tier of the graph's target: an index into its tiers, in the
+/// order the description lists them (TargetDesc::tierName).
+enum class Tier : uint8_t {};
 
-enum class Pipe : uint8_t {
-#define DAN_PIPE(Name) Name,
-#include "dan/Target/Davinci.def"
-};
+/// An execution pipe of the graph's target: an index into its pipes.
+enum class Pipe : uint8_t {};
 
-constexpr unsigned NumTiers = 0
-#define DAN_TIER(Name, Capacity, CountsInPeak, IsL0) +1
-#include "dan/Target/Davinci.def"
-    ;
+/// The most tiers and pipes a target description may have. Per-tier and
+/// per-pipe tables are fixed arrays of these sizes, so that the schedulers'
+/// per-operation state needs no allocation.
+constexpr unsigned MaxTiers = 8;
+constexpr unsigned MaxPipes = 16;
 
-constexpr unsigned NumPipes = 0
-#define DAN_PIPE(Name) +1
-#include "dan/Target/Davinci.def"
-    ;
+inline unsigned index(Tier T) { return static_cast<unsigned>(T); }
+inline unsigned index(Pipe P) { return static_cast<unsigned>(P); }
 
 /// The kinds of node of a command graph: buffer management (ALLOC, FREE),
 /// an operation, and the two halves of a spill. The execution model gives
 /// each its pipe and cycles (TargetDesc::nodePipe, nodeCycles).
 enum class NodeKind : uint8_t { Alloc, Free, Op, SpillOut, SpillIn };
-
-llvm::StringRef tierName(Tier T);
-llvm::StringRef pipeName(Pipe P);
-std::optional<Tier> lookupTier(llvm::StringRef Name);
-std::optional<Pipe> lookupPipe(llvm::StringRef Name);
-llvm::ArrayRef<llvm::StringRef> allTierNames();
-llvm::ArrayRef<llvm::StringRef> allPipeNames();
 
 /// The closest name of \p Candidates to \p Name within a small edit distance,
 /// or an empty string; used for "did you mean" hints.

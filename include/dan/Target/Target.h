@@ -1,13 +1,15 @@
 //===- Target.h - The target and the execution model ------------*- C++ -*-===//
 //
-// The lowest layer of DAN. Tier capacities, which tiers count toward peak
-// residency, which tiers are L0, which pipes run the spill nodes, the spill
-// cost model, and the rules of the execution model that use them: which
-// buffers DDR still holds, what a spill costs in bytes and cycles, and the
-// pipe and cycles of each kind of node. Every library above asks here; none
-// writes these rules again. The defaults come from Davinci.def; a file's
-// target header (docs/LangRef.md, "Target") and the tools' --capacity and
-// --spill-cost options change the numbers.
+// The lowest layer of DAN. A target description names the memory tiers
+// (capacity, which count toward peak residency, which are L0 operand
+// buffers), the pipes, which pipes run the spill nodes, the spill cost
+// model and the operations that load from DDR; the rules of the execution
+// model use them: which buffers DDR still holds, what a spill costs in bytes
+// and cycles, and the pipe and cycles of each kind of node. Every library
+// above asks here; none writes these rules again. The built-in descriptions
+// live in their own folders (lib/Target/Davinci); a file's target header
+// (docs/LangRef.md, "Target") and the tools' --capacity and --spill-cost
+// options change the numbers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,11 +17,13 @@
 #define DAN_TARGET_TARGET_H
 
 #include "dan/Target/Enums.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
-#include <array>
 #include <optional>
+#include <string>
 
 namespace dan {
 
@@ -27,39 +31,73 @@ namespace dan {
 /// id of the IR, or a value of the target (2^40).
 constexpr uint64_t MaxValue = uint64_t(1) << 40;
 
-/// The operation costs dan-gen uses (DAN_OP_COST in Davinci.def).
-enum class OpCost : uint8_t {
-#define DAN_OP_COST(Key, Base, Num, Den) Key,
-#include "dan/Target/Davinci.def"
+/// One memory tier of a target.
+struct TierDesc {
+  std::string Name;
+  /// Bytes (trace units) of the on-chip memory.
+  uint64_t Capacity = 0;
+  /// Every placement's offset is a multiple of it (a power of two).
+  uint64_t Align = 1;
+  /// Whether its live bytes add to the peak residency (metric 1).
+  bool CountsInPeak = false;
+  /// Whether it is an L0 operand buffer (stage 1's rule: at most one live
+  /// buffer at a time).
+  bool IsL0 = false;
+  bool operator==(const TierDesc &O) const {
+    return Name == O.Name && Capacity == O.Capacity && Align == O.Align &&
+           CountsInPeak == O.CountsInPeak && IsL0 == O.IsL0;
+  }
 };
-
-constexpr unsigned NumOpCosts = 0
-#define DAN_OP_COST(Key, Base, Num, Den) +1
-#include "dan/Target/Davinci.def"
-    ;
 
 class TargetDesc {
 public:
-  /// The Davinci core with the numbers of Davinci.def.
+  /// The Davinci core (lib/Target/Davinci), the default target.
   static TargetDesc davinci();
+  /// The built-in description named \p Name, if there is one.
+  static std::optional<TargetDesc> builtin(llvm::StringRef Name);
+  /// The names of the built-in descriptions.
+  static llvm::ArrayRef<llvm::StringRef> builtinNames();
 
   /// The target's name in a file's header: 'target davinci'.
-  static llvm::StringRef name() { return "davinci"; }
+  llvm::StringRef name() const { return Name; }
   /// The key of the spill cost in a file's target header.
   static llvm::StringRef spillCostKey() { return "spill_cost"; }
   /// The keys a target header may set, in the order the printer writes
   /// them: the tiers in table order, then spill_cost.
-  static llvm::ArrayRef<llvm::StringRef> headerKeys();
-  /// Writes the target header of a file (without a newline): 'target
-  /// davinci' alone when every
-  /// value is the default, else followed by the values that differ from the
-  /// defaults in headerKeys() order, as in
-  /// 'target davinci { L1 = 192, spill_cost = 100 + 3 * size }'.
+  llvm::SmallVector<llvm::StringRef, MaxTiers + 1> headerKeys() const;
+  /// Writes the target header of a file (without a newline). A built-in
+  /// description, or one that differs from it only in values headerKeys()
+  /// names, as 'target davinci' followed by the values that differ in
+  /// headerKeys() order, as in 'target davinci { L1 = 192, spill_cost =
+  /// 100 + 3 * size }'; any other as printDescription writes it.
   void printHeader(llvm::raw_ostream &OS) const;
+  /// Writes the whole description with every value, one entry per line
+  /// (docs/LangRef.md, "Target descriptions"), without a final newline.
+  void printDescription(llvm::raw_ostream &OS) const;
 
-  uint64_t capacity(Tier T) const { return Capacity[index(T)]; }
-  bool countsInPeak(Tier T) const { return CountsInPeak[index(T)]; }
-  bool isL0(Tier T) const { return IsL0[index(T)]; }
+  /// The tiers and pipes, in the order the description lists them.
+  unsigned numTiers() const { return Tiers.size(); }
+  unsigned numPipes() const { return PipeNames.size(); }
+  llvm::StringRef tierName(Tier T) const { return Tiers[index(T)].Name; }
+  llvm::StringRef pipeName(Pipe P) const { return PipeNames[index(P)]; }
+  std::optional<Tier> lookupTier(llvm::StringRef Name) const;
+  std::optional<Pipe> lookupPipe(llvm::StringRef Name) const;
+  llvm::SmallVector<llvm::StringRef, MaxTiers> tierNames() const;
+  llvm::SmallVector<llvm::StringRef, MaxPipes> pipeNames() const;
+
+  uint64_t capacity(Tier T) const { return Tiers[index(T)].Capacity; }
+  bool countsInPeak(Tier T) const { return Tiers[index(T)].CountsInPeak; }
+  bool isL0(Tier T) const { return Tiers[index(T)].IsL0; }
+  uint64_t alignment(Tier T) const { return Tiers[index(T)].Align; }
+  const TierDesc &tier(Tier T) const { return Tiers[index(T)]; }
+  /// The pipe of vector (element-wise) work, if the target names one:
+  /// stage 1's staged traversal orders its operations late.
+  std::optional<Pipe> vectorPipe() const { return VectorPipe; }
+  /// The pipe of dan-link's SYNC between kernels: the vector pipe, else the
+  /// first.
+  Pipe syncPipe() const { return VectorPipe.value_or(Pipe{}); }
+  /// The operations that load from DDR, in the description's order.
+  llvm::ArrayRef<std::string> loadOps() const { return LoadOps; }
   Pipe spillOutPipe() const { return SpillOutPipe; }
   Pipe spillInPipe() const { return SpillInPipe; }
   uint64_t spillAlpha() const { return Alpha; }
@@ -87,10 +125,12 @@ public:
   static uint64_t spillTraffic(uint64_t Size, bool DDRBacked) {
     return DDRBacked ? Size : llvm::SaturatingAdd(Size, Size);
   }
-  /// Whether an operation named \p OpName loads its buffers from DDR
-  /// (DAN_DDR_LOAD in Davinci.def): DDR then still holds their data, so a
-  /// spill of such a buffer writes nothing back (a "DDR-backed" buffer).
-  static bool loadsFromDDR(llvm::StringRef OpName);
+  /// Whether an operation named \p OpName loads its buffers from DDR: DDR
+  /// then still holds their data, so a spill of such a buffer writes
+  /// nothing back (a "DDR-backed" buffer).
+  bool loadsFromDDR(llvm::StringRef OpName) const {
+    return llvm::is_contained(LoadOps, OpName);
+  }
 
   /// The pipe a node of kind \p K occupies: an operation its own \p OpPipe,
   /// a spill node the target's spill pipe; std::nullopt for ALLOC and FREE,
@@ -128,15 +168,20 @@ public:
     }
     return 0;
   }
-  /// Cycles of an operation of cost \p K on quantity \p X:
-  /// Base + Num * X / Den, saturating.
-  uint64_t opCycles(OpCost K, uint64_t X) const {
-    const OpCostRow &R = OpCosts[static_cast<unsigned>(K)];
-    return llvm::SaturatingAdd(R.Base,
-                               llvm::SaturatingMultiply(R.Num, X) / R.Den);
+  /// Building a description: a tier, a pipe, the vector and spill pipes, an
+  /// operation that loads from DDR. At most MaxTiers tiers and MaxPipes
+  /// pipes.
+  explicit TargetDesc(llvm::StringRef Name) : Name(Name.str()) {}
+  Tier addTier(TierDesc D);
+  Pipe addPipe(llvm::StringRef Name);
+  void setVectorPipe(Pipe P) { VectorPipe = P; }
+  void setSpillPipes(Pipe Out, Pipe In) {
+    SpillOutPipe = Out;
+    SpillInPipe = In;
   }
+  void addLoadOp(llvm::StringRef OpName) { LoadOps.push_back(OpName.str()); }
 
-  void setCapacity(Tier T, uint64_t Bytes) { Capacity[index(T)] = Bytes; }
+  void setCapacity(Tier T, uint64_t Bytes) { Tiers[index(T)].Capacity = Bytes; }
   void setSpillCost(uint64_t A, uint64_t B) {
     Alpha = A;
     Beta = B;
@@ -152,21 +197,15 @@ public:
   bool operator!=(const TargetDesc &O) const { return !(*this == O); }
 
 private:
-  static unsigned index(Tier T) { return static_cast<unsigned>(T); }
-  std::array<uint64_t, NumTiers> Capacity{};
-  std::array<bool, NumTiers> CountsInPeak{};
-  std::array<bool, NumTiers> IsL0{};
-  Pipe SpillOutPipe = Pipe::MTE3;
-  Pipe SpillInPipe = Pipe::MTE2;
+  std::string Name;
+  llvm::SmallVector<TierDesc, MaxTiers> Tiers;
+  llvm::SmallVector<std::string, MaxPipes> PipeNames;
+  std::optional<Pipe> VectorPipe;
+  Pipe SpillOutPipe{};
+  Pipe SpillInPipe{};
   uint64_t Alpha = 0;
   uint64_t Beta = 0;
-  struct OpCostRow {
-    uint64_t Base = 0, Num = 0, Den = 1;
-    bool operator==(const OpCostRow &O) const {
-      return Base == O.Base && Num == O.Num && Den == O.Den;
-    }
-  };
-  std::array<OpCostRow, NumOpCosts> OpCosts{};
+  llvm::SmallVector<std::string, 1> LoadOps;
 };
 
 } // namespace dan

@@ -87,7 +87,7 @@ struct DLRStats {
   /// Cycles of the inserted spill nodes.
   uint64_t SpillCycles = 0;
   /// Spills per tier of the spilled buffer.
-  std::array<uint64_t, NumTiers> Evictions{};
+  std::array<uint64_t, MaxTiers> Evictions{};
   /// SPILL_INs inserted only because the buffer's FREE came while it was
   /// spilled out (the contest's rules pair every SPILL_OUT with a SPILL_IN).
   uint64_t ReloadsBeforeFree = 0;

@@ -1,4 +1,4 @@
-//===- Enums.cpp - Tier and pipe names ------------------------------------===//
+//===- Names.cpp - Quoting and hinting names in messages ------------------===//
 
 #include "dan/Target/Enums.h"
 #include "llvm/ADT/StringExtras.h"
@@ -6,35 +6,6 @@
 using namespace llvm;
 
 namespace dan {
-
-static const StringRef TierNames[] = {
-#define DAN_TIER(Name, Capacity, CountsInPeak, IsL0) #Name,
-#include "dan/Target/Davinci.def"
-};
-
-static const StringRef PipeNames[] = {
-#define DAN_PIPE(Name) #Name,
-#include "dan/Target/Davinci.def"
-};
-
-StringRef tierName(Tier T) { return TierNames[static_cast<unsigned>(T)]; }
-StringRef pipeName(Pipe P) { return PipeNames[static_cast<unsigned>(P)]; }
-ArrayRef<StringRef> allTierNames() { return TierNames; }
-ArrayRef<StringRef> allPipeNames() { return PipeNames; }
-
-std::optional<Tier> lookupTier(StringRef Name) {
-  for (unsigned I = 0; I != NumTiers; ++I)
-    if (TierNames[I] == Name)
-      return static_cast<Tier>(I);
-  return std::nullopt;
-}
-
-std::optional<Pipe> lookupPipe(StringRef Name) {
-  for (unsigned I = 0; I != NumPipes; ++I)
-    if (PipeNames[I] == Name)
-      return static_cast<Pipe>(I);
-  return std::nullopt;
-}
 
 std::string quoteToken(StringRef Token) {
   if (Token.size() <= MaxQuotedTokenBytes)

@@ -1,0 +1,410 @@
+//===- TargetHeader.cpp - The target header of the IR ---------------------===//
+//
+// 'target NAME', a built-in target with values that override its own
+// ('target davinci { UB = 768 }'), or a whole description in braces
+// (docs/LangRef.md, "Target descriptions").
+//
+//===----------------------------------------------------------------------===//
+
+#include "ParseState.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace llvm;
+
+namespace dan::detail {
+
+namespace {
+using Form = ParseState::DescForm;
+
+struct KeySpec {
+  StringRef Key;
+  Form Takes;
+};
+
+const KeySpec TierKeys[] = {{"capacity", Form::Int},
+                            {"align", Form::Int},
+                            {"peak", Form::Bool},
+                            {"operand", Form::Bool}};
+const KeySpec SpillKeys[] = {
+    {"out", Form::PipeName}, {"in", Form::PipeName}, {"cost", Form::Cost}};
+const StringRef EntryKeywords[] = {"tier", "pipe", "vector", "spill", "load"};
+} // namespace
+
+static ArrayRef<KeySpec> keysOf(ParseState::DescEntryKind K) {
+  switch (K) {
+  case ParseState::DescEntryKind::Tier:
+    return TierKeys;
+  case ParseState::DescEntryKind::Spill:
+    return SpillKeys;
+  default:
+    return {};
+  }
+}
+
+static StringRef formText(Form F) {
+  switch (F) {
+  case Form::Int:
+    return "an integer";
+  case Form::Bool:
+    return "'true' or 'false'";
+  case Form::PipeName:
+    return "a pipe of the description";
+  case Form::Cost:
+    return "a cost formula 'ALPHA + BETA * size'";
+  }
+  return "";
+}
+
+static std::string unknownTargetMessage(StringRef Name) {
+  return "unknown target " + quoteToken(Name) + "; the built-in targets are " +
+         join(map_range(TargetDesc::builtinNames(),
+                        [](StringRef N) { return "'" + N.str() + "'"; }),
+              ", ") +
+         ", and a new target is described in braces: 'target " + Name.str() +
+         " { tier ... pipe ... spill { ... } }'";
+}
+
+bool ParseState::beginTarget(StringRef Name, SrcRange R) {
+  TargetName = Name;
+  TargetNameR = R;
+  std::optional<TargetDesc> Builtin = TargetDesc::builtin(Name);
+  TargetIsBuiltin = Builtin.has_value();
+  if (Builtin)
+    G.Target = std::move(*Builtin);
+  return true;
+}
+
+bool ParseState::endTarget() {
+  if (!Desc) {
+    if (TargetIsBuiltin)
+      return true;
+    error(TargetNameR.begin, unknownTargetMessage(TargetName));
+    return false;
+  }
+  const TargetDesc &T = Desc->Target;
+  auto Missing = [&](const Twine &What) {
+    error(TargetNameR.begin,
+          "target description " + quoteToken(TargetName) + " has no " + What);
+    return false;
+  };
+  if (T.numTiers() == 0)
+    return Missing("tier: add 'tier NAME { capacity = N }'");
+  if (T.numPipes() == 0)
+    return Missing("pipe: add 'pipe NAME'");
+  if (!Desc->SpillLoc.isValid())
+    return Missing("spill path: add 'spill { out = PIPE, in = PIPE, cost = "
+                   "ALPHA + BETA * size }'");
+  G.Target = std::move(Desc->Target);
+  Desc.reset();
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// The values of a built-in target
+//===----------------------------------------------------------------------===//
+
+std::optional<unsigned> ParseState::targetKey(StringRef Key, SrcRange KeyR) {
+  auto Keys = G.Target.headerKeys();
+  auto It = llvm::find(Keys, Key);
+  if (It == Keys.end()) {
+    error(KeyR.begin, unknownNameMessage("target key", Key, Keys));
+    return std::nullopt;
+  }
+  unsigned I = It - Keys.begin();
+  TargetKeyLocs.resize(Keys.size());
+  if (TargetKeyLocs[I].isValid()) {
+    error(KeyR.begin, "duplicate target key '" + Key + "'");
+    note(TargetKeyLocs[I], "previous value is here");
+    return std::nullopt;
+  }
+  TargetKeyLocs[I] = KeyR.begin;
+  return I;
+}
+
+bool ParseState::beginTargetValue(StringRef Key, SrcRange KeyR) {
+  if (!TargetIsBuiltin) {
+    error(TargetNameR.begin, unknownTargetMessage(TargetName));
+    return false;
+  }
+  std::optional<unsigned> I = targetKey(Key, KeyR);
+  if (!I)
+    return false;
+  TargetValue = {Key, KeyR, *I};
+  return true;
+}
+
+void ParseState::reportTargetValueForm() {
+  StringRef Key = TargetValue->Key;
+  if (Key == TargetDesc::spillCostKey())
+    error(TargetValue->KeyR.begin,
+          "'" + Key +
+              "' takes a cost formula 'ALPHA + BETA * size', for example "
+              "'spill_cost = 150 + 2 * size'");
+  else
+    error(TargetValue->KeyR.begin,
+          "'" + Key + "' takes a capacity, for example '" + Key + " = " +
+              Twine(TargetDesc::builtin(TargetName)
+                        ->capacity(static_cast<Tier>(TargetValue->Index))) +
+              "'");
+}
+
+bool ParseState::setTargetCapacity(uint64_t Value) {
+  if (TargetValue->Key == TargetDesc::spillCostKey()) {
+    reportTargetValueForm();
+    return false;
+  }
+  G.Target.setCapacity(static_cast<Tier>(TargetValue->Index), Value);
+  TargetValue.reset();
+  return true;
+}
+
+bool ParseState::setTargetSpillCost(uint64_t Alpha, uint64_t Beta,
+                                    StringRef Var, SrcRange VarR) {
+  if (TargetValue->Key != TargetDesc::spillCostKey()) {
+    reportTargetValueForm();
+    return false;
+  }
+  if (Var != "size") {
+    error(VarR.begin,
+          "expected 'size' in 'spill_cost = ALPHA + BETA * size', not " +
+              quoteToken(Var));
+    return false;
+  }
+  G.Target.setSpillCost(Alpha, Beta);
+  TargetValue.reset();
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// A target description
+//===----------------------------------------------------------------------===//
+
+/// Whether \p Name is new among \p Names (the tiers' or the pipes'),
+/// reporting a duplicate.
+static bool isNewName(ParseState &PS, StringRef What, StringRef Name,
+                      SrcRange R, ArrayRef<StringRef> Names) {
+  if (!is_contained(Names, Name))
+    return true;
+  PS.error(R.begin, "duplicate " + What + " " + quoteToken(Name));
+  return false;
+}
+
+std::optional<Pipe> ParseState::declaredPipe(StringRef Name, SrcRange R) {
+  const TargetDesc &T = Desc->Target;
+  if (std::optional<Pipe> P = T.lookupPipe(Name))
+    return P;
+  if (T.numPipes() == 0)
+    error(R.begin, "unknown pipe " + quoteToken(Name) +
+                       ": declare it with "
+                       "'pipe " +
+                       Name + "' before the entries that name it");
+  else
+    error(R.begin, unknownNameMessage("pipe", Name, T.pipeNames()) +
+                       " (a pipe is declared before the entries that name "
+                       "it)");
+  return std::nullopt;
+}
+
+bool ParseState::descEntry(StringRef Keyword, SrcRange KeywordR, StringRef Name,
+                           SrcRange NameR) {
+  if (!Desc)
+    Desc.emplace(TargetName);
+  DescState &D = *Desc;
+  D.EntryName = Name;
+  D.EntryR = Name.empty() ? KeywordR : NameR;
+  D.KeysSet.clear();
+  TargetDesc &T = D.Target;
+  auto NeedsName = [&](StringRef Example) {
+    if (!Name.empty())
+      return true;
+    error(KeywordR.begin,
+          "a '" + Keyword + "' entry needs a name: '" + Example + "'");
+    return false;
+  };
+  if (Keyword == "tier") {
+    D.Kind = DescEntryKind::Tier;
+    if (!NeedsName("tier NAME { capacity = N }") ||
+        !isNewName(*this, "tier", Name, NameR, T.tierNames()))
+      return false;
+    if (T.numTiers() == MaxTiers) {
+      error(NameR.begin, "a target has at most " + Twine(MaxTiers) + " tiers");
+      return false;
+    }
+    D.NewTier = TierDesc{Name.str()};
+    return true;
+  }
+  if (Keyword == "pipe") {
+    D.Kind = DescEntryKind::Pipe;
+    if (!NeedsName("pipe NAME") ||
+        !isNewName(*this, "pipe", Name, NameR, T.pipeNames()))
+      return false;
+    if (T.numPipes() == MaxPipes) {
+      error(NameR.begin, "a target has at most " + Twine(MaxPipes) + " pipes");
+      return false;
+    }
+    T.addPipe(Name);
+    return true;
+  }
+  if (Keyword == "vector") {
+    D.Kind = DescEntryKind::Vector;
+    if (!NeedsName("vector PIPE"))
+      return false;
+    if (T.vectorPipe()) {
+      error(KeywordR.begin, "duplicate 'vector' entry");
+      return false;
+    }
+    std::optional<Pipe> P = declaredPipe(Name, NameR);
+    if (!P)
+      return false;
+    T.setVectorPipe(*P);
+    return true;
+  }
+  if (Keyword == "load") {
+    D.Kind = DescEntryKind::Load;
+    if (!NeedsName("load OPERATION"))
+      return false;
+    if (T.loadsFromDDR(Name)) {
+      error(NameR.begin, "duplicate 'load' entry " + quoteToken(Name));
+      return false;
+    }
+    T.addLoadOp(Name);
+    return true;
+  }
+  if (Keyword == "spill") {
+    D.Kind = DescEntryKind::Spill;
+    if (!Name.empty()) {
+      error(NameR.begin, "a 'spill' entry takes no name: 'spill { out = "
+                         "PIPE, in = PIPE, cost = ALPHA + BETA * size }'");
+      return false;
+    }
+    if (D.SpillLoc.isValid()) {
+      error(KeywordR.begin, "duplicate 'spill' entry");
+      note(D.SpillLoc, "previous 'spill' entry is here");
+      return false;
+    }
+    D.SpillLoc = KeywordR.begin;
+    return true;
+  }
+  error(KeywordR.begin,
+        unknownNameMessage("target description entry", Keyword, EntryKeywords));
+  return false;
+}
+
+bool ParseState::descKey(StringRef Key, SrcRange KeyR) {
+  DescState &D = *Desc;
+  ArrayRef<KeySpec> Keys = keysOf(D.Kind);
+  StringRef Entry = D.Kind == DescEntryKind::Pipe     ? "pipe"
+                    : D.Kind == DescEntryKind::Vector ? "vector"
+                                                      : "load";
+  if (Keys.empty()) {
+    error(KeyR.begin, "a '" + Entry + "' entry takes no values");
+    return false;
+  }
+  SmallVector<StringRef, 4> Names;
+  for (const KeySpec &K : Keys)
+    Names.push_back(K.Key);
+  if (!is_contained(Names, Key)) {
+    error(KeyR.begin, unknownNameMessage("key", Key, Names));
+    return false;
+  }
+  auto [It, New] = D.KeysSet.try_emplace(Key, KeyR.begin);
+  if (!New) {
+    error(KeyR.begin, "duplicate key '" + Key + "'");
+    note(It->second, "previous value is here");
+    return false;
+  }
+  D.Key = Key;
+  D.KeyR = KeyR;
+  return true;
+}
+
+void ParseState::reportDescValueForm() {
+  error(Desc->KeyR.begin, "'" + Desc->Key + "' takes " + formText(descForm()));
+}
+
+ParseState::DescForm ParseState::descForm() const {
+  for (const KeySpec &K : keysOf(Desc->Kind))
+    if (K.Key == Desc->Key)
+      return K.Takes;
+  llvm_unreachable("descKey accepted a key its entry does not take");
+}
+
+bool ParseState::descTakes(DescForm F) {
+  if (descForm() == F)
+    return true;
+  reportDescValueForm();
+  return false;
+}
+
+bool ParseState::descInt(uint64_t Value, SrcRange R) {
+  if (!descTakes(Form::Int))
+    return false;
+  DescState &D = *Desc;
+  if (D.Key == "align" && !isPowerOf2_64(Value)) {
+    error(R.begin, "alignment " + Twine(Value) + " is not a power of two");
+    return false;
+  }
+  (D.Key == "capacity" ? D.NewTier.Capacity : D.NewTier.Align) = Value;
+  D.Key = {};
+  return true;
+}
+
+bool ParseState::descName(StringRef Value, SrcRange R) {
+  DescState &D = *Desc;
+  if (descForm() == Form::Bool) {
+    if (Value != "true" && Value != "false") {
+      reportDescValueForm();
+      return false;
+    }
+    (D.Key == "peak" ? D.NewTier.CountsInPeak : D.NewTier.IsL0) =
+        Value == "true";
+    D.Key = {};
+    return true;
+  }
+  if (!descTakes(Form::PipeName))
+    return false;
+  std::optional<Pipe> P = declaredPipe(Value, R);
+  if (!P)
+    return false;
+  (D.Key == "out" ? D.SpillOut : D.SpillIn) = *P;
+  D.Key = {};
+  return true;
+}
+
+bool ParseState::descCost(uint64_t Alpha, uint64_t Beta, StringRef Var,
+                          SrcRange VarR) {
+  if (!descTakes(Form::Cost))
+    return false;
+  if (Var != "size") {
+    error(VarR.begin, "expected 'size' in 'cost = ALPHA + BETA * size', not " +
+                          quoteToken(Var));
+    return false;
+  }
+  Desc->Alpha = Alpha;
+  Desc->Beta = Beta;
+  Desc->Key = {};
+  return true;
+}
+
+bool ParseState::endDescEntry() {
+  DescState &D = *Desc;
+  if (D.Kind == DescEntryKind::Tier) {
+    if (!D.KeysSet.count("capacity")) {
+      error(D.EntryR.begin, "tier " + quoteToken(D.EntryName) +
+                                " has no capacity: add '{ capacity = N }'");
+      return false;
+    }
+    D.Target.addTier(std::move(D.NewTier));
+  } else if (D.Kind == DescEntryKind::Spill) {
+    for (const KeySpec &K : SpillKeys)
+      if (!D.KeysSet.count(K.Key)) {
+        error(D.EntryR.begin, "the 'spill' entry has no '" + K.Key + "'");
+        return false;
+      }
+    D.Target.setSpillPipes(D.SpillOut, D.SpillIn);
+    D.Target.setSpillCost(D.Alpha, D.Beta);
+  }
+  return true;
+}
+
+} // namespace dan::detail
