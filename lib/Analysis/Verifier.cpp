@@ -226,7 +226,11 @@ void Verifier::checkFit() {
         continue;
       Seen.push_back(B);
       const Node &A = G[site(B)->Alloc];
-      Need[static_cast<unsigned>(A.BufTier)] += A.Size;
+      // At aligned offsets the buffers take their sizes rounded up to the
+      // alignment (the capacity is a multiple of it, so one left unrounded
+      // never makes room).
+      Need[static_cast<unsigned>(A.BufTier)] +=
+          alignTo(A.Size, T.alignment(A.BufTier));
     }
     for (unsigned K = 0; K != T.numTiers(); ++K) {
       Tier Tr = static_cast<Tier>(K);
@@ -240,8 +244,11 @@ void Verifier::checkFit() {
           Names += (Names.empty() ? "" : ", ") + buf(B) + " (" +
                    std::to_string(A.Size) + ")";
       }
+      std::string Aligned;
+      if (uint64_t Align = T.alignment(Tr); Align > 1)
+        Aligned = " aligned to " + std::to_string(Align);
       error(I, name(I) + " needs " + Names + " resident together in tier " +
-                   T.tierName(Tr) + ": total size " + Twine(Need[K]) +
+                   T.tierName(Tr) + ": total size " + Twine(Need[K]) + Aligned +
                    ", capacity " + Twine(T.capacity(Tr)));
     }
   }

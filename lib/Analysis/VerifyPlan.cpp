@@ -42,6 +42,10 @@ void Verifier::checkPlan() {
       error(I, name(I) + " places " + buf(N.Buf) + " at " +
                    range(N.Offset, A.Size) + ", outside tier " +
                    T.tierName(A.BufTier) + " " + range(0, Cap));
+    else if (uint64_t Align = T.alignment(A.BufTier); N.Offset % Align)
+      error(I, name(I) + " places " + buf(N.Buf) + " at offset " +
+                   Twine(N.Offset) + ", not a multiple of tier " +
+                   T.tierName(A.BufTier) + "'s alignment " + Twine(Align));
   }
   checkSpillIds();
   checkResidency();

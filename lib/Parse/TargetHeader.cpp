@@ -394,6 +394,13 @@ bool ParseState::endDescEntry() {
                                 " has no capacity: add '{ capacity = N }'");
       return false;
     }
+    if (D.NewTier.Capacity % D.NewTier.Align) {
+      error(D.EntryR.begin, "capacity " + Twine(D.NewTier.Capacity) +
+                                " of tier " + quoteToken(D.EntryName) +
+                                " is not a multiple of its alignment " +
+                                Twine(D.NewTier.Align));
+      return false;
+    }
     D.Target.addTier(std::move(D.NewTier));
   } else if (D.Kind == DescEntryKind::Spill) {
     for (const KeySpec &K : SpillKeys)

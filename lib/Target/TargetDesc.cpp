@@ -131,13 +131,26 @@ static Error parseNumber(StringRef Text, StringRef What, uint64_t &Value) {
   return Error::success();
 }
 
-Error TargetDesc::parseCapacity(StringRef Spec) {
-  auto [Name, Value] = Spec.split('=');
-  if (Name.trim().empty() || !Spec.contains('='))
+static Error checkCapacityForm(StringRef Spec) {
+  if (Spec.split('=').first.trim().empty() || !Spec.contains('='))
     return createStringError(inconvertibleErrorCode(),
                              "invalid --capacity '%s': expected TIER=N, "
                              "for example UB=2048",
                              Spec.str().c_str());
+  return Error::success();
+}
+
+Error TargetDesc::checkCapacitySpec(StringRef Spec) {
+  if (Error E = checkCapacityForm(Spec))
+    return E;
+  uint64_t Bytes;
+  return parseNumber(Spec.split('=').second, "capacity", Bytes);
+}
+
+Error TargetDesc::parseCapacity(StringRef Spec) {
+  if (Error E = checkCapacityForm(Spec))
+    return E;
+  auto [Name, Value] = Spec.split('=');
   std::optional<Tier> T = lookupTier(Name.trim());
   if (!T)
     return createStringError(
@@ -146,6 +159,13 @@ Error TargetDesc::parseCapacity(StringRef Spec) {
   uint64_t Bytes;
   if (Error E = parseNumber(Value, "capacity", Bytes))
     return E;
+  if (Bytes % alignment(*T))
+    return createStringError(
+        inconvertibleErrorCode(),
+        "--capacity: %s = %llu is not a multiple of the tier's alignment "
+        "%llu",
+        Name.trim().str().c_str(), (unsigned long long)Bytes,
+        (unsigned long long)alignment(*T));
   setCapacity(*T, Bytes);
   return Error::success();
 }

@@ -43,6 +43,7 @@ void Repacker::collectBuffers() {
       B.Id = N.Buf;
       B.BufTier = N.BufTier;
       B.Size = N.Size;
+      B.Span = alignTo(N.Size, T.alignment(N.BufTier));
       bool IsBacked = Backed.count(N.Buf);
       B.Backed = IsBacked;
       B.Traffic = TargetDesc::spillTraffic(N.Size, IsBacked);
@@ -97,7 +98,7 @@ bool Repacker::reload(unsigned BI) {
   if (Timed) {
     uint64_t Start = std::max({InPipeDone, B.OutDone,
                                latestRelease(Released[tierIndex(B.BufTier)],
-                                             B.Offset, B.Offset + B.Size)});
+                                             B.Offset, B.Offset + B.Span)});
     Finish[B.PendingIn] = InPipeDone = Start + T.spillInCycles(B.Size);
     B.ReadyAt = Finish[B.PendingIn];
     B.UsersDone = std::max(B.UsersDone, B.ReadyAt);
@@ -129,9 +130,9 @@ void Repacker::spillOut(unsigned BI) {
     Finish[OutIdx] = OutPipeDone = Start + T.spillOutCycles(B.Size, B.Backed);
     B.OutDone = Finish[OutIdx];
     B.UsersDone = std::max(B.UsersDone, B.OutDone);
-    Released[TI].assign(B.Offset, B.Offset + B.Size, B.OutDone);
+    Released[TI].assign(B.Offset, B.Offset + B.Span, B.OutDone);
   }
-  Free[TI].release(B.Offset, B.Size);
+  Free[TI].release(B.Offset, B.Span);
   removeResident(Resident[TI], Bufs, BI);
   B.State = BufState::Out;
   ++Stats.Spills;
@@ -199,7 +200,7 @@ Error Repacker::scan() {
       if (Timed) {
         Finish[I] = std::max(predsDone(G[I]),
                              latestRelease(Released[tierIndex(B.BufTier)],
-                                           B.Offset, B.Offset + B.Size));
+                                           B.Offset, B.Offset + B.Span));
         B.ReadyAt = B.UsersDone = Finish[I];
       }
       break;
@@ -235,9 +236,9 @@ Error Repacker::scan() {
       unsigned TI = tierIndex(R.BufTier);
       if (Timed) {
         Finish[I] = std::max({predsDone(G[I]), R.ReadyAt, R.UsersDone});
-        Released[TI].assign(R.Offset, R.Offset + R.Size, Finish[I]);
+        Released[TI].assign(R.Offset, R.Offset + R.Span, Finish[I]);
       }
-      Free[TI].release(R.Offset, R.Size);
+      Free[TI].release(R.Offset, R.Span);
       removeResident(Resident[TI], Bufs, BI);
       R.State = BufState::Dead;
       break;

@@ -53,7 +53,7 @@ std::optional<uint64_t> Repacker::findTimed(const Buffer &B,
   // segment, then the lowest offset.
   unsigned TI = tierIndex(B.BufTier);
   const ReleaseTimes &R = Released[TI];
-  uint64_t Size = B.Size;
+  uint64_t Size = B.Span;
   std::optional<uint64_t> Best;
   uint64_t BestStart = 0, BestSeg = 0;
   for (auto [Begin, End] : Free[TI].segments()) {
@@ -104,9 +104,9 @@ bool Repacker::place(unsigned BI, uint64_t Base) {
     FitPolicy Fit =
         Packing && Opts.Fit == FitPolicy::Next ? FitPolicy::First : Opts.Fit;
     std::optional<uint64_t> Off =
-        Timed && !Packing ? findTimed(B, Base) : F.find(B.Size, Fit);
+        Timed && !Packing ? findTimed(B, Base) : F.find(B.Span, Fit);
     if (Off) {
-      F.take(*Off, B.Size);
+      F.take(*Off, B.Span);
       B.Offset = *Off;
       makeResident(BI);
       return true;
@@ -120,7 +120,7 @@ bool Repacker::place(unsigned BI, uint64_t Base) {
     }
     if (Opts.Victims == VictimSet::Window) {
       // Evict the cheapest contiguous range that makes room at once.
-      SmallVector<unsigned, 4> Victims = pickWindow(B.BufTier, B.Size);
+      SmallVector<unsigned, 4> Victims = pickWindow(B.BufTier, B.Span);
       if (Victims.empty())
         return false;
       for (unsigned V : Victims)

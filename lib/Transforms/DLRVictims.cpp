@@ -68,7 +68,7 @@ SmallVector<unsigned, 4> Repacker::pickWindow(Tier Tr, uint64_t Size) {
   SmallVector<Held, 16> Here;
   for (unsigned VI : Resident[tierIndex(Tr)]) {
     Buffer &V = Bufs[VI];
-    Here.push_back({V.Offset, V.Offset + V.Size, VI, isPinned(V),
+    Here.push_back({V.Offset, V.Offset + V.Span, VI, isPinned(V),
                     isPinned(V) ? 0.0 : penalty(V, Tr)});
   }
   llvm::sort(Here,

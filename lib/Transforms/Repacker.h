@@ -50,6 +50,11 @@ struct Buffer {
   uint64_t Id = 0;
   Tier BufTier{};
   uint64_t Size = 0;
+  /// The bytes it takes in its tier: its size rounded up to the tier's
+  /// alignment. A tier's capacity is a multiple of its alignment, so
+  /// placing and releasing spans only keeps every free segment aligned, and
+  /// every fit lands on an aligned offset.
+  uint64_t Span = 0;
   /// T(b,k) and S(b,k) of one spill: they do not depend on k.
   uint64_t Traffic = 0;
   uint64_t Cycles = 0;

@@ -142,8 +142,8 @@ int runTool(int Argc, char **Argv, StringRef Overview, const ToolBody &Body) {
     return ExitUsage;
   SourceMgr SM;
   prefixDiagnostics(SM, ToolName);
-  if (Expected<TargetDesc> T = targetFromOptions(); !T)
-    return exitStatusOf(T.takeError(), SM);
+  if (Error E = checkTargetOptions())
+    return exitStatusOf(std::move(E), SM);
   return exitStatusOf(Body(SM), SM);
 }
 
@@ -179,6 +179,16 @@ Expected<TargetDesc> targetFromOptions(const TargetDesc &Base) {
     if (Error E = T.parseSpillCost(SpillCost))
       return usageError(toString(std::move(E)));
   return T;
+}
+
+Error checkTargetOptions() {
+  for (const std::string &Spec : Capacities)
+    if (Error E = TargetDesc::checkCapacitySpec(Spec))
+      return usageError(toString(std::move(E)));
+  if (SpillCost.getNumOccurrences())
+    if (Error E = TargetDesc::davinci().parseSpillCost(SpillCost))
+      return usageError(toString(std::move(E)));
+  return Error::success();
 }
 
 Error applyTargetOptions(Graph &G) {

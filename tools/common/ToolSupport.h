@@ -107,10 +107,14 @@ int runTool(int Argc, char **Argv, llvm::StringRef Overview,
             const ToolBody &Body);
 
 /// \p Base with --capacity and --spill-cost applied on top; a bad value is
-/// a usage error. runTool checks them once before the body runs, so that a
-/// bad option is a usage error whatever the input.
+/// a usage error.
 llvm::Expected<TargetDesc>
 targetFromOptions(const TargetDesc &Base = TargetDesc::davinci());
+
+/// Checks the form and numbers of --capacity and --spill-cost, a usage error
+/// whatever the input; runTool does so before the body runs. The tier names
+/// are checked against the target they apply to.
+llvm::Error checkTargetOptions();
 
 /// Applies --capacity and --spill-cost on top of \p G's own target (its
 /// file's target header, or the defaults for an imported graph): the

@@ -189,6 +189,9 @@ public:
 
   /// Applies "TIER=N" (as given to --capacity).
   llvm::Error parseCapacity(llvm::StringRef Spec);
+  /// Checks the form and number of "TIER=N" but not the tier, which only
+  /// the target it applies to names.
+  static llvm::Error checkCapacitySpec(llvm::StringRef Spec);
   /// Applies "ALPHA,BETA" (as given to --spill-cost).
   llvm::Error parseSpillCost(llvm::StringRef Spec);
 
