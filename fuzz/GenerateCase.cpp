@@ -227,6 +227,13 @@ void DagBuilder::op() {
   N.Kind = NodeKind::Op;
   N.OpPipe = R.pick<Pipe>(AllPipes);
   N.OpName = R.range(0, Names.size() - 1);
+  // The target's rules: a name that may not run on the drawn pipe takes
+  // the first it may run on, and buffers of tiers it may not use are left
+  // out below (so graphs that keep the rules are drawn as before).
+  const OpRule *Rule = T.opRule(Names[N.OpName]);
+  if (Rule && !(Rule->Pipes >> index(N.OpPipe) & 1))
+    N.OpPipe = static_cast<Pipe>(countr_zero(Rule->Pipes));
+  TierMask Allowed = T.pipeTiers(N.OpPipe) & (Rule ? Rule->Tiers : AllOfThem);
   N.Cycles = R.flag() ? R.range(0, 4000) : R.range(0, 200);
   // Zero to four buffers: an operation without any is legal (MAGIS's
   // subset DP once addressed an empty table on a window of them).
@@ -239,6 +246,8 @@ void DagBuilder::op() {
     // A buffer may be listed twice; distinct ones must fit their tier
     // together, or no plan exists.
     unsigned Ti = static_cast<unsigned>(Bufs[B].BufTier);
+    if (!(Allowed >> Ti & 1))
+      continue;
     if (!is_contained(Used, B)) {
       if (Bytes[Ti] + Bufs[B].Size > T.capacity(Bufs[B].BufTier))
         continue;

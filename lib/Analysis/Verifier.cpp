@@ -254,6 +254,52 @@ void Verifier::checkFit() {
   }
 }
 
+/// The names of the set bits of \p Mask among \p Names, "A, B".
+static std::string listOf(uint32_t Mask, ArrayRef<StringRef> Names) {
+  std::string Out;
+  for (unsigned I = 0, E = Names.size(); I != E; ++I)
+    if (Mask >> I & 1)
+      Out += (Out.empty() ? "" : ", ") + Names[I].str();
+  return Out.empty() ? "no tier" : Out;
+}
+
+void Verifier::checkOpRules() {
+  // The rule of each interned operation name, looked up once.
+  std::vector<const OpRule *> RuleOf(G.OpNames.size());
+  for (unsigned K = 0, E = G.OpNames.size(); K != E; ++K)
+    RuleOf[K] = T.opRule(G.OpNames[K]);
+  for (NodeIdx I : G.Order) {
+    const Node &N = G[I];
+    if (N.Kind != NodeKind::Op)
+      continue;
+    const OpRule *R = RuleOf[N.OpName];
+    if (R && !(R->Pipes >> index(N.OpPipe) & 1)) {
+      error(I, name(I) + " runs on " + T.pipeName(N.OpPipe) +
+                   ", but the target runs '" + G.opName(N) + "' only on " +
+                   listOf(R->Pipes, T.pipeNames()));
+      continue;
+    }
+    TierMask OnPipe = T.pipeTiers(N.OpPipe);
+    for (uint64_t B : N.Bufs) {
+      if (!hasAlloc(B))
+        continue;
+      Tier Tr = G[site(B)->Alloc].BufTier;
+      std::string Where = name(I) + " uses " + buf(B) + " in tier " +
+                          T.tierName(Tr).str() + ", but ";
+      if (!(OnPipe >> index(Tr) & 1)) {
+        error(I, Where + "an operation on " + T.pipeName(N.OpPipe) +
+                     " uses only " + listOf(OnPipe, T.tierNames()));
+        break;
+      }
+      if (R && !(R->Tiers >> index(Tr) & 1)) {
+        error(I, Where + "the target lets '" + G.opName(N) + "' use only " +
+                     listOf(R->Tiers, T.tierNames()));
+        break;
+      }
+    }
+  }
+}
+
 bool Verifier::checkAcyclic() {
   // Kahn's algorithm over all edges, reuse edges included.
   size_t V = G.size();

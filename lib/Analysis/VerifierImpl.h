@@ -51,6 +51,7 @@ public:
 
   unsigned run() {
     checkBuffers();
+    checkOpRules();
     checkFit();
     bool Acyclic = checkAcyclic();
     if (Acyclic && Opts.Schedule)
@@ -107,6 +108,9 @@ private:
   }
 
   void checkBuffers();
+  /// Every operation on a pipe its name may run on, using tiers its pipe
+  /// and its name may use (the target's rules).
+  void checkOpRules();
   /// Every buffer within its tier, and every operation's buffers of one
   /// tier within it together: what no plan could place.
   void checkFit();

@@ -148,6 +148,8 @@ IRParser::symbol_type Lexer::lex() {
       "(" { return IRParser::make_LPAREN(range(Start)); }
       ")" { return IRParser::make_RPAREN(range(Start)); }
       "{" { return IRParser::make_LBRACE(range(Start)); }
+      "[" { return IRParser::make_LBRACKET(range(Start)); }
+      "]" { return IRParser::make_RBRACKET(range(Start)); }
       "}" { return IRParser::make_RBRACE(range(Start)); }
       "+" { return IRParser::make_PLUS(range(Start)); }
       "*" { return IRParser::make_STAR(range(Start)); }

@@ -67,9 +67,9 @@ public:
   /// empty). descKey checks a key of the entry's block; descInt, descName
   /// and descCost give its value; endDescEntry checks the entry and adds
   /// it to the description.
-  enum class DescEntryKind { Tier, Pipe, Vector, Load, Spill };
+  enum class DescEntryKind { Tier, Pipe, Vector, Load, Spill, Op };
   /// What a description key takes as its value.
-  enum class DescForm { Int, Bool, PipeName, Cost };
+  enum class DescForm { Int, Bool, PipeName, Cost, TierList, PipeList };
   bool descEntry(llvm::StringRef Keyword, SrcRange KeywordR,
                  llvm::StringRef Name, SrcRange NameR);
   bool descKey(llvm::StringRef Key, SrcRange KeyR);
@@ -77,6 +77,10 @@ public:
   bool descName(llvm::StringRef Value, SrcRange R);
   bool descCost(uint64_t Alpha, uint64_t Beta, llvm::StringRef Var,
                 SrcRange VarR);
+  /// A list value '[A, B]': its start, then each name.
+  bool descListBegin();
+  bool descListName(llvm::StringRef Name, SrcRange R);
+  bool descListEnd();
   bool endDescEntry();
   /// Whether a description key's value is being read, and the error that
   /// says which form it takes.
@@ -185,6 +189,10 @@ private:
     Pipe SpillOut{}, SpillIn{};
     uint64_t Alpha = 0, Beta = 0;
     llvm::SMLoc SpillLoc;
+    /// The list being read, and the rule of a 'pipe' or 'op' entry.
+    uint32_t List = 0;
+    Pipe CurPipe{};
+    OpRule NewRule;
   };
   std::optional<DescState> Desc;
   /// The form of the key being read.

@@ -27,7 +27,10 @@ const KeySpec TierKeys[] = {{"capacity", Form::Int},
                             {"operand", Form::Bool}};
 const KeySpec SpillKeys[] = {
     {"out", Form::PipeName}, {"in", Form::PipeName}, {"cost", Form::Cost}};
-const StringRef EntryKeywords[] = {"tier", "pipe", "vector", "spill", "load"};
+const KeySpec PipeKeys[] = {{"tiers", Form::TierList}};
+const KeySpec OpKeys[] = {{"pipes", Form::PipeList}, {"tiers", Form::TierList}};
+const StringRef EntryKeywords[] = {"tier",  "pipe", "vector",
+                                   "spill", "load", "op"};
 } // namespace
 
 static ArrayRef<KeySpec> keysOf(ParseState::DescEntryKind K) {
@@ -36,6 +39,10 @@ static ArrayRef<KeySpec> keysOf(ParseState::DescEntryKind K) {
     return TierKeys;
   case ParseState::DescEntryKind::Spill:
     return SpillKeys;
+  case ParseState::DescEntryKind::Pipe:
+    return PipeKeys;
+  case ParseState::DescEntryKind::Op:
+    return OpKeys;
   default:
     return {};
   }
@@ -51,6 +58,10 @@ static StringRef formText(Form F) {
     return "a pipe of the description";
   case Form::Cost:
     return "a cost formula 'ALPHA + BETA * size'";
+  case Form::TierList:
+    return "a list of tiers '[A, B]'";
+  case Form::PipeList:
+    return "a list of pipes '[A, B]'";
   }
   return "";
 }
@@ -242,7 +253,7 @@ bool ParseState::descEntry(StringRef Keyword, SrcRange KeywordR, StringRef Name,
       error(NameR.begin, "a target has at most " + Twine(MaxPipes) + " pipes");
       return false;
     }
-    T.addPipe(Name);
+    D.CurPipe = T.addPipe(Name);
     return true;
   }
   if (Keyword == "vector") {
@@ -270,6 +281,17 @@ bool ParseState::descEntry(StringRef Keyword, SrcRange KeywordR, StringRef Name,
     T.addLoadOp(Name);
     return true;
   }
+  if (Keyword == "op") {
+    D.Kind = DescEntryKind::Op;
+    if (!NeedsName("op NAME { pipes = [PIPE, ...] }"))
+      return false;
+    if (T.opRule(Name)) {
+      error(NameR.begin, "duplicate 'op' entry " + quoteToken(Name));
+      return false;
+    }
+    D.NewRule = OpRule{Name.str()};
+    return true;
+  }
   if (Keyword == "spill") {
     D.Kind = DescEntryKind::Spill;
     if (!Name.empty()) {
@@ -293,9 +315,7 @@ bool ParseState::descEntry(StringRef Keyword, SrcRange KeywordR, StringRef Name,
 bool ParseState::descKey(StringRef Key, SrcRange KeyR) {
   DescState &D = *Desc;
   ArrayRef<KeySpec> Keys = keysOf(D.Kind);
-  StringRef Entry = D.Kind == DescEntryKind::Pipe     ? "pipe"
-                    : D.Kind == DescEntryKind::Vector ? "vector"
-                                                      : "load";
+  StringRef Entry = D.Kind == DescEntryKind::Vector ? "vector" : "load";
   if (Keys.empty()) {
     error(KeyR.begin, "a '" + Entry + "' entry takes no values");
     return false;
@@ -386,6 +406,49 @@ bool ParseState::descCost(uint64_t Alpha, uint64_t Beta, StringRef Var,
   return true;
 }
 
+bool ParseState::descListBegin() {
+  if (descForm() != Form::TierList && !descTakes(Form::PipeList))
+    return false;
+  Desc->List = 0;
+  return true;
+}
+
+bool ParseState::descListName(StringRef Name, SrcRange R) {
+  DescState &D = *Desc;
+  const TargetDesc &T = D.Target;
+  std::optional<unsigned> Index;
+  if (descForm() == Form::TierList) {
+    if (std::optional<Tier> Tr = T.lookupTier(Name))
+      Index = index(*Tr);
+    else
+      error(R.begin, unknownNameMessage("tier", Name, T.tierNames()) +
+                         " (a tier is declared before the entries that "
+                         "name it)");
+  } else if (std::optional<Pipe> P = declaredPipe(Name, R)) {
+    Index = index(*P);
+  }
+  if (!Index)
+    return false;
+  if (D.List >> *Index & 1) {
+    error(R.begin, quoteToken(Name) + " is listed twice");
+    return false;
+  }
+  D.List |= 1u << *Index;
+  return true;
+}
+
+bool ParseState::descListEnd() {
+  DescState &D = *Desc;
+  if (D.Kind == DescEntryKind::Pipe)
+    D.Target.setPipeTiers(D.CurPipe, D.List);
+  else if (D.Key == "pipes")
+    D.NewRule.Pipes = D.List;
+  else
+    D.NewRule.Tiers = D.List;
+  D.Key = {};
+  return true;
+}
+
 bool ParseState::endDescEntry() {
   DescState &D = *Desc;
   if (D.Kind == DescEntryKind::Tier) {
@@ -410,6 +473,14 @@ bool ParseState::endDescEntry() {
       }
     D.Target.setSpillPipes(D.SpillOut, D.SpillIn);
     D.Target.setSpillCost(D.Alpha, D.Beta);
+  } else if (D.Kind == DescEntryKind::Op) {
+    if (D.KeysSet.empty()) {
+      error(D.EntryR.begin, "an 'op' entry needs a rule: '{ pipes = [...] }' "
+                            "or '{ tiers = [...] }'");
+      return false;
+    }
+    D.Target.addOpRule(std::move(D.NewRule));
+    D.NewRule = OpRule();
   }
   return true;
 }

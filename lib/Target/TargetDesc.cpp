@@ -19,6 +19,13 @@ Pipe TargetDesc::addPipe(StringRef PipeName) {
   return static_cast<Pipe>(PipeNames.size() - 1);
 }
 
+const OpRule *TargetDesc::opRule(StringRef OpName) const {
+  for (const OpRule &R : OpRules)
+    if (R.Name == OpName)
+      return &R;
+  return nullptr;
+}
+
 std::optional<Tier> TargetDesc::lookupTier(StringRef TierName) const {
   for (unsigned I = 0, E = Tiers.size(); I != E; ++I)
     if (Tiers[I].Name == TierName)
@@ -103,8 +110,28 @@ void TargetDesc::printDescription(raw_ostream &OS) const {
     OS << "  tier " << T.Name << " { capacity = " << T.Capacity
        << ", align = " << T.Align << ", peak = " << Bool(T.CountsInPeak)
        << ", operand = " << Bool(T.IsL0) << " }\n";
-  for (const std::string &P : PipeNames)
-    OS << "  pipe " << P << "\n";
+  // "[A, B]": the names of the set bits of \p Mask among \p Names.
+  auto List = [&](uint32_t Mask, ArrayRef<StringRef> Names) {
+    OS << '[';
+    bool First = true;
+    for (unsigned I = 0, E = Names.size(); I != E; ++I)
+      if (Mask >> I & 1) {
+        OS << (First ? "" : ", ") << Names[I];
+        First = false;
+      }
+    OS << ']';
+  };
+  auto AllTiers = tierNames();
+  auto AllPipes = pipeNames();
+  for (unsigned P = 0, E = PipeNames.size(); P != E; ++P) {
+    OS << "  pipe " << PipeNames[P];
+    if (PipeTiers[P] != AllOfThem) {
+      OS << " { tiers = ";
+      List(PipeTiers[P], AllTiers);
+      OS << " }";
+    }
+    OS << "\n";
+  }
   if (VectorPipe)
     OS << "  vector " << pipeName(*VectorPipe) << "\n";
   OS << "  spill { out = " << pipeName(SpillOutPipe)
@@ -112,6 +139,20 @@ void TargetDesc::printDescription(raw_ostream &OS) const {
      << Beta << " * size }\n";
   for (const std::string &Op : LoadOps)
     OS << "  load " << Op << "\n";
+  for (const OpRule &R : OpRules) {
+    OS << "  op " << R.Name << " {";
+    const char *Sep = " ";
+    if (R.Pipes != AllOfThem) {
+      OS << Sep << "pipes = ";
+      List(R.Pipes, AllPipes);
+      Sep = ", ";
+    }
+    if (R.Tiers != AllOfThem) {
+      OS << Sep << "tiers = ";
+      List(R.Tiers, AllTiers);
+    }
+    OS << " }\n";
+  }
   OS << "}";
 }
 
@@ -119,7 +160,8 @@ bool TargetDesc::operator==(const TargetDesc &O) const {
   return Name == O.Name && Tiers == O.Tiers && PipeNames == O.PipeNames &&
          VectorPipe == O.VectorPipe && SpillOutPipe == O.SpillOutPipe &&
          SpillInPipe == O.SpillInPipe && Alpha == O.Alpha && Beta == O.Beta &&
-         LoadOps == O.LoadOps;
+         LoadOps == O.LoadOps && PipeTiers == O.PipeTiers &&
+         OpRules == O.OpRules;
 }
 
 static Error parseNumber(StringRef Text, StringRef What, uint64_t &Value) {

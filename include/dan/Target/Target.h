@@ -22,6 +22,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
+#include <array>
 #include <optional>
 #include <string>
 
@@ -30,6 +31,22 @@ namespace dan {
 /// The largest number DAN accepts anywhere: a size, cycle count, offset or
 /// id of the IR, or a value of the target (2^40).
 constexpr uint64_t MaxValue = uint64_t(1) << 40;
+
+/// A set of tiers or of pipes: bit I for index I.
+using TierMask = uint32_t;
+using PipeMask = uint32_t;
+constexpr uint32_t AllOfThem = ~0u;
+
+/// Which pipes an operation of one name may run on, and which tiers it may
+/// use (AllOfThem: any).
+struct OpRule {
+  std::string Name;
+  PipeMask Pipes = AllOfThem;
+  TierMask Tiers = AllOfThem;
+  bool operator==(const OpRule &O) const {
+    return Name == O.Name && Pipes == O.Pipes && Tiers == O.Tiers;
+  }
+};
 
 /// One memory tier of a target.
 struct TierDesc {
@@ -98,6 +115,12 @@ public:
   Pipe syncPipe() const { return VectorPipe.value_or(Pipe{}); }
   /// The operations that load from DDR, in the description's order.
   llvm::ArrayRef<std::string> loadOps() const { return LoadOps; }
+  /// The tiers an operation on pipe \p P may use.
+  TierMask pipeTiers(Pipe P) const { return PipeTiers[index(P)]; }
+  /// The rules of operation names, in the description's order; the rule of
+  /// \p OpName, if it has one.
+  llvm::ArrayRef<OpRule> opRules() const { return OpRules; }
+  const OpRule *opRule(llvm::StringRef OpName) const;
   Pipe spillOutPipe() const { return SpillOutPipe; }
   Pipe spillInPipe() const { return SpillInPipe; }
   uint64_t spillAlpha() const { return Alpha; }
@@ -180,6 +203,8 @@ public:
     SpillInPipe = In;
   }
   void addLoadOp(llvm::StringRef OpName) { LoadOps.push_back(OpName.str()); }
+  void setPipeTiers(Pipe P, TierMask M) { PipeTiers[index(P)] = M; }
+  void addOpRule(OpRule R) { OpRules.push_back(std::move(R)); }
 
   void setCapacity(Tier T, uint64_t Bytes) { Tiers[index(T)].Capacity = Bytes; }
   void setSpillCost(uint64_t A, uint64_t B) {
@@ -209,6 +234,13 @@ private:
   uint64_t Alpha = 0;
   uint64_t Beta = 0;
   llvm::SmallVector<std::string, 1> LoadOps;
+  std::array<TierMask, MaxPipes> PipeTiers = filledMasks();
+  std::vector<OpRule> OpRules;
+  static std::array<TierMask, MaxPipes> filledMasks() {
+    std::array<TierMask, MaxPipes> M;
+    M.fill(AllOfThem);
+    return M;
+  }
 };
 
 } // namespace dan

@@ -11,6 +11,14 @@ using namespace llvm;
 
 namespace dan {
 
+/// The mask of \p Items (tiers or pipes).
+template <typename T> static uint32_t maskOf(std::initializer_list<T> Items) {
+  uint32_t M = 0;
+  for (T I : Items)
+    M |= 1u << index(I);
+  return M;
+}
+
 TargetDesc TargetDesc::davinci() {
   TargetDesc T("davinci");
 #define DAN_TIER(Name, Cap, Align, Peak, L0)                                   \
@@ -20,7 +28,27 @@ TargetDesc TargetDesc::davinci() {
 #define DAN_SPILL_PIPES(Out, In) T.setSpillPipes(davinci::Out, davinci::In);
 #define DAN_SPILL_COST(A, B) T.setSpillCost(A, B);
 #define DAN_DDR_LOAD(Name) T.addLoadOp(#Name);
+  // Each name's pipes and tiers, in the table's order of names.
+  std::vector<OpRule> Rules;
+  auto RuleOf = [&](StringRef Name) -> OpRule & {
+    for (OpRule &R : Rules)
+      if (R.Name == Name)
+        return R;
+    return Rules.emplace_back(OpRule{Name.str()});
+  };
+#define DAN_OP_PIPES(Name, ...)                                                \
+  {                                                                            \
+    using namespace davinci;                                                   \
+    RuleOf(#Name).Pipes = maskOf<dan::Pipe>({__VA_ARGS__});                    \
+  }
+#define DAN_OP_TIERS(Name, ...)                                                \
+  {                                                                            \
+    using namespace davinci;                                                   \
+    RuleOf(#Name).Tiers = maskOf<Tier>({__VA_ARGS__});                         \
+  }
 #include "dan/Target/Davinci/Davinci.def"
+  for (OpRule &R : Rules)
+    T.addOpRule(std::move(R));
   return T;
 }
 
