@@ -17,7 +17,7 @@ TEST(ReportTest, MetricNames) {
   std::vector<std::string> Keys, Titles;
   for (Metric M : allMetrics()) {
     Keys.push_back(metricKey(M).str());
-    Titles.push_back(metricTitle(M).str());
+    Titles.push_back(metricTitle(M, TargetDesc::davinci()));
   }
   EXPECT_EQ(Keys, (std::vector<std::string>{"peak_l1ub", "extra_ddr_traffic",
                                             "spill_count", "makespan"}));

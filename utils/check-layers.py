@@ -18,7 +18,9 @@ LLVM Support). The check fails (exit status 1, one line per problem) when
   - a target links a target of the table that its row does not list, or its
     row lists one it does not link (the table would be untrue);
   - a source or header in a target's directories includes a "dan/..." header
-    of another target's directory that it does not reach through its links.
+    of another target's directory that it does not reach through its links
+    (a file belongs to the target with the longest directory that holds it,
+    so a folder inside another target's folder may belong to a third).
 
 Targets that are not in the table (the unit tests, the fuzz targets) are not
 checked. Exit status 2 when the table cannot be read.
@@ -105,6 +107,17 @@ def owner_of_header(header, rows):
     return None
 
 
+def owner_of_path(path, rows):
+    """The target whose longest directory holds \p path."""
+    best, best_len = None, -1
+    for name, row in rows.items():
+        for d in row["dirs"]:
+            d = d.rstrip("/")
+            if path.startswith(d + "/") and len(d) > best_len:
+                best, best_len = name, len(d)
+    return best
+
+
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"(dan/[^"]+)"', re.M)
 
 
@@ -136,6 +149,10 @@ def main():
                     if not f.endswith((".h", ".cpp", ".def", ".re", ".yy")):
                         continue
                     p = os.path.join(dirpath, f)
+                    # A folder inside another target's folder belongs to
+                    # the target that names it (the longest directory).
+                    if owner_of_path(os.path.relpath(p, root), rows) != name:
+                        continue
                     text = open(p, encoding="utf-8").read()
                     for header in INCLUDE_RE.findall(text):
                         owner = owner_of_header(header, rows)

@@ -40,9 +40,9 @@ static void normalizedCharts(const BenchReport &R,
                              std::vector<ChartFile> &Out) {
   for (Metric M : allMetrics()) {
     svg::BarChart C;
-    C.Title = (metricTitle(M) + " normalized to base").str();
+    C.Title = metricTitle(M, R.Target) + " normalized to base";
     C.Subtitle = targetSubtitle(R.Target);
-    C.YLabel = (metricTitle(M) + " / base").str();
+    C.YLabel = metricTitle(M, R.Target) + " / base";
     C.ReferenceLine = 1.0;
     C.ReferenceLabel = "base";
     C.ValueFormat = "%.2f";
@@ -67,9 +67,10 @@ static void normalizedCharts(const BenchReport &R,
 static void ablationCharts(const BenchReport &R, std::vector<ChartFile> &Out) {
   {
     svg::BarChart C;
-    C.Title = "Peak L1+UB after stage 1 per priority weighting";
+    C.Title = "Peak " + R.Target.peakTierNames() +
+              " after stage 1 per priority weighting";
     C.Subtitle = "normalized to the input order's peak (figure 7)";
-    C.YLabel = "peak L1+UB / input order";
+    C.YLabel = "peak " + R.Target.peakTierNames() + " / input order";
     C.ReferenceLine = NAN;
     for (MPASWeights W : {MPASWeights::Balanced, MPASWeights::MemoryFirst,
                           MPASWeights::CriticalityFirst})
@@ -94,7 +95,7 @@ static void ablationCharts(const BenchReport &R, std::vector<ChartFile> &Out) {
     C.ReferenceLine = 1.0;
     C.ReferenceLabel = "LRU";
     for (Metric M : {Metric::Traffic, Metric::Spills, Metric::Makespan})
-      C.Series.push_back(metricTitle(M).str());
+      C.Series.push_back(metricTitle(M, R.Target));
     for (const Ablation &A : R.Ablations) {
       svg::BarGroup G;
       G.Label = A.Name;
@@ -138,7 +139,7 @@ static void sweepCharts(const BenchReport &R, std::vector<ChartFile> &Out) {
   H.RowLabel = "setting";
   H.ColLabel = "metric";
   for (Metric M : allMetrics())
-    H.Cols.push_back(metricTitle(M).str());
+    H.Cols.push_back(metricTitle(M, R.Target));
   for (size_t Si = 0; Si != S.Settings.size(); ++Si) {
     H.Rows.push_back(S.Settings[Si].Label);
     std::vector<double> Row;

@@ -76,10 +76,11 @@ static std::string seconds(double S) { return formatv("{0:F2}", S).str(); }
 // The document
 //===----------------------------------------------------------------------===//
 
-static std::vector<std::string> metricHeads(StringRef First) {
+static std::vector<std::string> metricHeads(const TargetDesc &T,
+                                            StringRef First) {
   std::vector<std::string> H = {First.str()};
   for (Metric M : allMetrics())
-    H.push_back(metricTitle(M).str());
+    H.push_back(metricTitle(M, T));
   return H;
 }
 
@@ -119,7 +120,7 @@ static void table2(Document &D, const BenchReport &R) {
          "best external, negative when DAN is worse.");
   Table T2;
   T2.Left = 2;
-  T2.Head = metricHeads("graph");
+  T2.Head = metricHeads(R.Target, "graph");
   T2.Head.insert(T2.Head.begin() + 1, "method");
   std::vector<std::string> Errors;
   for (const Workload &W : R.Workloads) {
@@ -160,7 +161,7 @@ static void valuesTable(Document &D, const BenchReport &R, bool Timings) {
          "critical path, as dan-bound proves it).");
   Table V;
   V.Left = 2;
-  V.Head = metricHeads("graph");
+  V.Head = metricHeads(R.Target, "graph");
   V.Head.insert(V.Head.begin() + 1, "method");
   for (StringRef H : {"critical path", "busiest pipe", "makespan / bound",
                       "gap to bound", "L0 single"})
@@ -204,7 +205,7 @@ static void averageTable(Document &D, const BenchReport &R) {
          "against base and 18.3 / 20.4 / 14.2 / 16.3% against the best "
          "external method on its six graphs.");
   Table A;
-  A.Head = metricHeads("mean over graphs");
+  A.Head = metricHeads(R.Target, "mean over graphs");
   std::vector<std::string> VB = {"reduction against base"},
                            MG = {"margin over best external"};
   for (unsigned K = 0; K != NumMetrics; ++K) {
@@ -242,7 +243,8 @@ struct AblationErrors {
 
 /// Table 3: stage 1 against the input order.
 static void table3(Document &D, const BenchReport &R, AblationErrors &E) {
-  D.heading("Table 3: peak L1+UB of the input order and after stage 1 "
+  D.heading("Table 3: peak " + R.Target.peakTierNames() +
+            " of the input order and after stage 1 "
             "(MPAS)");
   Table T3;
   T3.Head = {"graph", "input order", "MPAS", "reduction"};
@@ -269,7 +271,8 @@ static void table3(Document &D, const BenchReport &R, AblationErrors &E) {
 
 /// Figure 7: stage 1 under each priority weighting.
 static void figure7(Document &D, const BenchReport &R, AblationErrors &E) {
-  D.heading("Figure 7: peak L1+UB after stage 1 per priority weighting");
+  D.heading("Figure 7: peak " + R.Target.peakTierNames() +
+            " after stage 1 per priority weighting");
   D.para("Each variant alone (dan-mpas --weights=...). auto keeps: the "
          "weights of the order DAN's default kept (on a free order it runs "
          "these three and input-order and keeps the lowest peak, on a task "
@@ -298,7 +301,7 @@ static void table4(Document &D, const BenchReport &R, AblationErrors &E) {
   Table T4;
   T4.Head = {"graph"};
   for (Metric M : {Metric::Traffic, Metric::Spills, Metric::Makespan}) {
-    T4.Head.push_back(metricTitle(M).str() + " LRU");
+    T4.Head.push_back(metricTitle(M, R.Target) + " LRU");
     T4.Head.push_back("cost-aware");
     T4.Head.push_back("change");
   }
@@ -381,7 +384,7 @@ static void sweepTables(Document &D, const BenchReport &R) {
          "succeeded in both. Cells: the mean over the graphs / the smallest; "
          "n/a where no graph has a defined tau.");
   Table T;
-  T.Head = metricHeads("setting");
+  T.Head = metricHeads(R.Target, "setting");
   for (size_t Si = 0; Si != S.Settings.size(); ++Si) {
     std::vector<std::string> Row = {S.Settings[Si].Label};
     for (unsigned K = 0; K != NumMetrics; ++K)
@@ -395,7 +398,7 @@ static void sweepTables(Document &D, const BenchReport &R) {
   if (is_contained(R.Methods, Method::DAN)) {
     D.heading("Sensitivity: graphs where DAN ranks first (ties included)");
     Table F;
-    F.Head = metricHeads("setting");
+    F.Head = metricHeads(R.Target, "setting");
     for (size_t Si = 0; Si != S.Settings.size(); ++Si) {
       std::vector<std::string> Row = {S.Settings[Si].Label};
       for (unsigned K = 0; K != NumMetrics; ++K)
@@ -409,7 +412,7 @@ static void sweepTables(Document &D, const BenchReport &R) {
   D.heading("Sensitivity: rankings per setting and graph");
   Table RK;
   RK.Left = NumMetrics + 3;
-  RK.Head = metricHeads("setting");
+  RK.Head = metricHeads(R.Target, "setting");
   RK.Head.insert(RK.Head.begin() + 1, "graph");
   RK.Head.push_back("failed");
   for (size_t Si = 0; Si != S.Settings.size(); ++Si)

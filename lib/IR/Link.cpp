@@ -34,7 +34,8 @@ static const EnumEntry<LinkJoin> LinkJoins[] = {
     {LinkJoin::Parallel, "parallel",
      "side by side: nothing connects two parts (default)"},
     {LinkJoin::Series, "series",
-     "one after another: a SYNC on VECTOR (1 cycle) after the last nodes of "
+     "one after another: a SYNC on the target's vector pipe (1 cycle) after "
+     "the last nodes of "
      "each part and before the first nodes of the next"},
     {LinkJoin::Stream, "stream",
      "streamed: the j-th of the N first nodes of a part waits for the "

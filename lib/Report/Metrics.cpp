@@ -18,7 +18,7 @@ struct MetricInfo {
 } // namespace
 
 static const MetricInfo MetricTable[] = {
-    {Metric::Peak, "peak_l1ub", "peak L1+UB"},
+    {Metric::Peak, "peak_l1ub", "peak"},
     {Metric::Traffic, "extra_ddr_traffic", "extra DDR traffic"},
     {Metric::Spills, "spill_count", "spill count"},
     {Metric::Makespan, "makespan", "makespan"},
@@ -37,7 +37,12 @@ static const MetricInfo &info(Metric M) {
 }
 
 StringRef metricKey(Metric M) { return info(M).Key; }
-StringRef metricTitle(Metric M) { return info(M).Title; }
+std::string metricTitle(Metric M, const TargetDesc &T) {
+  // The peak is of the tiers that count in it: "peak L1+UB" on Davinci.
+  if (M == Metric::Peak)
+    return "peak " + T.peakTierNames();
+  return info(M).Title.str();
+}
 
 Metrics metricsOf(const ReplayResult &R) {
   return {R.PeakL1UB, R.ExtraTraffic, R.SpillCount, R.Makespan};

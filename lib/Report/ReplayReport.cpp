@@ -152,14 +152,15 @@ static void printHeading(raw_ostream &OS, const MeasuredPlan &M,
 }
 
 /// The four metrics, with the baseline's and the ratios when there is one.
-static Table metricTable(const ReplayResult &R, const ReplayResult *B) {
+static Table metricTable(const ReplayResult &R, const ReplayResult *B,
+                         const TargetDesc &Target) {
   Table T;
   T.Head = {"metric", "value"};
   if (B)
     T.Head.insert(T.Head.end(), {"baseline", "normalized"});
   Metrics V = metricsOf(R);
   for (Metric K : allMetrics()) {
-    T.Rows.push_back({metricTitle(K).str(), num(get(V, K))});
+    T.Rows.push_back({metricTitle(K, Target), num(get(V, K))});
     if (!B)
       continue;
     uint64_t BV = get(metricsOf(*B), K);
@@ -218,7 +219,7 @@ static void printPipes(raw_ostream &OS, const ReplayResult &R,
 static void printText(raw_ostream &OS, const MeasuredPlan &M,
                       const MeasuredPlan *Base, StringRef BaseName) {
   printHeading(OS, M, Base, BaseName);
-  printTextTable(metricTable(M.R, Base ? &Base->R : nullptr), OS);
+  printTextTable(metricTable(M.R, Base ? &Base->R : nullptr, M.G->Target), OS);
   OS << '\n';
   printTiers(OS, M);
   OS << '\n';

@@ -52,8 +52,8 @@ static bool isKept(const MPASStats &S, const MPASStats::L0Trial &Trial) {
 /// --stats: what the stage did, in lines.
 static void printMPASText(raw_ostream &OS, const Graph &G, const MPASStats &S,
                           bool KeptInput) {
-  OS << "dan-mpas: @" << G.Name << ": peak L1+UB " << S.PeakL1UB
-     << ", L0 fallbacks " << S.Fallbacks << ", weights "
+  OS << "dan-mpas: @" << G.Name << ": peak " << G.Target.peakTierNames() << ' '
+     << S.PeakL1UB << ", L0 fallbacks " << S.Fallbacks << ", weights "
      << (S.Chosen ? weightsName(*S.Chosen) : "none");
   // The input order kept: no L0 rule and no traversal made it.
   if (KeptInput)
@@ -76,8 +76,8 @@ static void printMPASText(raw_ostream &OS, const Graph &G, const MPASStats &S,
                         bool Kept) {
     OS << "dan-mpas:   " << Where << "tried l0 " << l0ModeName(Trial.Mode)
        << ", order " << orderName(Trial.Order, Trial.Group)
-       << (Trial.Placed ? "" : ", not placed") << ": peak L1+UB "
-       << Trial.PeakL1UB;
+       << (Trial.Placed ? "" : ", not placed") << ": peak "
+       << G.Target.peakTierNames() << ' ' << Trial.PeakL1UB;
     if (Trial.Planned)
       OS << ", stage-2 traffic " << Trial.Traffic << ", makespan "
          << Trial.Makespan;
@@ -97,7 +97,8 @@ static void printMPASText(raw_ostream &OS, const Graph &G, const MPASStats &S,
   for (const MPASStats::L0Trial &Trial : S.L0Tried)
     PrintTrial("", Trial, isKept(S, Trial));
   for (auto [W, Peak] : S.Tried)
-    OS << "dan-mpas:   tried " << weightsName(W) << ": peak L1+UB " << Peak
+    OS << "dan-mpas:   tried " << weightsName(W) << ": peak "
+       << G.Target.peakTierNames() << ' ' << Peak
        << (W == S.Chosen ? " (kept)" : "") << '\n';
   for (const MPASStats::Composition &C : S.Compositions) {
     OS << "dan-mpas:   " << S.Kernels << " kernels " << compositionName(C.Kind)

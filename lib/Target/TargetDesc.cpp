@@ -47,6 +47,14 @@ SmallVector<StringRef, MaxTiers> TargetDesc::tierNames() const {
   return Names;
 }
 
+std::string TargetDesc::peakTierNames() const {
+  std::string Out;
+  for (const TierDesc &D : Tiers)
+    if (D.CountsInPeak)
+      Out += (Out.empty() ? "" : "+") + D.Name;
+  return Out.empty() ? "(no tier counts)" : Out;
+}
+
 SmallVector<StringRef, MaxPipes> TargetDesc::pipeNames() const {
   return SmallVector<StringRef, MaxPipes>(PipeNames.begin(), PipeNames.end());
 }
@@ -176,8 +184,8 @@ static Error parseNumber(StringRef Text, StringRef What, uint64_t &Value) {
 static Error checkCapacityForm(StringRef Spec) {
   if (Spec.split('=').first.trim().empty() || !Spec.contains('='))
     return createStringError(inconvertibleErrorCode(),
-                             "invalid --capacity '%s': expected TIER=N, "
-                             "for example UB=2048",
+                             "invalid --capacity '%s': expected TIER=N, a "
+                             "tier of the target and its capacity",
                              Spec.str().c_str());
   return Error::success();
 }

@@ -236,10 +236,11 @@ static const EnumEntry<L0Mode> L0Modes[] = {
 
 static const EnumEntry<MPASWeights> Weightings[] = {
     {MPASWeights::Auto, "auto",
-     "order with each of the four below and keep the lowest peak L1+UB, "
-     "ties to the first (default)"},
+     "order with each of the four below and keep the lowest peak (of the "
+     "tiers that count in it), ties to the first (default)"},
     {MPASWeights::Balanced, "balanced",
-     "FREE first, then the smallest L1+UB pressure delta, the largest "
+     "FREE first, then the smallest pressure delta (of the tiers that "
+     "count in the peak), the largest "
      "criticality, input order (the paper's eq. 21)"},
     {MPASWeights::MemoryFirst, "memory-first",
      "pressure delta, then FREE first, input order"},
@@ -252,7 +253,7 @@ static const EnumEntry<MPASWeights> Weightings[] = {
 static const EnumEntry<AllocChoice> AllocChoices[] = {
     {AllocChoice::Demand, "demand",
      "the allocs of the operation with the smallest net change of live "
-     "L1+UB bytes (default)"},
+     "bytes in the tiers that count in the peak (default)"},
     {AllocChoice::Priority, "priority",
      "the ALLOC with the best priority (the paper as written)"},
 };
@@ -260,9 +261,10 @@ static const EnumEntry<AllocChoice> AllocChoices[] = {
 static const EnumEntry<MPASObjective> Objectives[] = {
     {MPASObjective::Overflow, "overflow",
      "bytes beyond each tier's capacity, what stage 2 would have to spill; "
-     "then live L1+UB bytes (default)"},
+     "then live bytes in the tiers that count in the peak (default)"},
     {MPASObjective::Peak, "peak",
-     "live L1+UB bytes only (the contest's stage-1 objective)"},
+     "live bytes in the tiers that count in the peak only (the contest's "
+     "stage-1 objective)"},
 };
 
 static const EnumEntry<Traversal> Traversals[] = {

@@ -29,7 +29,7 @@ llvm::ArrayRef<Metric> allMetrics();
 /// The JSON key: "peak_l1ub", "extra_ddr_traffic", "spill_count", "makespan".
 llvm::StringRef metricKey(Metric M);
 /// The column title: "peak L1+UB", "extra DDR traffic", ...
-llvm::StringRef metricTitle(Metric M);
+std::string metricTitle(Metric M, const TargetDesc &T);
 
 /// One value per metric, indexed by Metric.
 using Metrics = std::array<uint64_t, NumMetrics>;

@@ -100,6 +100,9 @@ public:
   std::optional<Tier> lookupTier(llvm::StringRef Name) const;
   std::optional<Pipe> lookupPipe(llvm::StringRef Name) const;
   llvm::SmallVector<llvm::StringRef, MaxTiers> tierNames() const;
+  /// The tiers that count in the peak, joined by '+' ("L1+UB" on Davinci),
+  /// as the peak metric's title names them.
+  std::string peakTierNames() const;
   llvm::SmallVector<llvm::StringRef, MaxPipes> pipeNames() const;
 
   uint64_t capacity(Tier T) const { return Tiers[index(T)].Capacity; }
