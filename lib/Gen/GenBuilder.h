@@ -92,11 +92,13 @@ uint64_t attentionNodes(const AttentionShape &S);
 uint64_t convNodes(const ConvShape &S);
 uint64_t transformerNodes(const ModelShape &S);
 uint64_t convNetNodes(const ModelShape &M, const ConvShape &S);
+uint64_t gemvNodes(const GemvShape &S);
 void buildMatmul(TraceBuilder &B, const MatmulShape &S);
 void buildAttention(TraceBuilder &B, const AttentionShape &S);
 void buildConv(TraceBuilder &B, const ConvShape &S);
 void buildTransformer(TraceBuilder &B, const ModelShape &S);
 void buildConvNet(TraceBuilder &B, const ModelShape &M, const ConvShape &S);
+void buildGemv(TraceBuilder &B, const GemvShape &S);
 
 } // namespace dan::gen
 

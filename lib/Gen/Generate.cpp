@@ -29,6 +29,9 @@ ArrayRef<EnumEntry<GenFamily>> genFamilyTable() {
       {GenFamily::ConvNet, "convnet",
        "a model: a stack of convolution kernels, each loading the feature "
        "map the one before stores"},
+      {GenFamily::Gemv, "gemv",
+       "a matrix-vector product for the vnpu target (two unified buffers, "
+       "no L0): row blocks of A streamed, the tiles of x kept"},
   };
   return Table;
 }
@@ -123,11 +126,21 @@ Error checkShape(const GenOptions &Opts) {
     Conv.Conv.Layers = Opts.Model.Layers;
     return checkShape(Conv);
   }
+  case GenFamily::Gemv:
+    for (auto [V, Name] : {std::pair(Opts.Gemv.MTiles, "m-tiles"),
+                           std::pair(Opts.Gemv.KTiles, "k-tiles")})
+      if (Error E = Positive(V, Name))
+        return E;
+    return Error::success();
   }
   return Error::success();
 }
 
 } // namespace
+
+StringRef genFamilyTarget(GenFamily F) {
+  return F == GenFamily::Gemv ? "vnpu" : "davinci";
+}
 
 uint64_t countGenNodes(const GenOptions &Opts) {
   switch (Opts.Family) {
@@ -141,6 +154,8 @@ uint64_t countGenNodes(const GenOptions &Opts) {
     return transformerNodes(Opts.Model);
   case GenFamily::ConvNet:
     return convNetNodes(Opts.Model, Opts.Conv);
+  case GenFamily::Gemv:
+    return gemvNodes(Opts.Gemv);
   }
   return 0;
 }
@@ -167,6 +182,8 @@ std::string defaultGenName(const GenOptions &Opts) {
     return formatv("convnet_{0}x{1}x{2}", Opts.Model.Layers,
                    Opts.Conv.FmapTiles, Opts.Conv.ChannelTiles)
         .str();
+  case GenFamily::Gemv:
+    return formatv("gemv_{0}x{1}", Opts.Gemv.MTiles, Opts.Gemv.KTiles).str();
   }
   return "";
 }
@@ -199,6 +216,7 @@ Expected<std::unique_ptr<Graph>> generateGraph(const GenOptions &Opts,
            "--kernels";
     break;
   case GenFamily::Transformer:
+  case GenFamily::Gemv:
     Hint = "its tiles are fixed; raise it with --capacity";
     break;
   }
@@ -219,6 +237,9 @@ Expected<std::unique_ptr<Graph>> generateGraph(const GenOptions &Opts,
     break;
   case GenFamily::ConvNet:
     buildConvNet(B, Opts.Model, Opts.Conv);
+    break;
+  case GenFamily::Gemv:
+    buildGemv(B, Opts.Gemv);
     break;
   }
   if (Error E = B.finish(Opts.Frees))

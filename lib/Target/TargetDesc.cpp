@@ -70,11 +70,13 @@ SmallVector<StringRef, MaxTiers + 1> TargetDesc::headerKeys() const {
 std::optional<TargetDesc> TargetDesc::builtin(StringRef BuiltinName) {
   if (BuiltinName == "davinci")
     return davinci();
+  if (BuiltinName == "vnpu")
+    return vnpu();
   return std::nullopt;
 }
 
 ArrayRef<StringRef> TargetDesc::builtinNames() {
-  static const StringRef Names[] = {"davinci"};
+  static const StringRef Names[] = {"davinci", "vnpu"};
   return Names;
 }
 

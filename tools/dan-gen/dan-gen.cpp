@@ -42,6 +42,9 @@ static DANOptionCategory TransformerCategory(
 static DANOptionCategory
     ConvNetCategory("Shape of --family=convnet",
                     "A stack of convolution kernels, one layer each.");
+static DANOptionCategory
+    GemvCategory("Shape of --family=gemv",
+                 "Row blocks of A, each over every tile of x (target vnpu).");
 
 static cl::opt<GenFamily> Family("family", cl::desc("The workload family"),
                                  cl::init(GenFamily::Matmul),
@@ -49,16 +52,17 @@ static cl::opt<GenFamily> Family("family", cl::desc("The workload family"),
                                  cl::cat(DANCategory));
 
 static cl::opt<uint64_t> MTiles("m-tiles", cl::init(8), cl::value_desc("N"),
-                                cl::desc("Output tiles along M (default 8)"),
-                                cl::cat(MatmulCategory));
+                                cl::desc("Output tiles along M, or row "
+                                         "blocks of gemv (default 8)"),
+                                cl::cat(MatmulCategory), cl::cat(GemvCategory));
 static cl::opt<uint64_t> NTiles("n-tiles", cl::init(8), cl::value_desc("N"),
                                 cl::desc("Output tiles along N (default 8)"),
                                 cl::cat(MatmulCategory));
 static cl::opt<uint64_t> KTiles("k-tiles", cl::init(8), cl::value_desc("N"),
                                 cl::desc("Tiles along K, the MATMULs "
-                                         "accumulated per output tile "
-                                         "(default 8)"),
-                                cl::cat(MatmulCategory));
+                                         "accumulated per output tile, or "
+                                         "the tiles of x of gemv (default 8)"),
+                                cl::cat(MatmulCategory), cl::cat(GemvCategory));
 static cl::opt<uint64_t>
     TileM("tile-m", cl::init(8), cl::value_desc("E"),
           cl::desc("Elements of a tile along M (default 8)"),
@@ -157,7 +161,8 @@ static Error checkFamilyOptions() {
       {&AttentionCategory, GenFamily::Attention},
       {&ConvCategory, GenFamily::Conv},
       {&TransformerCategory, GenFamily::Transformer},
-      {&ConvNetCategory, GenFamily::ConvNet}};
+      {&ConvNetCategory, GenFamily::ConvNet},
+      {&GemvCategory, GenFamily::Gemv}};
   for (auto &[Name, Opt] : cl::getRegisteredOptions()) {
     if (!Opt->getNumOccurrences())
       continue;
@@ -184,7 +189,9 @@ static Error generate(bool Stats) {
   if (Name.getNumOccurrences() && !Regex("^[A-Za-z0-9_.$-]+$").match(Name))
     return usageError("--name '" + Name +
                       "' is not a graph name: use letters, digits and _ . $ -");
-  Expected<TargetDesc> Target = targetFromOptions();
+  // Each family writes for its own built-in target; the options on top.
+  Expected<TargetDesc> Target =
+      targetFromOptions(*TargetDesc::builtin(genFamilyTarget(Family)));
   if (!Target)
     return Target.takeError();
 
@@ -209,6 +216,8 @@ static Error generate(bool Stats) {
   Opts.Model.Layers = Layers;
   Opts.Model.SeqBlocks = SeqBlocks;
   Opts.Model.HiddenTiles = HiddenTiles;
+  Opts.Gemv.MTiles = MTiles;
+  Opts.Gemv.KTiles = KTiles;
   Opts.JitterPercent = Jitter;
   Opts.Seed = Seed;
   Opts.Frees = Frees;

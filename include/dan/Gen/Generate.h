@@ -30,8 +30,13 @@ enum class GenFamily : uint8_t {
   Attention,
   Conv,
   Transformer,
-  ConvNet
+  ConvNet,
+  Gemv
 };
+
+/// The built-in target a family writes its graphs for: "davinci", or
+/// "vnpu" for gemv.
+llvm::StringRef genFamilyTarget(GenFamily F);
 
 /// The name of the DDR tile at (\p Row, \p Col) of a tensor that a family
 /// loads or stores ('reads @X.0.1'); empty for a family whose tiles are
@@ -103,12 +108,18 @@ struct ModelShape {
   uint64_t SeqBlocks = 4, HiddenTiles = 2;
 };
 
+/// A matrix-vector product on vnpu: row blocks of A and tiles of x.
+struct GemvShape {
+  uint64_t MTiles = 8, KTiles = 8;
+};
+
 struct GenOptions {
   GenFamily Family = GenFamily::Matmul;
   MatmulShape Matmul;
   AttentionShape Attention;
   ConvShape Conv;
   ModelShape Model;
+  GemvShape Gemv;
   /// Each operation's cycles move by a uniform random fraction in
   /// [-Jitter%, +Jitter%] drawn from Seed; 0 keeps the cost formula exactly.
   unsigned JitterPercent = 0;

@@ -70,6 +70,8 @@ class TargetDesc {
 public:
   /// The Davinci core (lib/Target/Davinci), the default target.
   static TargetDesc davinci();
+  /// A vector NPU with two unified buffers and no L0 (lib/Target/VNPU).
+  static TargetDesc vnpu();
   /// The built-in description named \p Name, if there is one.
   static std::optional<TargetDesc> builtin(llvm::StringRef Name);
   /// The names of the built-in descriptions.
