@@ -283,9 +283,12 @@ bool CSVImporter::readEdges(const MemoryBuffer &Buf) {
 } // namespace
 
 std::unique_ptr<Graph> importCSV(SourceMgr &SM, unsigned NodesBufferID,
-                                 unsigned EdgesBufferID, StringRef GraphName) {
+                                 unsigned EdgesBufferID, StringRef GraphName,
+                                 const TargetDesc *Base) {
   auto G = std::make_unique<Graph>();
   G->Name = GraphName.str();
+  if (Base)
+    G->Target = *Base;
   CSVImporter Imp(SM, *G);
   if (!Imp.readNodes(*SM.getMemoryBuffer(NodesBufferID)) ||
       !Imp.readEdges(*SM.getMemoryBuffer(EdgesBufferID)))

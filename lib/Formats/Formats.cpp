@@ -81,20 +81,21 @@ std::string graphNameForFile(StringRef Path) {
 }
 
 std::unique_ptr<Graph> importGraph(SourceMgr &SM, unsigned BufferID,
-                                   StringRef JSONName) {
+                                   StringRef JSONName, const TargetDesc *Base) {
   if (SM.getMemoryBuffer(BufferID)->getBuffer().ltrim().starts_with("{"))
-    return importJSON(SM, BufferID, JSONName);
-  return parseGraph(SM, BufferID);
+    return importJSON(SM, BufferID, JSONName, JSONStreamAbove, Base);
+  return parseGraph(SM, BufferID, Base);
 }
 
 /// A graph and its submission triple, named after the graph.
 static Expected<std::unique_ptr<Graph>>
 importSubmissionFiles(SourceMgr &SM, StringRef GraphPath, StringRef Where,
-                      ReadFile Read) {
+                      ReadFile Read, const TargetDesc *Base) {
   Expected<unsigned> ID = Read(GraphPath);
   if (!ID)
     return ID.takeError();
-  std::unique_ptr<Graph> G = importGraph(SM, *ID, graphNameForFile(GraphPath));
+  std::unique_ptr<Graph> G =
+      importGraph(SM, *ID, graphNameForFile(GraphPath), Base);
   if (!G)
     return nullptr;
   std::string Prefix = submissionPrefix(Where, G->Name);
@@ -118,7 +119,8 @@ importSubmissionFiles(SourceMgr &SM, StringRef GraphPath, StringRef Where,
 
 Expected<std::unique_ptr<Graph>> importFiles(ImportFormat F, SourceMgr &SM,
                                              ArrayRef<std::string> Paths,
-                                             ReadFile Read) {
+                                             ReadFile Read,
+                                             const TargetDesc *Base) {
   StringRef First = Paths.empty() ? StringRef("-") : StringRef(Paths[0]);
   switch (F) {
   case ImportFormat::IR:
@@ -127,8 +129,8 @@ Expected<std::unique_ptr<Graph>> importFiles(ImportFormat F, SourceMgr &SM,
     if (!ID)
       return ID.takeError();
     if (F == ImportFormat::IR)
-      return parseGraph(SM, *ID);
-    return importJSON(SM, *ID, graphNameForFile(First));
+      return parseGraph(SM, *ID, Base);
+    return importJSON(SM, *ID, graphNameForFile(First), JSONStreamAbove, Base);
   }
   case ImportFormat::CSV: {
     Expected<unsigned> Nodes = Read(Paths[0]);
@@ -137,10 +139,10 @@ Expected<std::unique_ptr<Graph>> importFiles(ImportFormat F, SourceMgr &SM,
     Expected<unsigned> Edges = Read(Paths[1]);
     if (!Edges)
       return Edges.takeError();
-    return importCSV(SM, *Nodes, *Edges, csvGraphName(Paths[0]));
+    return importCSV(SM, *Nodes, *Edges, csvGraphName(Paths[0]), Base);
   }
   case ImportFormat::Submission:
-    return importSubmissionFiles(SM, Paths[0], Paths[1], Read);
+    return importSubmissionFiles(SM, Paths[0], Paths[1], Read, Base);
   }
   llvm_unreachable("an import format without a reader");
 }

@@ -545,17 +545,22 @@ std::optional<bool> JSONImporter::runStreamed() {
 } // namespace
 
 std::unique_ptr<Graph> importJSON(SourceMgr &SM, unsigned BufferID,
-                                  StringRef GraphName, size_t StreamAbove) {
+                                  StringRef GraphName, size_t StreamAbove,
+                                  const TargetDesc *Base) {
   if (reportEmptyInput(SM, BufferID))
     return nullptr;
   auto G = std::make_unique<Graph>();
   G->Name = GraphName.str();
+  if (Base)
+    G->Target = *Base;
   if (SM.getMemoryBuffer(BufferID)->getBufferSize() > StreamAbove) {
     std::optional<bool> R = JSONImporter(SM, BufferID, *G).runStreamed();
     if (R)
       return *R ? std::move(G) : nullptr;
     G = std::make_unique<Graph>();
     G->Name = GraphName.str();
+    if (Base)
+      G->Target = *Base;
   }
   if (!JSONImporter(SM, BufferID, *G).run())
     return nullptr;

@@ -1,6 +1,7 @@
 //===- Graph.cpp - The DAN IR graph ---------------------------------------===//
 
 #include "dan/IR/Graph.h"
+#include "dan/IR/Diagnostic.h"
 #include "dan/IR/MemoryPlan.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -162,6 +163,39 @@ std::string describeNode(const Graph &G, NodeIdx I) {
     break;
   }
   return S + ")";
+}
+
+Error Graph::retarget(const TargetDesc &T) {
+  // The new index of each old tier and pipe, if \p T has its name.
+  std::array<std::optional<Tier>, MaxTiers> TierMap;
+  std::array<std::optional<Pipe>, MaxPipes> PipeMap;
+  for (unsigned I = 0, E = Target.numTiers(); I != E; ++I)
+    TierMap[I] = T.lookupTier(Target.tierName(Tier(I)));
+  for (unsigned I = 0, E = Target.numPipes(); I != E; ++I)
+    PipeMap[I] = T.lookupPipe(Target.pipeName(Pipe(I)));
+  for (NodeIdx I = 0, E = Nodes.size(); I != E; ++I) {
+    const Node &N = Nodes[I];
+    StringRef Missing, What;
+    if (N.isBufferNode() && !N.isSpill() && !TierMap[index(N.BufTier)])
+      Missing = Target.tierName(N.BufTier), What = "tier";
+    else if (N.Kind == NodeKind::Op && !PipeMap[index(N.OpPipe)])
+      Missing = Target.pipeName(N.OpPipe), What = "pipe";
+    if (Missing.empty())
+      continue;
+    DiagList Diags;
+    Diags.error(N.Loc, describeNode(*this, I) + " names " + What + " " +
+                           quoteToken(Missing) + ", which target " +
+                           quoteToken(T.name()) + " does not have");
+    return Diags.takeError();
+  }
+  for (Node &N : Nodes) {
+    if (N.Kind == NodeKind::Alloc || N.Kind == NodeKind::Free)
+      N.BufTier = *TierMap[index(N.BufTier)];
+    else if (N.Kind == NodeKind::Op)
+      N.OpPipe = *PipeMap[index(N.OpPipe)];
+  }
+  Target = T;
+  return Error::success();
 }
 
 } // namespace dan

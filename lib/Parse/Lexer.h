@@ -18,6 +18,9 @@ public:
   Lexer(const char *Begin, const char *End, ParseState &PS)
       : Cur(Begin), End(End), PS(PS) {}
   IRParser::symbol_type lex();
+  /// Reads a target description file: the first token is
+  /// START_TARGET_FILE, which selects the grammar's description-only form.
+  void startTargetFile() { StartTargetFile = true; }
 
 private:
   IRParser::symbol_type error(const char *Start, const llvm::Twine &Msg);
@@ -44,6 +47,7 @@ private:
   const char *End;
   const char *Marker = nullptr;
   ParseState &PS;
+  bool StartTargetFile = false;
 };
 
 } // namespace dan::detail

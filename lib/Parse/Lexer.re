@@ -65,6 +65,10 @@ IRParser::symbol_type Lexer::lexString(const char *Start) {
 }
 
 IRParser::symbol_type Lexer::lex() {
+  if (StartTargetFile) {
+    StartTargetFile = false;
+    return IRParser::make_START_TARGET_FILE(range(Cur));
+  }
   for (;;) {
     const char *Start = Cur;
     /*!re2c

@@ -47,6 +47,9 @@ public:
   /// false after an error.
   bool beginTarget(llvm::StringRef Name, SrcRange R);
   bool endTarget();
+  /// 'target "PATH"': the description in file PATH (relative to the
+  /// directory of the file naming it).
+  bool includeTarget(llvm::StringRef Path, SrcRange R);
 
   /// A value of a built-in target, 'KEY = ...': beginTargetValue checks
   /// the key (an unknown key, a key set twice); then 'TIER = N' sets a
@@ -203,6 +206,11 @@ private:
   /// unknown one.
   std::optional<Pipe> declaredPipe(llvm::StringRef Name, SrcRange R);
 };
+
+/// Reads the target description file in buffer \p BufferID of \p SM
+/// ('target NAME { ... }' alone), reporting errors through \p SM.
+std::optional<TargetDesc> parseTargetBuffer(llvm::SourceMgr &SM,
+                                            unsigned BufferID);
 
 } // namespace dan::detail
 

@@ -11,16 +11,42 @@ using namespace llvm;
 
 namespace dan {
 
-std::unique_ptr<Graph> parseGraph(SourceMgr &SM, unsigned BufferID) {
-  const MemoryBuffer *Buf = SM.getMemoryBuffer(BufferID);
-  // A UTF-8 byte-order mark, which some editors write, is not part of the
-  // text.
-  const char *Begin = Buf->getBufferStart(), *End = Buf->getBufferEnd();
-  if (Buf->getBuffer().starts_with("\xEF\xBB\xBF"))
-    Begin += 3;
+/// The text of buffer \p BufferID without a UTF-8 byte-order mark, which
+/// some editors write.
+static StringRef textOf(SourceMgr &SM, unsigned BufferID) {
+  StringRef Text = SM.getMemoryBuffer(BufferID)->getBuffer();
+  Text.consume_front("\xEF\xBB\xBF");
+  return Text;
+}
+
+namespace detail {
+std::optional<TargetDesc> parseTargetBuffer(SourceMgr &SM, unsigned BufferID) {
+  StringRef Text = textOf(SM, BufferID);
+  Graph Scratch;
+  ParseState PS(SM, Scratch);
+  Lexer Lex(Text.begin(), Text.end(), PS);
+  Lex.startTargetFile();
+  IRParser Parser(Lex, PS);
+  if (Parser.parse() != 0 || PS.hadError())
+    return std::nullopt;
+  return std::move(Scratch.Target);
+}
+} // namespace detail
+
+std::optional<TargetDesc> parseTargetDescription(SourceMgr &SM,
+                                                 unsigned BufferID) {
+  return detail::parseTargetBuffer(SM, BufferID);
+}
+
+std::unique_ptr<Graph> parseGraph(SourceMgr &SM, unsigned BufferID,
+                                  const TargetDesc *Base) {
+  StringRef Text = textOf(SM, BufferID);
+  const char *Begin = Text.begin(), *End = Text.end();
   if (reportEmptyInput(SM, BufferID))
     return nullptr;
   auto G = std::make_unique<Graph>();
+  if (Base)
+    G->Target = *Base;
   // Each statement defines its node with one '=', and a statement has a
   // reference more than its commas at most: room for all of them up front,
   // so that the lists are never regrown (a regrowth copies every Node).

@@ -7,7 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "ParseState.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 using namespace llvm;
 
@@ -107,6 +110,32 @@ bool ParseState::endTarget() {
                    "ALPHA + BETA * size }'");
   G.Target = std::move(Desc->Target);
   Desc.reset();
+  return true;
+}
+
+bool ParseState::includeTarget(StringRef Path, SrcRange R) {
+  // Relative to the directory of the file that names it; from standard
+  // input, to the working directory.
+  SmallString<256> Full;
+  StringRef Including = SM.getMemoryBuffer(SM.FindBufferContainingLoc(R.begin))
+                            ->getBufferIdentifier();
+  if (sys::path::is_relative(Path) && Including != "<stdin>")
+    Full = sys::path::parent_path(Including);
+  sys::path::append(Full, Path);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFile(Full, /*IsText=*/true);
+  if (!Buf) {
+    error(R.begin, "cannot read target description " + quoteToken(Path) + ": " +
+                       Buf.getError().message());
+    return false;
+  }
+  unsigned ID = SM.AddNewSourceBuffer(std::move(*Buf), R.begin);
+  std::optional<TargetDesc> T = parseTargetBuffer(SM, ID);
+  if (!T) {
+    HadError = true;
+    return false;
+  }
+  G.Target = std::move(*T);
   return true;
 }
 

@@ -7,6 +7,7 @@
 #include "dan/IR/Printer.h"
 #include "dan/Parse/Parser.h"
 #include "dan/Support/Timing.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
@@ -39,11 +40,22 @@ DANOptionCategory::DANOptionCategory(StringRef Name, StringRef Description)
 
 DANOptionCategory DANCategory("DAN options");
 
-/// --capacity and --spill-cost, which every tool takes.
+/// --target, --capacity and --spill-cost, which every tool takes.
 static DANOptionCategory
     TargetCategory("Target options",
                    "Override the target the input file records (or the "
                    "defaults of an imported graph).");
+
+static cl::opt<std::string>
+    TargetName("target", cl::value_desc("name|file"),
+               cl::desc("Plan for this target instead of the input's own: a "
+                        "built-in name (davinci, vnpu) or a target "
+                        "description file; --capacity and --spill-cost "
+                        "apply on top"),
+               cl::cat(TargetCategory));
+
+/// The target --target names, read once before the tool's body runs.
+static std::optional<TargetDesc> OptionTarget;
 
 DANOptionCategory TuningCategory(
     "Tuning and ablation options",
@@ -52,14 +64,14 @@ DANOptionCategory TuningCategory(
 
 static cl::list<std::string>
     Capacities("capacity", cl::value_desc("TIER=N"),
-               cl::desc("Override the capacity of a memory tier (repeatable); "
-                        "tiers: L1, UB, L0A, L0B, L0C"),
+               cl::desc("Override the capacity of a memory tier of the "
+                        "target (repeatable)"),
                cl::cat(TargetCategory));
 
 static cl::opt<std::string>
     SpillCost("spill-cost", cl::value_desc("ALPHA,BETA"),
               cl::desc("Override the spill transfer cost alpha + beta * size "
-                       "(default 150,2)"),
+                       "(Davinci: 150,2)"),
               cl::cat(TargetCategory));
 
 static cl::opt<uint64_t> MaxInputSize(
@@ -142,7 +154,7 @@ int runTool(int Argc, char **Argv, StringRef Overview, const ToolBody &Body) {
     return ExitUsage;
   SourceMgr SM;
   prefixDiagnostics(SM, ToolName);
-  if (Error E = checkTargetOptions())
+  if (Error E = checkTargetOptions(SM))
     return exitStatusOf(std::move(E), SM);
   return exitStatusOf(Body(SM), SM);
 }
@@ -170,7 +182,7 @@ void printDiagnostic(SourceMgr &SM, SMLoc Loc, SourceMgr::DiagKind Kind,
 }
 
 Expected<TargetDesc> targetFromOptions(const TargetDesc &Base) {
-  TargetDesc T = Base;
+  TargetDesc T = OptionTarget ? *OptionTarget : Base;
   for (const std::string &Spec : Capacities)
     if (Error E = T.parseCapacity(Spec))
       return usageError(toString(std::move(E)));
@@ -181,7 +193,30 @@ Expected<TargetDesc> targetFromOptions(const TargetDesc &Base) {
   return T;
 }
 
-Error checkTargetOptions() {
+const TargetDesc *optionTarget() {
+  return OptionTarget ? &*OptionTarget : nullptr;
+}
+
+/// --target: a built-in name, else a description file.
+static Error loadOptionTarget(SourceMgr &SM) {
+  if (!TargetName.getNumOccurrences())
+    return Error::success();
+  if ((OptionTarget = TargetDesc::builtin(TargetName)))
+    return Error::success();
+  Expected<unsigned> ID = readInput(SM, TargetName);
+  if (!ID)
+    return usageError("--target: '" + TargetName +
+                      "' is not a built-in target (" +
+                      join(TargetDesc::builtinNames(), ", ") +
+                      ") and cannot be read: " + toString(ID.takeError()));
+  if (!(OptionTarget = parseTargetDescription(SM, *ID)))
+    return reportedError(ExitInvalid);
+  return Error::success();
+}
+
+Error checkTargetOptions(SourceMgr &SM) {
+  if (Error E = loadOptionTarget(SM))
+    return E;
   for (const std::string &Spec : Capacities)
     if (Error E = TargetDesc::checkCapacitySpec(Spec))
       return usageError(toString(std::move(E)));
@@ -192,6 +227,9 @@ Error checkTargetOptions() {
 }
 
 Error applyTargetOptions(Graph &G) {
+  if (OptionTarget)
+    if (Error E = G.retarget(*OptionTarget))
+      return E;
   Expected<TargetDesc> T = targetFromOptions(G.Target);
   if (!T)
     return T.takeError();
@@ -455,8 +493,8 @@ Expected<std::unique_ptr<Graph>> readAnyGraph(SourceMgr &SM, StringRef Path) {
   Expected<unsigned> ID = readInput(SM, Path);
   if (!ID)
     return ID.takeError();
-  std::unique_ptr<Graph> G =
-      importGraph(SM, *ID, graphNameForFile(Path == "-" ? "stdin" : Path));
+  std::unique_ptr<Graph> G = importGraph(
+      SM, *ID, graphNameForFile(Path == "-" ? "stdin" : Path), optionTarget());
   if (!G)
     return reportedError(ExitInvalid);
   if (Error E = applyTargetOptions(*G))
@@ -488,7 +526,7 @@ Expected<std::unique_ptr<Graph>> readIR(SourceMgr &SM, StringRef Path) {
   Expected<unsigned> ID = readInput(SM, Path);
   if (!ID)
     return ID.takeError();
-  std::unique_ptr<Graph> G = parseGraph(SM, *ID);
+  std::unique_ptr<Graph> G = parseGraph(SM, *ID, optionTarget());
   if (!G)
     return reportedError(ExitInvalid);
   return G;

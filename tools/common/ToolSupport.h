@@ -111,12 +111,18 @@ int runTool(int Argc, char **Argv, llvm::StringRef Overview,
 llvm::Expected<TargetDesc>
 targetFromOptions(const TargetDesc &Base = TargetDesc::davinci());
 
-/// Checks the form and numbers of --capacity and --spill-cost, a usage error
-/// whatever the input; runTool does so before the body runs. The tier names
-/// are checked against the target they apply to.
-llvm::Error checkTargetOptions();
+/// Reads --target's description, and checks the form and numbers of
+/// --capacity and --spill-cost, a usage error whatever the input; runTool
+/// does so before the body runs. The tier names are checked against the
+/// target they apply to.
+llvm::Error checkTargetOptions(llvm::SourceMgr &SM);
 
-/// Applies --capacity and --spill-cost on top of \p G's own target (its
+/// The target --target names, or null: the target of an input that names
+/// none (an imported graph, an IR file without a header).
+const TargetDesc *optionTarget();
+
+/// Replaces \p G's target by --target's, if given, then applies --capacity
+/// and --spill-cost on top of \p G's own target (its
 /// file's target header, or the defaults for an imported graph): the
 /// target the tool then plans, judges or measures under, and the one its
 /// output records.

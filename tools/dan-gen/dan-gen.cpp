@@ -248,6 +248,9 @@ int main(int Argc, char **Argv) {
   // dan-gen reads no input, so it has no input size limit.
   if (cl::Option *Limit = cl::getRegisteredOptions().lookup("max-input-size"))
     Limit->removeArgument();
+  // Each family writes for its own built-in target (genFamilyTarget).
+  if (cl::Option *Target = cl::getRegisteredOptions().lookup("target"))
+    Target->removeArgument();
   cl::opt<bool> Stats(
       "stats",
       cl::desc("Print the graph's node, edge and buffer counts to "

@@ -120,7 +120,8 @@ static Expected<std::unique_ptr<Graph>> readGraph(SourceMgr &SM) {
     Paths.push_back(*Edges);
   }
   Expected<std::unique_ptr<Graph>> G = importFiles(
-      Import, SM, Paths, [&](StringRef Path) { return readInput(SM, Path); });
+      Import, SM, Paths, [&](StringRef Path) { return readInput(SM, Path); },
+      optionTarget());
   // A reader prints its diagnostics as it finds them.
   if (G && !*G)
     return reportedError(ExitInvalid);

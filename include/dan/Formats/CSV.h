@@ -17,9 +17,11 @@
 namespace dan {
 
 /// Reads the pair from two buffers of \p SM, reporting errors through it.
+/// The graph starts with target \p Base (null: Davinci).
 std::unique_ptr<Graph> importCSV(llvm::SourceMgr &SM, unsigned NodesBufferID,
                                  unsigned EdgesBufferID,
-                                 llvm::StringRef GraphName);
+                                 llvm::StringRef GraphName,
+                                 const TargetDesc *Base = nullptr);
 
 /// The edges file beside \p NodesPath: DIR/<name>_Edges.csv for
 /// DIR/<name>_Nodes.csv; an error for a nodes file not named so.

@@ -51,7 +51,8 @@ std::string graphNameForFile(llvm::StringRef Path);
 /// Reads a graph in either form, told apart by content: contest JSON (named
 /// \p JSONName) when the text starts with '{', DAN IR otherwise.
 std::unique_ptr<Graph> importGraph(llvm::SourceMgr &SM, unsigned BufferID,
-                                   llvm::StringRef JSONName);
+                                   llvm::StringRef JSONName,
+                                   const TargetDesc *Base = nullptr);
 
 /// Reads the file \p Path into the caller's SourceMgr and returns its buffer
 /// id: the tool's rules for input (stdin for "-", a size limit) and its
@@ -65,9 +66,11 @@ using ReadFile = llvm::function_ref<llvm::Expected<unsigned>(llvm::StringRef)>;
 /// The caller checks the number of paths (inputCount) and finds the CSV
 /// edges file (csvEdgesPath). Null when a reader found an error in the
 /// text, which it printed through \p SM; an error of \p Read is passed on.
+/// A graph whose file names no target has \p Base (null: Davinci).
 llvm::Expected<std::unique_ptr<Graph>>
 importFiles(ImportFormat F, llvm::SourceMgr &SM,
-            llvm::ArrayRef<std::string> Paths, ReadFile Read);
+            llvm::ArrayRef<std::string> Paths, ReadFile Read,
+            const TargetDesc *Base = nullptr);
 
 } // namespace dan
 

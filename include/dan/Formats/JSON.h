@@ -28,9 +28,12 @@ namespace dan {
 /// diagnostics are the same either way; a malformed file is read again
 /// whole, which reports it.
 constexpr size_t JSONStreamAbove = 0;
+/// The graph starts with target \p Base (null: Davinci), whose names the
+/// tiers and pipes must be.
 std::unique_ptr<Graph> importJSON(llvm::SourceMgr &SM, unsigned BufferID,
                                   llvm::StringRef GraphName,
-                                  size_t StreamAbove = JSONStreamAbove);
+                                  size_t StreamAbove = JSONStreamAbove,
+                                  const TargetDesc *Base = nullptr);
 
 /// Contest JSON, nodes in schedule order. With a memory plan it adds each
 /// placement's "Offset", the spill nodes (with the pipe and cycles the

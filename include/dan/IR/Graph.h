@@ -163,6 +163,10 @@ public:
   void renumberDensely();
   /// The node index of each id (the first node of an id that occurs twice).
   IdIndex idIndex() const;
+  /// Plans the graph for \p T instead: every tier and pipe a node names is
+  /// matched by name in \p T. Fails, changing nothing, with an error at
+  /// the first node (by index) whose tier or pipe \p T lacks.
+  llvm::Error retarget(const TargetDesc &T);
 
 private:
   llvm::StringMap<unsigned> OpNameIds;

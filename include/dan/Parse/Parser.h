@@ -18,9 +18,17 @@ namespace dan {
 /// Parses the graph in buffer \p BufferID of \p SM, which must end in a NUL
 /// byte (as MemoryBuffer guarantees). Reports errors through \p SM and
 /// returns null on failure.
-std::unique_ptr<Graph> parseGraph(llvm::SourceMgr &SM, unsigned BufferID);
+/// A file without a target header has target \p Base (null: Davinci).
+std::unique_ptr<Graph> parseGraph(llvm::SourceMgr &SM, unsigned BufferID,
+                                  const TargetDesc *Base = nullptr);
 
 /// Parses \p Text (named \p BufferName in messages); for tests.
+/// Reads a target description file, 'target NAME { ... }' alone
+/// (docs/LangRef.md, "Target descriptions"), from buffer \p BufferID of
+/// \p SM; reports errors through \p SM and returns std::nullopt after one.
+std::optional<TargetDesc> parseTargetDescription(llvm::SourceMgr &SM,
+                                                 unsigned BufferID);
+
 std::unique_ptr<Graph>
 parseGraphString(llvm::StringRef Text, llvm::SourceMgr &SM,
                  llvm::StringRef BufferName = "<string>");
