@@ -219,13 +219,17 @@ bool ParseState::setTargetSpillCost(uint64_t Alpha, uint64_t Beta,
 // A target description
 //===----------------------------------------------------------------------===//
 
-/// Whether \p Name is new among \p Names (the tiers' or the pipes'),
-/// reporting a duplicate.
-static bool isNewName(ParseState &PS, StringRef What, StringRef Name,
-                      SrcRange R, ArrayRef<StringRef> Names) {
-  if (!is_contained(Names, Name))
+/// Whether \p Name may join \p Names (the tiers' or the pipes'): it is new
+/// and there are fewer than \p Limit; reports why not.
+static bool mayDeclare(ParseState &PS, StringRef What, StringRef Name,
+                       SrcRange R, ArrayRef<StringRef> Names, unsigned Limit) {
+  if (is_contained(Names, Name)) {
+    PS.error(R.begin, "duplicate " + What + " " + quoteToken(Name));
+    return false;
+  }
+  if (Names.size() < Limit)
     return true;
-  PS.error(R.begin, "duplicate " + What + " " + quoteToken(Name));
+  PS.error(R.begin, "a target has at most " + Twine(Limit) + " " + What + "s");
   return false;
 }
 
@@ -264,24 +268,16 @@ bool ParseState::descEntry(StringRef Keyword, SrcRange KeywordR, StringRef Name,
   if (Keyword == "tier") {
     D.Kind = DescEntryKind::Tier;
     if (!NeedsName("tier NAME { capacity = N }") ||
-        !isNewName(*this, "tier", Name, NameR, T.tierNames()))
+        !mayDeclare(*this, "tier", Name, NameR, T.tierNames(), MaxTiers))
       return false;
-    if (T.numTiers() == MaxTiers) {
-      error(NameR.begin, "a target has at most " + Twine(MaxTiers) + " tiers");
-      return false;
-    }
     D.NewTier = TierDesc{Name.str()};
     return true;
   }
   if (Keyword == "pipe") {
     D.Kind = DescEntryKind::Pipe;
     if (!NeedsName("pipe NAME") ||
-        !isNewName(*this, "pipe", Name, NameR, T.pipeNames()))
+        !mayDeclare(*this, "pipe", Name, NameR, T.pipeNames(), MaxPipes))
       return false;
-    if (T.numPipes() == MaxPipes) {
-      error(NameR.begin, "a target has at most " + Twine(MaxPipes) + " pipes");
-      return false;
-    }
     D.CurPipe = T.addPipe(Name);
     return true;
   }
