@@ -119,9 +119,13 @@ void checkMetrics(const Graph &G, const TargetDesc &T, const ReplayResult &R,
       InDDR.insert(N.Bufs.begin(), N.Bufs.end());
   }
   auto SizeOf = [&](const Node &N) { return Buf.lookup(N.Buf).first; };
-  auto Transfer = [&](uint64_t Size) {
-    return SaturatingAdd(SaturatingMultiply(T.spillBeta(), Size),
-                         T.spillAlpha());
+  // A spill takes its buffer's tier's path.
+  auto PathOf = [&](const Node &N) -> const SpillPath & {
+    return T.spillPath(Buf.lookup(N.Buf).second);
+  };
+  auto Transfer = [&](const Node &N) {
+    const SpillPath &Path = PathOf(N);
+    return SaturatingAdd(SaturatingMultiply(Path.Beta, SizeOf(N)), Path.Alpha);
   };
 
   std::array<std::optional<NodeIdx>, MaxPipes> LastOn;
@@ -142,14 +146,14 @@ void checkMetrics(const Graph &G, const TargetDesc &T, const ReplayResult &R,
       On = N.OpPipe;
       break;
     case NodeKind::SpillOut:
-      Cycles = InDDR.count(N.Buf) ? 0 : Transfer(SizeOf(N));
-      On = T.spillOutPipe();
+      Cycles = InDDR.count(N.Buf) ? 0 : Transfer(N);
+      On = PathOf(N).Out;
       ++Spills;
       Traffic += InDDR.count(N.Buf) ? SizeOf(N) : 2 * SizeOf(N);
       break;
     case NodeKind::SpillIn:
-      Cycles = Transfer(SizeOf(N));
-      On = T.spillInPipe();
+      Cycles = Transfer(N);
+      On = PathOf(N).In;
       break;
     case NodeKind::Alloc:
     case NodeKind::Free:

@@ -140,11 +140,11 @@ TEST(DLRScoreTest, TrafficAndCycles) {
   EXPECT_EQ(TargetDesc::spillTraffic(100, /*DDRBacked=*/true), 100u);
   EXPECT_EQ(TargetDesc::spillTraffic(100, /*DDRBacked=*/false), 200u);
   // A clean SPILL_OUT moves nothing and takes 0 cycles.
-  EXPECT_EQ(T.spillCycles(100, true), 350u);
-  EXPECT_EQ(T.spillCycles(100, false), 700u);
+  EXPECT_EQ(T.spillCycles(davinci::UB, 100, true), 350u);
+  EXPECT_EQ(T.spillCycles(davinci::UB, 100, false), 700u);
   T.setSpillCost(10, 1);
-  EXPECT_EQ(T.spillCycles(100, true), 110u);
-  EXPECT_EQ(T.spillCycles(100, false), 220u);
+  EXPECT_EQ(T.spillCycles(davinci::UB, 100, true), 110u);
+  EXPECT_EQ(T.spillCycles(davinci::UB, 100, false), 220u);
 }
 
 TEST(DLRScoreTest, VictimRulesExample) {
@@ -153,7 +153,7 @@ TEST(DLRScoreTest, VictimRulesExample) {
   DLROptions O;
   auto Score = [&](uint64_t D, bool Clean) {
     return spillScore(D, TargetDesc::spillTraffic(100, Clean),
-                      T.spillCycles(100, Clean), O);
+                      T.spillCycles(davinci::UB, 100, Clean), O);
   };
   double B0 = Score(4, false), B1 = Score(3, true), B2 = Score(5, false);
   EXPECT_NEAR(B0, 4.0 / 900, 1e-12);

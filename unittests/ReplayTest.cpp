@@ -93,11 +93,11 @@ TEST(ReplayTest, NodeCyclesAndPipes) {
   EXPECT_EQ(Cycles(8), 150u + 2 * 300); // dirty
   EXPECT_EQ(Cycles(9), 150u + 2 * 300);
   EXPECT_EQ(Cycles(4), 0u);
-  EXPECT_EQ(nodePipe(G[idx(G, 0)], T), std::nullopt);
-  EXPECT_EQ(nodePipe(G[idx(G, 4)], T), std::nullopt);
-  EXPECT_EQ(nodePipe(G[idx(G, 3)], T), davinci::VECTOR);
-  EXPECT_EQ(nodePipe(G[idx(G, 6)], T), davinci::MTE3);
-  EXPECT_EQ(nodePipe(G[idx(G, 7)], T), davinci::MTE2);
+  EXPECT_EQ(nodePipe(G, idx(G, 0), T, Costs), std::nullopt);
+  EXPECT_EQ(nodePipe(G, idx(G, 4), T, Costs), std::nullopt);
+  EXPECT_EQ(nodePipe(G, idx(G, 3), T, Costs), davinci::VECTOR);
+  EXPECT_EQ(nodePipe(G, idx(G, 6), T, Costs), davinci::MTE3);
+  EXPECT_EQ(nodePipe(G, idx(G, 7), T, Costs), davinci::MTE2);
   // Traffic: clean 100 + dirty 2 * 300.
   EXPECT_EQ(X->R.ExtraTraffic, 100u + 600);
   EXPECT_EQ(X->R.SpillCount, 2u);

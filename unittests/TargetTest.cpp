@@ -23,11 +23,12 @@ TEST(TargetTest, DavinciDefaults) {
   EXPECT_FALSE(T.countsInPeak(davinci::L0A));
   EXPECT_TRUE(T.isL0(davinci::L0C));
   EXPECT_FALSE(T.isL0(davinci::UB));
-  EXPECT_EQ(T.spillOutPipe(), davinci::MTE3);
-  EXPECT_EQ(T.spillInPipe(), davinci::MTE2);
-  EXPECT_EQ(T.transferCycles(100), 350u);
-  EXPECT_EQ(T.spillOutCycles(100, /*DDRBacked=*/true), 0u);
-  EXPECT_EQ(T.spillInCycles(100), 350u);
+  EXPECT_EQ(T.spillPath(davinci::UB).Out, davinci::MTE3);
+  EXPECT_EQ(T.spillPath(davinci::L1).In, davinci::MTE2);
+  EXPECT_TRUE(T.uniformSpill());
+  EXPECT_EQ(T.transferCycles(davinci::L1, 100), 350u);
+  EXPECT_EQ(T.spillOutCycles(davinci::L1, 100, /*DDRBacked=*/true), 0u);
+  EXPECT_EQ(T.spillInCycles(davinci::L1, 100), 350u);
 }
 
 TEST(TargetTest, Overrides) {
@@ -35,7 +36,7 @@ TEST(TargetTest, Overrides) {
   ASSERT_FALSE(fails(T.parseCapacity("UB=2048")));
   EXPECT_EQ(T.capacity(davinci::UB), 2048u);
   ASSERT_FALSE(fails(T.parseSpillCost("0,4")));
-  EXPECT_EQ(T.transferCycles(10), 40u);
+  EXPECT_EQ(T.transferCycles(davinci::UB, 10), 40u);
 }
 
 TEST(TargetTest, BadOverrides) {
@@ -74,16 +75,21 @@ TEST(TargetTest, ExecutionModelRules) {
   EXPECT_EQ(TargetDesc::spillTraffic(100, /*DDRBacked=*/true), 100u);
   EXPECT_EQ(TargetDesc::spillTraffic(100, /*DDRBacked=*/false), 200u);
   EXPECT_EQ(TargetDesc::spillTraffic(UINT64_MAX, false), UINT64_MAX);
-  EXPECT_EQ(T.nodePipe(NodeKind::Alloc, davinci::CUBE), std::nullopt);
-  EXPECT_EQ(T.nodePipe(NodeKind::Free, davinci::CUBE), std::nullopt);
-  EXPECT_EQ(T.nodePipe(NodeKind::Op, davinci::CUBE), davinci::CUBE);
-  EXPECT_EQ(T.nodePipe(NodeKind::SpillOut, davinci::CUBE), davinci::MTE3);
-  EXPECT_EQ(T.nodePipe(NodeKind::SpillIn, davinci::CUBE), davinci::MTE2);
-  EXPECT_EQ(T.nodeCycles(NodeKind::Op, 7, 100, false), 7u);
-  EXPECT_EQ(T.nodeCycles(NodeKind::Alloc, 7, 100, false), 0u);
-  EXPECT_EQ(T.nodeCycles(NodeKind::SpillOut, 7, 100, true), 0u);
-  EXPECT_EQ(T.nodeCycles(NodeKind::SpillOut, 7, 100, false), 350u);
-  EXPECT_EQ(T.nodeCycles(NodeKind::SpillIn, 7, 100, true), 350u);
+  EXPECT_EQ(T.nodePipe(NodeKind::Alloc, davinci::CUBE, davinci::L1),
+            std::nullopt);
+  EXPECT_EQ(T.nodePipe(NodeKind::Free, davinci::CUBE, davinci::L1),
+            std::nullopt);
+  EXPECT_EQ(T.nodePipe(NodeKind::Op, davinci::CUBE, davinci::L1),
+            davinci::CUBE);
+  EXPECT_EQ(T.nodePipe(NodeKind::SpillOut, davinci::CUBE, davinci::L1),
+            davinci::MTE3);
+  EXPECT_EQ(T.nodePipe(NodeKind::SpillIn, davinci::CUBE, davinci::L1),
+            davinci::MTE2);
+  EXPECT_EQ(T.nodeCycles(NodeKind::Op, 7, davinci::L1, 100, false), 7u);
+  EXPECT_EQ(T.nodeCycles(NodeKind::Alloc, 7, davinci::L1, 100, false), 0u);
+  EXPECT_EQ(T.nodeCycles(NodeKind::SpillOut, 7, davinci::L1, 100, true), 0u);
+  EXPECT_EQ(T.nodeCycles(NodeKind::SpillOut, 7, davinci::L1, 100, false), 350u);
+  EXPECT_EQ(T.nodeCycles(NodeKind::SpillIn, 7, davinci::L1, 100, true), 350u);
 }
 
 TEST(TargetTest, Header) {

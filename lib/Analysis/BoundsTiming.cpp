@@ -203,7 +203,7 @@ PipeLoads pipeLoads(const Graph &G, const TargetDesc &T) {
   L.Cycles.resize(G.size());
   for (NodeIdx I = 0; I != G.size(); ++I) {
     L.Cycles[I] = nodeCycles(G, I, T, Costs);
-    if (std::optional<Pipe> P = nodePipe(G[I], T))
+    if (std::optional<Pipe> P = nodePipe(G, I, T, Costs))
       L.Busy[static_cast<unsigned>(*P)] =
           SaturatingAdd(L.Busy[static_cast<unsigned>(*P)], L.Cycles[I]);
   }
@@ -261,15 +261,17 @@ OrderBounds orderLowerBounds(const Graph &G, const TargetDesc &T) {
   // A plan of this order moves at least the traffic bound's bytes: back in
   // on the spill-in pipe, and out on the spill-out pipe for the buffers DDR
   // does not hold, costing at least one transfer's fixed cycles each way.
+  // The bytes are not told apart by tier, so only a target whose tiers all
+  // spill one way adds them.
   TrafficParts P = trafficParts(G, T);
-  auto Add = [&](NodeKind K, uint64_t Cycles) {
-    unsigned Pi = static_cast<unsigned>(*T.nodePipe(K, Pipe{}));
-    Busy[Pi] = SaturatingAdd(Busy[Pi], Cycles);
+  const SpillPath &Path = T.defaultSpillPath();
+  auto Add = [&](Pipe Pi, uint64_t Cycles) {
+    Busy[index(Pi)] = SaturatingAdd(Busy[index(Pi)], Cycles);
   };
-  if (P.In)
-    Add(NodeKind::SpillIn, T.spillInCycles(P.In));
-  if (P.Out)
-    Add(NodeKind::SpillOut, T.spillOutCycles(P.Out, false));
+  if (P.In && T.uniformSpill())
+    Add(Path.In, Path.transferCycles(P.In));
+  if (P.Out && T.uniformSpill())
+    Add(Path.Out, Path.transferCycles(P.Out));
   return {std::move(P.Bound),
           busiestPipe(T, "with least spills", Busy,
                       ", with the transfers of the traffic bound")};

@@ -84,6 +84,7 @@ ReplayResult replay(const Graph &G, const TargetDesc &T) {
       auto [B, New] = Buffers.tryEmplace(G[I].Buf);
       if (New) {
         B->Cost.Size = G[I].Size;
+        B->Cost.BufTier = G[I].BufTier;
         B->HasAlloc = true;
         B->BufTier = G[I].BufTier;
       }
@@ -116,7 +117,7 @@ ReplayResult replay(const Graph &G, const TargetDesc &T) {
     BufInfo *B = N.isBufferNode() ? Buffers.find(N.Buf) : nullptr;
     uint64_t Cycles = nodeCycles(N, T, B ? &B->Cost : nullptr);
     uint64_t Start = Ready;
-    if (std::optional<Pipe> P = nodePipe(N, T)) {
+    if (std::optional<Pipe> P = nodePipe(N, T, B ? &B->Cost : nullptr)) {
       unsigned Pi = static_cast<unsigned>(*P);
       Start = std::max(Start, PipeFree[Pi]);
       PipeFree[Pi] = SaturatingAdd(Start, Cycles);

@@ -13,6 +13,7 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/SourceMgr.h"
+#include <array>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -192,6 +193,10 @@ private:
     Pipe SpillOut{}, SpillIn{};
     uint64_t Alpha = 0, Beta = 0;
     llvm::SMLoc SpillLoc;
+    /// The tier of a 'spill TIER { ... }' entry being read (none: the
+    /// default path), and where each tier's own path was given.
+    std::optional<Tier> SpillTier;
+    std::array<llvm::SMLoc, MaxTiers> TierSpillLocs{};
     /// The list being read, and the rule of a 'pipe' or 'op' entry.
     uint32_t List = 0;
     Pipe CurPipe{};

@@ -319,17 +319,27 @@ bool ParseState::descEntry(StringRef Keyword, SrcRange KeywordR, StringRef Name,
   }
   if (Keyword == "spill") {
     D.Kind = DescEntryKind::Spill;
+    D.SpillTier.reset();
+    SMLoc *Previous = &D.SpillLoc;
+    // 'spill TIER { ... }': that tier's own path.
     if (!Name.empty()) {
-      error(NameR.begin, "a 'spill' entry takes no name: 'spill { out = "
-                         "PIPE, in = PIPE, cost = ALPHA + BETA * size }'");
+      D.SpillTier = T.lookupTier(Name);
+      if (!D.SpillTier) {
+        error(NameR.begin, unknownNameMessage("tier", Name, T.tierNames()) +
+                               " (a tier is declared before the entries "
+                               "that name it)");
+        return false;
+      }
+      Previous = &D.TierSpillLocs[index(*D.SpillTier)];
+    }
+    if (Previous->isValid()) {
+      error(KeywordR.begin,
+            "duplicate 'spill' entry" +
+                (Name.empty() ? "" : " of tier " + quoteToken(Name)));
+      note(*Previous, "previous 'spill' entry is here");
       return false;
     }
-    if (D.SpillLoc.isValid()) {
-      error(KeywordR.begin, "duplicate 'spill' entry");
-      note(D.SpillLoc, "previous 'spill' entry is here");
-      return false;
-    }
-    D.SpillLoc = KeywordR.begin;
+    *Previous = KeywordR.begin;
     return true;
   }
   error(KeywordR.begin,
@@ -496,8 +506,11 @@ bool ParseState::endDescEntry() {
         error(D.EntryR.begin, "the 'spill' entry has no '" + K.Key + "'");
         return false;
       }
-    D.Target.setSpillPipes(D.SpillOut, D.SpillIn);
-    D.Target.setSpillCost(D.Alpha, D.Beta);
+    SpillPath Path{D.SpillOut, D.SpillIn, D.Alpha, D.Beta};
+    if (D.SpillTier)
+      D.Target.setTierSpillPath(*D.SpillTier, Path);
+    else
+      D.Target.setDefaultSpillPath(Path);
   } else if (D.Kind == DescEntryKind::Op) {
     if (D.KeysSet.empty()) {
       error(D.EntryR.begin, "an 'op' entry needs a rule: '{ pipes = [...] }' "

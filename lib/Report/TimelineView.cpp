@@ -97,8 +97,9 @@ private:
 };
 
 void PipeTimeline::collectNodes() {
+  BufferCosts Costs = bufferCosts(G);
   for (NodeIdx I : scheduled(G))
-    if (std::optional<Pipe> P = nodePipe(G[I], T)) {
+    if (std::optional<Pipe> P = nodePipe(G, I, T, Costs)) {
       OnPipe[unsigned(*P)].push_back(I);
       ++NumOnPipes;
       NumSpills += G[I].isSpill();

@@ -41,6 +41,8 @@ std::vector<std::pair<NodeIdx, NodeIdx>>
 criticalArrows(const Graph &G, const ReplayResult &R, const TargetDesc &T) {
   std::vector<std::pair<NodeIdx, NodeIdx>> Arrows;
   std::vector<NodeIdx> Order = scheduled(G);
+  BufferCosts Costs = bufferCosts(G);
+  auto PipeOf = [&](NodeIdx I) { return nodePipe(G, I, T, Costs); };
   if (Order.empty() || R.Finish.size() != G.size())
     return Arrows;
   std::vector<uint32_t> Pos(G.size(), 0);
@@ -52,7 +54,7 @@ criticalArrows(const Graph &G, const ReplayResult &R, const TargetDesc &T) {
       N = I;
   // The pipe node the chain of edges walked back from (None: none).
   constexpr NodeIdx None = UINT32_MAX;
-  NodeIdx To = nodePipe(G[N], T) ? N : None;
+  NodeIdx To = PipeOf(N) ? N : None;
   while (R.Start[N] > 0) {
     std::optional<NodeIdx> Next;
     bool ByEdge = false;
@@ -62,16 +64,16 @@ criticalArrows(const Graph &G, const ReplayResult &R, const TargetDesc &T) {
           Next = P;
           ByEdge = true;
         }
-    std::optional<Pipe> Own = nodePipe(G[N], T);
+    std::optional<Pipe> Own = PipeOf(N);
     for (size_t K = Pos[N]; !Next && Own && K-- > 0;)
-      if (nodePipe(G[Order[K]], T) == Own && R.Finish[Order[K]] == R.Start[N])
+      if (PipeOf(Order[K]) == Own && R.Finish[Order[K]] == R.Start[N])
         Next = Order[K];
     if (!Next)
       break;
     if (!ByEdge)
       To = None;
     N = *Next;
-    if (nodePipe(G[N], T)) {
+    if (PipeOf(N)) {
       if (To != None)
         Arrows.emplace_back(N, To);
       To = N;
@@ -115,9 +117,10 @@ void writeChromeTrace(const Graph &G, const ReplayResult &R,
       J.attributeObject("args", [&] { J.attribute("sort_index", P); });
     });
   }
+  BufferCosts Costs = bufferCosts(G);
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
-    std::optional<Pipe> P = nodePipe(N, Target);
+    std::optional<Pipe> P = nodePipe(G, I, Target, Costs);
     if (!P)
       continue;
     Event([&](json::OStream &J) {
@@ -160,7 +163,8 @@ void writeChromeTrace(const Graph &G, const ReplayResult &R,
   // slice to the start of the next one's.
   uint64_t FlowId = 0;
   for (auto [P, N] : criticalArrows(G, R, Target)) {
-    Pipe From = *nodePipe(G[P], Target), To = *nodePipe(G[N], Target);
+    Pipe From = *nodePipe(G, P, Target, Costs),
+         To = *nodePipe(G, N, Target, Costs);
     ++FlowId;
     for (bool Start : {true, false})
       Event([&](json::OStream &J) {

@@ -19,6 +19,13 @@ Pipe TargetDesc::addPipe(StringRef PipeName) {
   return static_cast<Pipe>(PipeNames.size() - 1);
 }
 
+bool TargetDesc::uniformSpill() const {
+  for (unsigned I = 0, E = Tiers.size(); I != E; ++I)
+    if (TierSpill[I] && *TierSpill[I] != DefaultSpill)
+      return false;
+  return true;
+}
+
 const OpRule *TargetDesc::opRule(StringRef OpName) const {
   for (const OpRule &R : OpRules)
     if (R.Name == OpName)
@@ -107,8 +114,9 @@ void TargetDesc::printHeader(raw_ostream &OS) const {
   for (unsigned I = 0, E = Tiers.size(); I != E; ++I)
     if (Tiers[I].Capacity != Builtin->Tiers[I].Capacity)
       Key(Tiers[I].Name) << Tiers[I].Capacity;
-  if (Alpha != Builtin->Alpha || Beta != Builtin->Beta)
-    Key(spillCostKey()) << Alpha << " + " << Beta << " * size";
+  if (spillAlpha() != Builtin->spillAlpha() ||
+      spillBeta() != Builtin->spillBeta())
+    Key(spillCostKey()) << spillAlpha() << " + " << spillBeta() << " * size";
   if (Any)
     OS << " }";
 }
@@ -144,9 +152,15 @@ void TargetDesc::printDescription(raw_ostream &OS) const {
   }
   if (VectorPipe)
     OS << "  vector " << pipeName(*VectorPipe) << "\n";
-  OS << "  spill { out = " << pipeName(SpillOutPipe)
-     << ", in = " << pipeName(SpillInPipe) << ", cost = " << Alpha << " + "
-     << Beta << " * size }\n";
+  auto Spill = [&](StringRef Tier, const SpillPath &P) {
+    OS << "  spill " << Tier << (Tier.empty() ? "" : " ")
+       << "{ out = " << pipeName(P.Out) << ", in = " << pipeName(P.In)
+       << ", cost = " << P.Alpha << " + " << P.Beta << " * size }\n";
+  };
+  Spill("", DefaultSpill);
+  for (unsigned I = 0, E = Tiers.size(); I != E; ++I)
+    if (TierSpill[I])
+      Spill(Tiers[I].Name, *TierSpill[I]);
   for (const std::string &Op : LoadOps)
     OS << "  load " << Op << "\n";
   for (const OpRule &R : OpRules) {
@@ -168,10 +182,9 @@ void TargetDesc::printDescription(raw_ostream &OS) const {
 
 bool TargetDesc::operator==(const TargetDesc &O) const {
   return Name == O.Name && Tiers == O.Tiers && PipeNames == O.PipeNames &&
-         VectorPipe == O.VectorPipe && SpillOutPipe == O.SpillOutPipe &&
-         SpillInPipe == O.SpillInPipe && Alpha == O.Alpha && Beta == O.Beta &&
-         LoadOps == O.LoadOps && PipeTiers == O.PipeTiers &&
-         OpRules == O.OpRules;
+         VectorPipe == O.VectorPipe && DefaultSpill == O.DefaultSpill &&
+         TierSpill == O.TierSpill && LoadOps == O.LoadOps &&
+         PipeTiers == O.PipeTiers && OpRules == O.OpRules;
 }
 
 static Error parseNumber(StringRef Text, StringRef What, uint64_t &Value) {

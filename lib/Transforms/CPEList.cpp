@@ -113,7 +113,7 @@ public:
         Finish(V, 0), TierOf(tiersOfBuffers(G)) {
     for (NodeIdx I = 0; I != V; ++I) {
       Cycles[I] = nodeCycles(G, I, T, Costs);
-      if (std::optional<Pipe> P = nodePipe(G[I], T))
+      if (std::optional<Pipe> P = nodePipe(G, I, T, Costs))
         PipeOf[I] = static_cast<uint8_t>(*P);
     }
     if (Priority == ListPriority::CriticalPath)

@@ -23,7 +23,7 @@ static void nodeTiming(const Graph &G, const TargetDesc &T,
   PipeOf.assign(G.size(), NoPipe);
   for (NodeIdx I = 0, E = G.size(); I != E; ++I) {
     Cycles[I] = nodeCycles(G, I, T, Costs);
-    if (std::optional<Pipe> P = nodePipe(G[I], T))
+    if (std::optional<Pipe> P = nodePipe(G, I, T, Costs))
       PipeOf[I] = static_cast<uint8_t>(*P);
   }
 }

@@ -47,7 +47,7 @@ void Repacker::collectBuffers() {
       bool IsBacked = Backed.count(N.Buf);
       B.Backed = IsBacked;
       B.Traffic = TargetDesc::spillTraffic(N.Size, IsBacked);
-      B.Cycles = T.spillCycles(N.Size, IsBacked);
+      B.Cycles = T.spillCycles(N.BufTier, N.Size, IsBacked);
     } else if (N.Kind == NodeKind::Free)
       Bufs[bufferOf(N.Buf)].FreePos = P;
     else if (N.Kind == NodeKind::Op)
@@ -87,7 +87,7 @@ void Repacker::makeResident(unsigned BI) {
 }
 
 bool Repacker::reload(unsigned BI) {
-  uint64_t &InPipeDone = PipeFree[static_cast<unsigned>(T.spillInPipe())];
+  uint64_t &InPipeDone = PipeFree[index(T.spillPath(Bufs[BI].BufTier).In)];
   if (!place(BI, std::max(Bufs[BI].OutDone, InPipeDone)))
     return false;
   Buffer &B = Bufs[BI];
@@ -99,7 +99,8 @@ bool Repacker::reload(unsigned BI) {
     uint64_t Start = std::max({InPipeDone, B.OutDone,
                                latestRelease(Released[tierIndex(B.BufTier)],
                                              B.Offset, B.Offset + B.Span)});
-    Finish[B.PendingIn] = InPipeDone = Start + T.spillInCycles(B.Size);
+    Finish[B.PendingIn] = InPipeDone =
+        Start + T.spillInCycles(B.BufTier, B.Size);
     B.ReadyAt = Finish[B.PendingIn];
     B.UsersDone = std::max(B.UsersDone, B.ReadyAt);
   }
@@ -125,9 +126,10 @@ void Repacker::spillOut(unsigned BI) {
   unsigned TI = tierIndex(B.BufTier);
   if (Timed) {
     Finish.resize(G.size(), 0);
-    uint64_t &OutPipeDone = PipeFree[static_cast<unsigned>(T.spillOutPipe())];
+    uint64_t &OutPipeDone = PipeFree[index(T.spillPath(B.BufTier).Out)];
     uint64_t Start = std::max(OutPipeDone, B.UsersDone);
-    Finish[OutIdx] = OutPipeDone = Start + T.spillOutCycles(B.Size, B.Backed);
+    Finish[OutIdx] = OutPipeDone =
+        Start + T.spillOutCycles(B.BufTier, B.Size, B.Backed);
     B.OutDone = Finish[OutIdx];
     B.UsersDone = std::max(B.UsersDone, B.OutDone);
     Released[TI].assign(B.Offset, B.Offset + B.Span, B.OutDone);

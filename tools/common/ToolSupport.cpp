@@ -71,6 +71,7 @@ static cl::list<std::string>
 static cl::opt<std::string>
     SpillCost("spill-cost", cl::value_desc("ALPHA,BETA"),
               cl::desc("Override the spill transfer cost alpha + beta * size "
+                       "of every spill path "
                        "(Davinci: 150,2)"),
               cl::cat(TargetCategory));
 

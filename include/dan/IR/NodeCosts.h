@@ -36,6 +36,8 @@ llvm::DenseSet<uint64_t> ddrBackedBuffers(const Graph &G);
 struct BufferCost {
   uint64_t Size = 0;
   bool Backed = false;
+  /// The buffer's tier, whose spill path its spill nodes take.
+  Tier BufTier{};
 };
 using BufferCosts = IdTable<BufferCost>;
 
@@ -46,8 +48,8 @@ BufferCosts bufferCosts(const Graph &G);
 /// \p Cost (null: size 0, not DDR-backed).
 inline uint64_t nodeCycles(const Node &N, const TargetDesc &T,
                            const BufferCost *Cost) {
-  return T.nodeCycles(N.Kind, N.Cycles, Cost ? Cost->Size : 0,
-                      Cost && Cost->Backed);
+  return T.nodeCycles(N.Kind, N.Cycles, Cost ? Cost->BufTier : Tier{},
+                      Cost ? Cost->Size : 0, Cost && Cost->Backed);
 }
 
 /// The cycles node \p I takes: its own for an operation, the target's
@@ -58,11 +60,17 @@ inline uint64_t nodeCycles(const Node &N, const TargetDesc &T,
 uint64_t nodeCycles(const Graph &G, NodeIdx I, const TargetDesc &T,
                     const BufferCosts &Costs);
 
-/// The pipe a node occupies (TargetDesc::nodePipe), or std::nullopt for
-/// ALLOC and FREE.
-inline std::optional<Pipe> nodePipe(const Node &N, const TargetDesc &T) {
-  return T.nodePipe(N.Kind, N.OpPipe);
+/// The pipe a node occupies (TargetDesc::nodePipe), a spill node by its
+/// buffer's cost \p Cost (null: the first tier's path), or std::nullopt
+/// for ALLOC and FREE.
+inline std::optional<Pipe> nodePipe(const Node &N, const TargetDesc &T,
+                                    const BufferCost *Cost) {
+  return T.nodePipe(N.Kind, N.OpPipe, Cost ? Cost->BufTier : Tier{});
 }
+
+/// The pipe node \p I occupies, its buffer's cost looked up in \p Costs.
+std::optional<Pipe> nodePipe(const Graph &G, NodeIdx I, const TargetDesc &T,
+                             const BufferCosts &Costs);
 
 } // namespace dan
 

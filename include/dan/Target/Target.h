@@ -48,6 +48,22 @@ struct OpRule {
   }
 };
 
+/// How a tier's buffers spill: the pipes of SPILL_OUT and SPILL_IN and the
+/// cycles of one transfer, Alpha + Beta * size.
+struct SpillPath {
+  Pipe Out{}, In{};
+  uint64_t Alpha = 0, Beta = 0;
+  /// Cycles of one transfer of \p Size bytes, saturating at 2^64 - 1
+  /// (alpha, beta and size may each be up to 2^40).
+  uint64_t transferCycles(uint64_t Size) const {
+    return llvm::SaturatingMultiplyAdd(Beta, Size, Alpha);
+  }
+  bool operator==(const SpillPath &O) const {
+    return Out == O.Out && In == O.In && Alpha == O.Alpha && Beta == O.Beta;
+  }
+  bool operator!=(const SpillPath &O) const { return !(*this == O); }
+};
+
 /// One memory tier of a target.
 struct TierDesc {
   std::string Name;
@@ -126,26 +142,35 @@ public:
   /// \p OpName, if it has one.
   llvm::ArrayRef<OpRule> opRules() const { return OpRules; }
   const OpRule *opRule(llvm::StringRef OpName) const;
-  Pipe spillOutPipe() const { return SpillOutPipe; }
-  Pipe spillInPipe() const { return SpillInPipe; }
-  uint64_t spillAlpha() const { return Alpha; }
-  uint64_t spillBeta() const { return Beta; }
-  /// Cycles of one transfer of \p Size bytes: alpha + beta * size,
-  /// saturating at 2^64 - 1 (alpha, beta and size may each be up to 2^40).
-  uint64_t transferCycles(uint64_t Size) const {
-    return llvm::SaturatingMultiplyAdd(Beta, Size, Alpha);
+  /// How buffers of tier \p T spill: the tier's own path, else the
+  /// description's default ('spill { ... }').
+  const SpillPath &spillPath(Tier T) const {
+    const std::optional<SpillPath> &Own = TierSpill[index(T)];
+    return Own ? *Own : DefaultSpill;
+  }
+  /// The default path; whether every tier spills by it.
+  const SpillPath &defaultSpillPath() const { return DefaultSpill; }
+  bool uniformSpill() const;
+  /// The default path's cost, as reports and the plan cost name it.
+  uint64_t spillAlpha() const { return DefaultSpill.Alpha; }
+  uint64_t spillBeta() const { return DefaultSpill.Beta; }
+  /// Cycles of one transfer of \p Size bytes of tier \p T.
+  uint64_t transferCycles(Tier T, uint64_t Size) const {
+    return spillPath(T).transferCycles(Size);
   }
   /// Cycles of a SPILL_OUT: nothing moves when DDR still holds the data.
-  uint64_t spillOutCycles(uint64_t Size, bool DDRBacked) const {
-    return DDRBacked ? 0 : transferCycles(Size);
+  uint64_t spillOutCycles(Tier T, uint64_t Size, bool DDRBacked) const {
+    return DDRBacked ? 0 : transferCycles(T, Size);
   }
   /// Cycles of a SPILL_IN.
-  uint64_t spillInCycles(uint64_t Size) const { return transferCycles(Size); }
+  uint64_t spillInCycles(Tier T, uint64_t Size) const {
+    return transferCycles(T, Size);
+  }
   /// The cycles of the SPILL_OUT and SPILL_IN of one spill (S(b,k), eq. 29
   /// of docs/DLR.md), saturating.
-  uint64_t spillCycles(uint64_t Size, bool DDRBacked) const {
-    return llvm::SaturatingAdd(spillOutCycles(Size, DDRBacked),
-                               spillInCycles(Size));
+  uint64_t spillCycles(Tier T, uint64_t Size, bool DDRBacked) const {
+    return llvm::SaturatingAdd(spillOutCycles(T, Size, DDRBacked),
+                               spillInCycles(T, Size));
   }
   /// The extra DDR traffic of one spill of \p Size bytes (metric 2; T(b,k),
   /// eq. 28 of docs/DLR.md): the reload only when DDR still holds the data,
@@ -161,16 +186,16 @@ public:
   }
 
   /// The pipe a node of kind \p K occupies: an operation its own \p OpPipe,
-  /// a spill node the target's spill pipe; std::nullopt for ALLOC and FREE,
-  /// which occupy none.
-  std::optional<Pipe> nodePipe(NodeKind K, Pipe OpPipe) const {
+  /// a spill node the spill pipe of its buffer's tier \p BufTier;
+  /// std::nullopt for ALLOC and FREE, which occupy none.
+  std::optional<Pipe> nodePipe(NodeKind K, Pipe OpPipe, Tier BufTier) const {
     switch (K) {
     case NodeKind::Op:
       return OpPipe;
     case NodeKind::SpillOut:
-      return SpillOutPipe;
+      return spillPath(BufTier).Out;
     case NodeKind::SpillIn:
-      return SpillInPipe;
+      return spillPath(BufTier).In;
     case NodeKind::Alloc:
     case NodeKind::Free:
       return std::nullopt;
@@ -179,17 +204,17 @@ public:
   }
   /// The cycles a node of kind \p K takes: an operation its own
   /// \p OpCycles, a spill node the transfer of its buffer (\p BufSize
-  /// bytes; nothing for a SPILL_OUT of a DDR-backed buffer), ALLOC and FREE
-  /// none.
-  uint64_t nodeCycles(NodeKind K, uint64_t OpCycles, uint64_t BufSize,
-                      bool DDRBacked) const {
+  /// bytes of tier \p BufTier; nothing for a SPILL_OUT of a DDR-backed
+  /// buffer), ALLOC and FREE none.
+  uint64_t nodeCycles(NodeKind K, uint64_t OpCycles, Tier BufTier,
+                      uint64_t BufSize, bool DDRBacked) const {
     switch (K) {
     case NodeKind::Op:
       return OpCycles;
     case NodeKind::SpillOut:
-      return spillOutCycles(BufSize, DDRBacked);
+      return spillOutCycles(BufTier, BufSize, DDRBacked);
     case NodeKind::SpillIn:
-      return spillInCycles(BufSize);
+      return spillInCycles(BufTier, BufSize);
     case NodeKind::Alloc:
     case NodeKind::Free:
       return 0;
@@ -203,18 +228,29 @@ public:
   Tier addTier(TierDesc D);
   Pipe addPipe(llvm::StringRef Name);
   void setVectorPipe(Pipe P) { VectorPipe = P; }
+  /// The default spill path's pipes.
   void setSpillPipes(Pipe Out, Pipe In) {
-    SpillOutPipe = Out;
-    SpillInPipe = In;
+    DefaultSpill.Out = Out;
+    DefaultSpill.In = In;
   }
+  void setDefaultSpillPath(SpillPath P) { DefaultSpill = P; }
+  /// Tier \p T's own spill path.
+  void setTierSpillPath(Tier T, SpillPath P) { TierSpill[index(T)] = P; }
   void addLoadOp(llvm::StringRef OpName) { LoadOps.push_back(OpName.str()); }
   void setPipeTiers(Pipe P, TierMask M) { PipeTiers[index(P)] = M; }
   void addOpRule(OpRule R) { OpRules.push_back(std::move(R)); }
 
   void setCapacity(Tier T, uint64_t Bytes) { Tiers[index(T)].Capacity = Bytes; }
+  /// Every spill path's cost (--spill-cost and the 'spill_cost' key set
+  /// them all).
   void setSpillCost(uint64_t A, uint64_t B) {
-    Alpha = A;
-    Beta = B;
+    DefaultSpill.Alpha = A;
+    DefaultSpill.Beta = B;
+    for (std::optional<SpillPath> &P : TierSpill)
+      if (P) {
+        P->Alpha = A;
+        P->Beta = B;
+      }
   }
 
   /// Applies "TIER=N" (as given to --capacity).
@@ -234,10 +270,8 @@ private:
   llvm::SmallVector<TierDesc, MaxTiers> Tiers;
   llvm::SmallVector<std::string, MaxPipes> PipeNames;
   std::optional<Pipe> VectorPipe;
-  Pipe SpillOutPipe{};
-  Pipe SpillInPipe{};
-  uint64_t Alpha = 0;
-  uint64_t Beta = 0;
+  SpillPath DefaultSpill;
+  std::array<std::optional<SpillPath>, MaxTiers> TierSpill{};
   llvm::SmallVector<std::string, 1> LoadOps;
   std::array<TierMask, MaxPipes> PipeTiers = filledMasks();
   std::vector<OpRule> OpRules;
