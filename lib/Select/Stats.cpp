@@ -112,82 +112,79 @@ static void printMPASText(raw_ostream &OS, const Graph &G, const MPASStats &S,
   }
 }
 
-/// --stats-json: the same as one JSON object.
-static void printMPASJSON(raw_ostream &OS, const Graph &G, const MPASStats &S,
-                          bool KeptInput) {
-  printJSONObject(OS, "dan-mpas", G, [&](json::OStream &J) {
-    J.attribute("peak_l1ub", S.PeakL1UB);
-    J.attribute("l0_fallbacks", S.Fallbacks);
-    J.attribute("weights",
-                S.Chosen ? json::Value(weightsName(*S.Chosen)) : nullptr);
-    J.attribute("l0", KeptInput ? json::Value(nullptr)
-                                : json::Value(l0ModeName(S.L0Chosen)));
-    J.attribute("order", KeptInput ? std::string("input")
-                                   : orderName(S.OrderChosen, S.GroupChosen));
-    J.attribute("placed", S.Placed);
-    J.attribute("parts", uint64_t(S.Parts));
-    if (S.Kernels) {
-      J.attribute("kernels", uint64_t(S.Kernels));
-      J.attributeArray("compositions", [&] {
-        for (const MPASStats::Composition &C : S.Compositions)
-          J.object([&] {
-            J.attribute("kind", compositionName(C.Kind));
-            J.attribute("planned", C.Planned);
-            if (C.Planned) {
-              J.attribute("traffic", C.Traffic);
-              J.attribute("spills", C.Spills);
-              J.attribute("makespan", C.Makespan);
-            }
-            J.attribute("kept", C.Kept);
-          });
-      });
-    }
-    if (S.Tasks)
-      J.attributeObject("tasks", [&] {
-        J.attribute("tasks", S.Tasks->Tasks);
-        J.attribute("grid", S.Tasks->IsGrid);
-        if (S.Tasks->IsGrid) {
-          J.attribute("rows", S.Tasks->Rows);
-          J.attribute("cols", S.Tasks->Cols);
-          J.attribute("strips_of",
-                      S.Tasks->StripsOfColumns ? "columns" : "rows");
-          J.attribute("strip_width", S.Tasks->StripWidth);
-          J.attribute("simulated_reload_bytes", S.Tasks->SimulatedReloadBytes);
-          J.attribute("row_walk_reload_bytes", S.Tasks->RowWalkReloadBytes);
-        }
-      });
-    auto Trials = [&](ArrayRef<MPASStats::L0Trial> List, bool MarkKept) {
-      for (const MPASStats::L0Trial &Trial : List)
+/// --stats-json: the same figures, as attributes of an object.
+void writeMPASStatsJSON(json::OStream &J, const Graph &G, const MPASStats &S,
+                        bool KeptInput) {
+  J.attribute("peak_l1ub", S.PeakL1UB);
+  J.attribute("l0_fallbacks", S.Fallbacks);
+  J.attribute("weights",
+              S.Chosen ? json::Value(weightsName(*S.Chosen)) : nullptr);
+  J.attribute("l0", KeptInput ? json::Value(nullptr)
+                              : json::Value(l0ModeName(S.L0Chosen)));
+  J.attribute("order", KeptInput ? std::string("input")
+                                 : orderName(S.OrderChosen, S.GroupChosen));
+  J.attribute("placed", S.Placed);
+  J.attribute("parts", uint64_t(S.Parts));
+  if (S.Kernels) {
+    J.attribute("kernels", uint64_t(S.Kernels));
+    J.attributeArray("compositions", [&] {
+      for (const MPASStats::Composition &C : S.Compositions)
         J.object([&] {
-          J.attribute("l0", l0ModeName(Trial.Mode));
-          J.attribute("order", orderName(Trial.Order, Trial.Group));
-          J.attribute("placed", Trial.Placed);
-          J.attribute("peak_l1ub", Trial.PeakL1UB);
-          J.attribute("planned", Trial.Planned);
-          if (Trial.Planned) {
-            J.attribute("stage2_traffic", Trial.Traffic);
-            J.attribute("makespan", Trial.Makespan);
+          J.attribute("kind", compositionName(C.Kind));
+          J.attribute("planned", C.Planned);
+          if (C.Planned) {
+            J.attribute("traffic", C.Traffic);
+            J.attribute("spills", C.Spills);
+            J.attribute("makespan", C.Makespan);
           }
-          if (MarkKept)
-            J.attribute("kept", isKept(S, Trial));
-        });
-    };
-    if (S.SampleNodes)
-      J.attributeObject("sample", [&] {
-        if (S.SampleTasks)
-          J.attribute("tasks", S.SampleTasks);
-        J.attribute("nodes", uint64_t(S.SampleNodes));
-        J.attributeArray("candidates", [&] { Trials(S.SampleTried, false); });
-      });
-    J.attributeArray("candidates", [&] { Trials(S.L0Tried, true); });
-    J.attributeArray("weights_tried", [&] {
-      for (auto [W, Peak] : S.Tried)
-        J.object([&] {
-          J.attribute("weights", weightsName(W));
-          J.attribute("peak_l1ub", Peak);
-          J.attribute("kept", W == S.Chosen);
+          J.attribute("kept", C.Kept);
         });
     });
+  }
+  if (S.Tasks)
+    J.attributeObject("tasks", [&] {
+      J.attribute("tasks", S.Tasks->Tasks);
+      J.attribute("grid", S.Tasks->IsGrid);
+      if (S.Tasks->IsGrid) {
+        J.attribute("rows", S.Tasks->Rows);
+        J.attribute("cols", S.Tasks->Cols);
+        J.attribute("strips_of", S.Tasks->StripsOfColumns ? "columns" : "rows");
+        J.attribute("strip_width", S.Tasks->StripWidth);
+        J.attribute("simulated_reload_bytes", S.Tasks->SimulatedReloadBytes);
+        J.attribute("row_walk_reload_bytes", S.Tasks->RowWalkReloadBytes);
+      }
+    });
+  auto Trials = [&](ArrayRef<MPASStats::L0Trial> List, bool MarkKept) {
+    for (const MPASStats::L0Trial &Trial : List)
+      J.object([&] {
+        J.attribute("l0", l0ModeName(Trial.Mode));
+        J.attribute("order", orderName(Trial.Order, Trial.Group));
+        J.attribute("placed", Trial.Placed);
+        J.attribute("peak_l1ub", Trial.PeakL1UB);
+        J.attribute("planned", Trial.Planned);
+        if (Trial.Planned) {
+          J.attribute("stage2_traffic", Trial.Traffic);
+          J.attribute("makespan", Trial.Makespan);
+        }
+        if (MarkKept)
+          J.attribute("kept", isKept(S, Trial));
+      });
+  };
+  if (S.SampleNodes)
+    J.attributeObject("sample", [&] {
+      if (S.SampleTasks)
+        J.attribute("tasks", S.SampleTasks);
+      J.attribute("nodes", uint64_t(S.SampleNodes));
+      J.attributeArray("candidates", [&] { Trials(S.SampleTried, false); });
+    });
+  J.attributeArray("candidates", [&] { Trials(S.L0Tried, true); });
+  J.attributeArray("weights_tried", [&] {
+    for (auto [W, Peak] : S.Tried)
+      J.object([&] {
+        J.attribute("weights", weightsName(W));
+        J.attribute("peak_l1ub", Peak);
+        J.attribute("kept", W == S.Chosen);
+      });
   });
 }
 
@@ -224,38 +221,36 @@ static void printDLRText(raw_ostream &OS, const Graph &G, const DLRStats &S) {
   }
 }
 
-/// --stats-json: the same figures as one JSON object.
-static void printDLRJSON(raw_ostream &OS, const Graph &G, const DLRStats &S) {
+/// --stats-json: the same figures, as attributes of an object.
+void writeDLRStatsJSON(json::OStream &J, const Graph &G, const DLRStats &S) {
   auto Horizon = [](uint32_t H) {
     return H ? json::Value(uint64_t(H)) : json::Value(nullptr);
   };
-  printJSONObject(OS, "dan-dlr", G, [&](json::OStream &J) {
-    J.attribute("spills", S.Spills);
-    J.attribute("extra_traffic", S.ExtraTraffic);
-    J.attribute("spill_cycles", S.SpillCycles);
-    J.attributeObject("evictions", [&] {
-      for (unsigned TI = 0; TI != G.Target.numTiers(); ++TI)
-        J.attribute(G.Target.tierName(static_cast<Tier>(TI)), S.Evictions[TI]);
-    });
-    J.attribute("reloads_before_free", S.ReloadsBeforeFree);
-    J.attribute("pinned_spills", S.PinnedSpills);
-    J.attribute("fit", fitName(S.Fit));
-    J.attribute("horizon", Horizon(S.Horizon));
-    J.attribute("parts", uint64_t(S.Parts));
-    J.attributeArray("tried", [&] {
-      for (const DLRStats::HorizonTrial &Trial : S.HorizonTried)
-        J.object([&] {
-          J.attribute("fit", fitName(Trial.Fit));
-          J.attribute("horizon", Horizon(Trial.Horizon));
-          J.attribute("planned", Trial.Planned);
-          if (Trial.Planned) {
-            J.attribute("traffic", Trial.Traffic);
-            J.attribute("makespan", Trial.Makespan);
-          }
-          J.attribute("kept", Trial.Planned && Trial.Horizon == S.Horizon &&
-                                  Trial.Fit == S.Fit);
-        });
-    });
+  J.attribute("spills", S.Spills);
+  J.attribute("extra_traffic", S.ExtraTraffic);
+  J.attribute("spill_cycles", S.SpillCycles);
+  J.attributeObject("evictions", [&] {
+    for (unsigned TI = 0; TI != G.Target.numTiers(); ++TI)
+      J.attribute(G.Target.tierName(static_cast<Tier>(TI)), S.Evictions[TI]);
+  });
+  J.attribute("reloads_before_free", S.ReloadsBeforeFree);
+  J.attribute("pinned_spills", S.PinnedSpills);
+  J.attribute("fit", fitName(S.Fit));
+  J.attribute("horizon", Horizon(S.Horizon));
+  J.attribute("parts", uint64_t(S.Parts));
+  J.attributeArray("tried", [&] {
+    for (const DLRStats::HorizonTrial &Trial : S.HorizonTried)
+      J.object([&] {
+        J.attribute("fit", fitName(Trial.Fit));
+        J.attribute("horizon", Horizon(Trial.Horizon));
+        J.attribute("planned", Trial.Planned);
+        if (Trial.Planned) {
+          J.attribute("traffic", Trial.Traffic);
+          J.attribute("makespan", Trial.Makespan);
+        }
+        J.attribute("kept", Trial.Planned && Trial.Horizon == S.Horizon &&
+                                Trial.Fit == S.Fit);
+      });
   });
 }
 
@@ -307,55 +302,60 @@ static void printCPEText(raw_ostream &OS, const Graph &G, const CPEStats &S,
      << (S.HitTimeBudget ? ", --time-budget reached" : "") << '\n';
 }
 
-/// --stats-json: the same figures as one JSON object.
-static void printCPEJSON(raw_ostream &OS, const Graph &G, const CPEStats &S,
-                         CPEMode Mode) {
-  printJSONObject(OS, "dan-cpe", G, [&](json::OStream &J) {
-    J.attribute("mode", enumName(cpeModeTable(), Mode));
-    J.attribute("makespan_before", S.MakespanBefore);
-    J.attribute("makespan_after", S.MakespanAfter);
-    if (Mode == CPEMode::Ignore) {
-      J.attribute("ignore_makespan_before", S.IgnoreMakespanBefore);
-      J.attribute("ignore_makespan_after", S.IgnoreMakespanAfter);
-      J.attribute("reuse_edges", S.ReuseEdges);
-      J.attribute("ownership_violations", S.Violations);
-      J.attribute("ownership_violations_before", S.ViolationsBefore);
-      J.attribute("order_violations", S.OrderViolations);
-    }
-    if (S.ListMakespan) {
-      J.attribute("list_makespan", S.ListMakespan);
-      J.attribute("from_list", S.FromList);
-    }
-    J.attribute("passes", S.Passes);
-    J.attribute("moves", S.Moves);
-    J.attribute("candidates_timed", S.Candidates);
-    J.attribute("candidates_illegal", S.Illegal);
-    J.attribute("candidate_limit_reached", S.HitCandidateLimit);
-    J.attribute("buffer_moves", S.BufferMoves);
-    J.attribute("buffer_nodes_moved", S.BufferNodesMoved);
-    J.attribute("nodes_retimed", S.Retimed);
-    J.attribute("effort_limit_reached", S.HitEffortLimit);
-    J.attribute("time_budget_reached", S.HitTimeBudget);
-    J.attribute("parts", uint64_t(S.Parts));
-  });
+/// --stats-json: the same figures, as attributes of an object.
+void writeCPEStatsJSON(json::OStream &J, const Graph &G, const CPEStats &S,
+                       CPEMode Mode) {
+  J.attribute("mode", enumName(cpeModeTable(), Mode));
+  J.attribute("makespan_before", S.MakespanBefore);
+  J.attribute("makespan_after", S.MakespanAfter);
+  if (Mode == CPEMode::Ignore) {
+    J.attribute("ignore_makespan_before", S.IgnoreMakespanBefore);
+    J.attribute("ignore_makespan_after", S.IgnoreMakespanAfter);
+    J.attribute("reuse_edges", S.ReuseEdges);
+    J.attribute("ownership_violations", S.Violations);
+    J.attribute("ownership_violations_before", S.ViolationsBefore);
+    J.attribute("order_violations", S.OrderViolations);
+  }
+  if (S.ListMakespan) {
+    J.attribute("list_makespan", S.ListMakespan);
+    J.attribute("from_list", S.FromList);
+  }
+  J.attribute("passes", S.Passes);
+  J.attribute("moves", S.Moves);
+  J.attribute("candidates_timed", S.Candidates);
+  J.attribute("candidates_illegal", S.Illegal);
+  J.attribute("candidate_limit_reached", S.HitCandidateLimit);
+  J.attribute("buffer_moves", S.BufferMoves);
+  J.attribute("buffer_nodes_moved", S.BufferNodesMoved);
+  J.attribute("nodes_retimed", S.Retimed);
+  J.attribute("effort_limit_reached", S.HitEffortLimit);
+  J.attribute("time_budget_reached", S.HitTimeBudget);
+  J.attribute("parts", uint64_t(S.Parts));
 }
 
 void printMPASStats(raw_ostream &OS, const Graph &G, const MPASStats &S,
                     bool KeptInput, bool AsJSON) {
-  (AsJSON ? printMPASJSON : printMPASText)(OS, G, S, KeptInput);
+  if (!AsJSON)
+    return printMPASText(OS, G, S, KeptInput);
+  printJSONObject(OS, "dan-mpas", G, [&](json::OStream &J) {
+    writeMPASStatsJSON(J, G, S, KeptInput);
+  });
 }
 
 void printDLRStats(raw_ostream &OS, const Graph &G, const DLRStats &S,
                    bool AsJSON) {
-  (AsJSON ? printDLRJSON : printDLRText)(OS, G, S);
+  if (!AsJSON)
+    return printDLRText(OS, G, S);
+  printJSONObject(OS, "dan-dlr", G,
+                  [&](json::OStream &J) { writeDLRStatsJSON(J, G, S); });
 }
 
 void printCPEStats(raw_ostream &OS, const Graph &G, const CPEStats &S,
                    CPEMode Mode, CPEMoveSet Moves, bool AsJSON) {
-  if (AsJSON)
-    printCPEJSON(OS, G, S, Mode);
-  else
-    printCPEText(OS, G, S, Mode, Moves);
+  if (!AsJSON)
+    return printCPEText(OS, G, S, Mode, Moves);
+  printJSONObject(OS, "dan-cpe", G,
+                  [&](json::OStream &J) { writeCPEStatsJSON(J, G, S, Mode); });
 }
 
 } // namespace dan

@@ -100,6 +100,12 @@ Error usageError(const Twine &Msg) {
   return make_error<ToolError>(ExitUsage, Msg.str());
 }
 
+Error asUsageError(Error E) {
+  if (!E)
+    return Error::success();
+  return usageError(toString(std::move(E)));
+}
+
 Error reportedError(ExitCode Code) {
   return make_error<ToolError>(Code, std::string());
 }
@@ -542,7 +548,7 @@ static bool StatsJSONFlag = false;
 bool statsAsJSON() { return StatsJSONFlag; }
 
 int runStageTool(int Argc, char **Argv, StringRef Overview,
-                 const StagePass &Pass, const OptionCheck &Check) {
+                 const StageBody &Body, const OptionCheck &Check) {
   removeLLVMStatsOption();
   // Options of the stage tools only, so they live here, not at file scope.
   cl::opt<std::string> Input(cl::Positional, cl::init("-"),
@@ -588,7 +594,7 @@ int runStageTool(int Argc, char **Argv, StringRef Overview,
                          countOf((*G)->size(), "node") + ")")
                             .str(),
                         Progress);
-      if (Error E = Pass(**G, Target, Stats || StatsJSON ? &errs() : nullptr))
+      if (Error E = Body(**G, Target, Stats || StatsJSON ? &errs() : nullptr))
         return E;
     }
     (*G)->Target = Target;

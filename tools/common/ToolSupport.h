@@ -85,6 +85,8 @@ private:
 
 /// A usage or I/O error (exit status 2) with its message.
 llvm::Error usageError(const llvm::Twine &Msg);
+/// \p E, if an error, as a usage error with its message.
+llvm::Error asUsageError(llvm::Error E);
 /// An error whose messages are printed already, exiting with \p Code.
 llvm::Error reportedError(ExitCode Code);
 
@@ -189,7 +191,7 @@ writeOutputs(llvm::ArrayRef<std::pair<std::string, std::string>> Files,
 /// statistics to \p Stats when --stats is given. A failure
 /// is an invalid input (exit status 1); a dan::DiagError prints each of its
 /// diagnostics at its source location (exitStatusOf).
-using StagePass = std::function<llvm::Error(Graph &G, const TargetDesc &T,
+using StageBody = std::function<llvm::Error(Graph &G, const TargetDesc &T,
                                             llvm::raw_ostream *Stats)>;
 
 /// Checks option combinations once the command line is parsed: return a
@@ -207,7 +209,7 @@ unsigned toolThreads();
 /// The whole of a stage tool: options, reading the IR (a file or stdin),
 /// running \p Pass, and writing the IR (stdout or -o) only on success.
 int runStageTool(int Argc, char **Argv, llvm::StringRef Overview,
-                 const StagePass &Pass, const OptionCheck &Check = nullptr);
+                 const StageBody &Body, const OptionCheck &Check = nullptr);
 
 /// How messages name an input path: "<stdin>" for "-".
 llvm::StringRef displayName(llvm::StringRef Path);

@@ -1,8 +1,7 @@
 //===- dan-cpe.cpp - Stage 3: critical path enhancement -------------------===//
 
 #include "ToolSupport.h"
-#include "dan/Select/Select.h"
-#include "dan/Select/Stats.h"
+#include "dan/Passes/Pipeline.h"
 #include "llvm/Support/InitLLVM.h"
 #include <cmath>
 #include <string>
@@ -11,34 +10,37 @@ using namespace llvm;
 using namespace dan;
 using namespace dan::tool;
 
-static cl::opt<CPEMode> Mode("mode", cl::init(CPEOptions().Mode),
+/// The options' defaults: the pass's own.
+static const StagePass Defaults = defaultPass(StageKind::CPE);
+
+static cl::opt<CPEMode> Mode("mode", cl::init(Defaults.CPE.Mode),
                              cl::desc("What the stage does"),
                              enumValues(cpeModeTable()), cl::cat(DANCategory));
 
-static cl::opt<CPEMoveSet> MoveSet("move", cl::init(CPEOptions().Moves),
+static cl::opt<CPEMoveSet> MoveSet("move", cl::init(Defaults.CPE.Moves),
                                    cl::desc("Which nodes a move may carry"),
                                    enumValues(cpeMoveSetTable()), cl::Hidden,
                                    cl::cat(TuningCategory));
 
-static cl::opt<CPEStart> Start("start", cl::init(CPEOptions().Start),
+static cl::opt<CPEStart> Start("start", cl::init(Defaults.CPE.Start),
                                cl::desc("Where the search starts"),
                                enumValues(cpeStartTable()), cl::Hidden,
                                cl::cat(TuningCategory));
 
 static cl::opt<unsigned>
-    Window("window", cl::init(CPEOptions().Window), cl::value_desc("W"),
+    Window("window", cl::init(Defaults.CPE.Window), cl::value_desc("W"),
            cl::desc("Neighbourhood of a critical node: the nodes at most W "
                     "schedule positions away from it (default 16)"),
            cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<unsigned>
-    Passes("passes", cl::init(CPEOptions().Passes), cl::value_desc("P"),
+    Passes("passes", cl::init(Defaults.CPE.Passes), cl::value_desc("P"),
            cl::desc("At most P passes; a pass that accepts no move ends "
                     "the search (default 8)"),
            cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<uint64_t> MaxCandidates(
-    "max-candidates", cl::init(CPEOptions().MaxCandidates), cl::value_desc("N"),
+    "max-candidates", cl::init(Defaults.CPE.MaxCandidates), cl::value_desc("N"),
     cl::desc("At most N candidate moves timed per pass; 0 for no limit "
              "(default 4000)"),
     cl::Hidden, cl::cat(TuningCategory));
@@ -47,15 +49,15 @@ static cl::opt<uint64_t> MaxCandidates(
 static const std::string EffortDesc =
     "Stop once the candidates have retimed X times (nodes + edges) nodes in "
     "all, or --min-retimes if that is more; 0 for no limit (default " +
-    std::to_string(CPEOptions().Effort) + ")";
+    std::to_string(Defaults.CPE.Effort) + ")";
 static const std::string MinRetimesDesc =
     "The least number of retimed nodes --effort allows (default " +
-    std::to_string(CPEOptions().MinRetimes) + ")";
-static cl::opt<uint64_t> Effort("effort", cl::init(CPEOptions().Effort),
+    std::to_string(Defaults.CPE.MinRetimes) + ")";
+static cl::opt<uint64_t> Effort("effort", cl::init(Defaults.CPE.Effort),
                                 cl::value_desc("X"), cl::desc(EffortDesc),
                                 cl::cat(DANCategory));
 static cl::opt<uint64_t> MinRetimes("min-retimes",
-                                    cl::init(CPEOptions().MinRetimes),
+                                    cl::init(Defaults.CPE.MinRetimes),
                                     cl::value_desc("N"),
                                     cl::desc(MinRetimesDesc), cl::Hidden,
                                     cl::cat(TuningCategory));
@@ -82,12 +84,28 @@ static cl::opt<double, false, SecondsParser> TimeBudget(
     cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<uint64_t> DenseAfter(
-    "dense-after", cl::init(CPEOptions().DenseAfter), cl::value_desc("N"),
+    "dense-after", cl::init(Defaults.CPE.DenseAfter), cl::value_desc("N"),
     cl::desc("Retime a candidate by a forward walk once N finish times have "
              "changed, back to the queue once the walk has passed 4N positions "
              "more than it retimed (a tuning knob for tests: the result is the "
              "same for every N)"),
     cl::Hidden, cl::cat(TuningCategory));
+
+/// The pass the command line asks for.
+static StagePass passFromOptions() {
+  StagePass P = Defaults;
+  P.CPE.Mode = Mode;
+  P.CPE.Moves = MoveSet;
+  P.CPE.Start = Start;
+  P.CPE.Window = Window;
+  P.CPE.Passes = Passes;
+  P.CPE.MaxCandidates = MaxCandidates;
+  P.CPE.Effort = Effort;
+  P.CPE.MinRetimes = MinRetimes;
+  P.CPE.TimeBudget = TimeBudget;
+  P.CPE.DenseAfter = DenseAfter;
+  return P;
+}
 
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
@@ -103,25 +121,8 @@ int main(int Argc, char **Argv) {
       "  made it; the output passes 'dan-verify --against INPUT'. With\n"
       "  --mode=ignore the search times the plan without its reuse edges:\n"
       "  the output is not a stage-3 result, only a diagnostic.\n",
-      [](Graph &G, const TargetDesc &T, raw_ostream *Stats) -> Error {
-        CPEOptions Opts;
-        Opts.Mode = Mode;
-        Opts.Moves = MoveSet;
-        Opts.Start = Start;
-        Opts.Window = Window;
-        Opts.Passes = Passes;
-        Opts.MaxCandidates = MaxCandidates;
-        Opts.Effort = Effort;
-        Opts.MinRetimes = MinRetimes;
-        Opts.TimeBudget = TimeBudget;
-        Opts.DenseAfter = DenseAfter;
-        SelectOptions Select;
-        Select.Threads = toolThreads();
-        Expected<CPEStats> S = selectCPE(G, T, Opts, Select);
-        if (!S)
-          return S.takeError();
-        if (Stats)
-          printCPEStats(*Stats, G, *S, Mode, MoveSet, statsAsJSON());
-        return Error::success();
+      [](Graph &G, const TargetDesc &T, raw_ostream *Stats) {
+        return runStagePass(G, T, passFromOptions(), toolThreads(), Stats,
+                            statsAsJSON());
       });
 }

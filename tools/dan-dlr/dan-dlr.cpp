@@ -7,14 +7,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "ToolSupport.h"
-#include "dan/Select/Select.h"
-#include "dan/Select/Stats.h"
+#include "dan/Passes/Pipeline.h"
 #include "llvm/Support/InitLLVM.h"
 #include <cmath>
 
 using namespace llvm;
 using namespace dan;
 using namespace dan::tool;
+
+/// The options' defaults: the pass's own.
+static const StagePass Defaults = defaultPass(StageKind::DLR);
 
 namespace {
 /// A double that must be finite and at least 0; anything else is a usage
@@ -33,38 +35,38 @@ struct WeightParser : public cl::parser<double> {
 
 static cl::opt<FitPolicy>
     Fit("fit", cl::desc("How a placement chooses its free segment"),
-        cl::init(DLROptions().Fit), enumValues(fitPolicyTable()), cl::Hidden,
+        cl::init(Defaults.DLR.Fit), enumValues(fitPolicyTable()), cl::Hidden,
         cl::cat(TuningCategory));
 
 static cl::opt<EvictPolicy>
     Evict("evict",
           cl::desc("How a victim is chosen in L1 and UB (L0 tiers always "
                    "flush eagerly)"),
-          cl::init(DLROptions().Evict),
+          cl::init(Defaults.DLR.Evict),
           enumValues(evictPolicyTable().take_front(UserEvictPolicies)),
           cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<VictimSet>
-    Victims("victims", cl::init(DLROptions().Victims),
+    Victims("victims", cl::init(Defaults.DLR.Victims),
             cl::desc("Which buffers a placement that does not fit evicts"),
             enumValues(victimSetTable()), cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<double, false, WeightParser>
-    LambdaByte("lambda-byte", cl::init(DLROptions().LambdaByte),
+    LambdaByte("lambda-byte", cl::init(Defaults.DLR.LambdaByte),
                cl::value_desc("X"),
                cl::desc("Weight of a spill's extra traffic in the cost score "
                         "(default 1)"),
                cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<double, false, WeightParser>
-    LambdaCyc("lambda-cyc", cl::init(DLROptions().LambdaCyc),
+    LambdaCyc("lambda-cyc", cl::init(Defaults.DLR.LambdaCyc),
               cl::value_desc("X"),
               cl::desc("Weight of a spill's cycles in the cost score "
                        "(default 1)"),
               cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<std::string> Horizon(
-    "horizon", cl::init(DLROptions().AutoHorizon ? "auto" : "off"),
+    "horizon", cl::init(passOption(StageKind::DLR, "horizon").Get(Defaults)),
     cl::value_desc("auto|off|N"),
     cl::desc("Release horizon: when room is needed, evict first the least "
              "recently used buffer not needed for N schedule positions; "
@@ -73,16 +75,17 @@ static cl::opt<std::string> Horizon(
              "the lowest makespan (default auto)"),
     cl::Hidden, cl::cat(TuningCategory));
 
-/// --horizon as options, or nothing when the value is malformed.
-static std::optional<std::pair<bool, uint32_t>> parseHorizon() {
-  if (Horizon == "auto")
-    return std::make_pair(true, 0u);
-  if (Horizon == "off")
-    return std::make_pair(false, 0u);
-  uint32_t N;
-  if (StringRef(Horizon).getAsInteger(10, N) || N == 0)
-    return std::nullopt;
-  return std::make_pair(false, N);
+/// The pass the command line asks for; --horizon's value is checked
+/// before (the option check).
+static StagePass passFromOptions() {
+  StagePass P = Defaults;
+  P.DLR.Fit = Fit;
+  P.DLR.Evict = Evict;
+  P.DLR.Victims = Victims;
+  P.DLR.LambdaByte = LambdaByte;
+  P.DLR.LambdaCyc = LambdaCyc;
+  cantFail(passOption(StageKind::DLR, "horizon").Set(P, Horizon));
+  return P;
 }
 
 int main(int Argc, char **Argv) {
@@ -91,28 +94,15 @@ int main(int Argc, char **Argv) {
       Argc, Argv,
       "dan-dlr: stage 2, place every buffer and insert spills (deterministic "
       "linear repackaging)\n",
-      [](Graph &G, const TargetDesc &T, raw_ostream *Stats) -> Error {
-        DLROptions Opts;
-        Opts.Fit = Fit;
-        Opts.Evict = Evict;
-        Opts.Victims = Victims;
-        Opts.LambdaByte = LambdaByte;
-        Opts.LambdaCyc = LambdaCyc;
-        std::tie(Opts.AutoHorizon, Opts.Horizon) = *parseHorizon();
-        SelectOptions Select;
-        Select.Threads = toolThreads();
-        Expected<DLRStats> S = selectDLR(G, T, Opts, Select);
-        if (!S)
-          return S.takeError();
-        if (Stats)
-          printDLRStats(*Stats, G, *S, statsAsJSON());
-        return Error::success();
+      [](Graph &G, const TargetDesc &T, raw_ostream *Stats) {
+        return runStagePass(G, T, passFromOptions(), toolThreads(), Stats,
+                            statsAsJSON());
       },
       []() -> Error {
-        if (!parseHorizon())
-          return usageError(
-              "invalid --horizon '" + Horizon +
-              "': expected auto, off or a positive integer below 2^32");
+        StagePass P = Defaults;
+        if (Error E = passOption(StageKind::DLR, "horizon").Set(P, Horizon))
+          return usageError("invalid --horizon '" + Horizon +
+                            "': " + toString(std::move(E)));
         return Error::success();
       });
 }

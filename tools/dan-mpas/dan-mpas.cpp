@@ -1,54 +1,56 @@
 //===- dan-mpas.cpp - Stage 1: memory-pressure-aware ordering -------------===//
 
 #include "ToolSupport.h"
-#include "dan/Select/Select.h"
-#include "dan/Select/Stats.h"
+#include "dan/Passes/Pipeline.h"
 #include "llvm/Support/InitLLVM.h"
 
 using namespace llvm;
 using namespace dan;
 using namespace dan::tool;
 
-static cl::opt<L0Mode> L0("l0", cl::init(MPASOptions().L0),
+/// The options' defaults: the pass's own.
+static const StagePass Defaults = defaultPass(StageKind::MPAS);
+
+static cl::opt<L0Mode> L0("l0", cl::init(Defaults.MPAS.L0),
                           cl::desc("How the L0 tiers constrain the order"),
                           enumValues(l0ModeTable()), cl::cat(DANCategory));
 
 static cl::opt<MPASWeights>
-    Weights("weights", cl::init(MPASOptions().Weights),
+    Weights("weights", cl::init(Defaults.MPAS.Weights),
             cl::desc("Priority of the ready nodes (the paper's figure 7)"),
             enumValues(weightsTable()), cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<AllocChoice>
-    Allocs("allocs", cl::init(MPASOptions().Allocs),
+    Allocs("allocs", cl::init(Defaults.MPAS.Allocs),
            cl::desc("Which ALLOC to take when no FREE or operation is ready"),
            enumValues(allocChoiceTable()), cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<MPASObjective>
-    Objective("objective", cl::init(MPASOptions().Objective),
+    Objective("objective", cl::init(Defaults.MPAS.Objective),
               cl::desc("What the demand-driven alloc choice minimizes first"),
               enumValues(objectiveTable()), cl::cat(DANCategory));
 
 static cl::opt<Traversal> Order(
-    "order", cl::init(MPASOptions().Order),
+    "order", cl::init(Defaults.MPAS.Order),
     cl::desc("The order in which independent tasks are taken, or the input "
              "order kept"),
     enumValues(traversalTable()), cl::cat(DANCategory));
 
 static cl::opt<unsigned>
-    Group("group", cl::init(MPASOptions().Group), cl::value_desc("N"),
+    Group("group", cl::init(Defaults.MPAS.Group), cl::value_desc("N"),
           cl::desc("With --order=groups: tasks per group, 0 for all at once "
                    "(default 2; --order=auto tries 1, 2, 4 and all)"),
           cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<bool> Place(
-    "place", cl::init(MPASOptions().Place),
+    "place", cl::init(Defaults.MPAS.Place),
     cl::desc("End with the placement step: every ALLOC and its COPY_IN as "
              "late, every FREE as early as the order allows (default on; "
              "--l0=auto also tries each order without it)"),
     cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<size_t> SampleAbove(
-    "sample-above", cl::init(SelectOptions().SampleAbove), cl::value_desc("N"),
+    "sample-above", cl::init(Defaults.SampleAbove), cl::value_desc("N"),
     cl::desc("With --l0=auto and --order=auto, on a graph of more than N "
              "nodes whose tasks form no reuse grid, or that has no tasks: "
              "rank the candidates on its first tasks (at most N/2 nodes, at "
@@ -57,45 +59,29 @@ static cl::opt<size_t> SampleAbove(
              "whole graph; 0 for always the whole graph (default 200000)"),
     cl::Hidden, cl::cat(TuningCategory));
 
+/// The pass the command line asks for.
+static StagePass passFromOptions() {
+  StagePass P = Defaults;
+  P.MPAS.L0 = L0;
+  P.MPAS.Weights = Weights;
+  P.MPAS.Allocs = Allocs;
+  P.MPAS.Objective = Objective;
+  P.MPAS.Order = Order;
+  P.MPAS.Group = Group;
+  P.GroupGiven = Group.getNumOccurrences();
+  P.MPAS.Place = Place;
+  P.SampleAbove = SampleAbove;
+  return P;
+}
+
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
   return runStageTool(
       Argc, Argv,
       "dan-mpas: stage 1, a legal order with low peak L1+UB residency\n",
-      [](Graph &G, const TargetDesc &T, raw_ostream *Stats) -> Error {
-        MPASOptions Opts;
-        Opts.L0 = L0;
-        Opts.Weights = Weights;
-        Opts.Allocs = Allocs;
-        Opts.Objective = Objective;
-        Opts.Order = Order;
-        Opts.Group = Group;
-        Opts.Place = Place;
-        // Without --stats no figure of a trial is printed.
-        SelectOptions Select;
-        Select.Threads = toolThreads();
-        Select.SampleAbove = SampleAbove;
-        Select.MeasureSoleOrder = Stats != nullptr;
-        Expected<MPASStats> S = selectMPAS(G, T, Opts, Select);
-        if (!S)
-          return S.takeError();
-        if (Stats)
-          printMPASStats(*Stats, G, *S, Opts.Order == Traversal::Input,
-                         statsAsJSON());
-        return Error::success();
+      [](Graph &G, const TargetDesc &T, raw_ostream *Stats) {
+        return runStagePass(G, T, passFromOptions(), toolThreads(), Stats,
+                            statsAsJSON());
       },
-      []() -> Error {
-        bool Window = Order == Traversal::Window;
-        bool Staged = Order == Traversal::Staged;
-        if ((Window || Staged) && L0 != L0Mode::Auto &&
-            L0 != L0Mode::Capacity && (Window || L0 != L0Mode::Single))
-          return usageError(
-              "--order=" + traversalName(Order) + " keeps the L0 tiers " +
-              (Window ? "within capacity"
-                      : "within capacity or to one live buffer each") +
-              "; it cannot follow --l0=" + l0ModeName(L0));
-        if (Group.getNumOccurrences() && Order != Traversal::Groups)
-          return usageError("--group applies to --order=groups only");
-        return Error::success();
-      });
+      [] { return asUsageError(checkPassOptions(passFromOptions(), "--")); });
 }

@@ -13,6 +13,7 @@
 #include "dan/Transforms/CPE.h"
 #include "dan/Transforms/DLR.h"
 #include "dan/Transforms/MPAS.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace dan {
@@ -27,6 +28,16 @@ void printDLRStats(llvm::raw_ostream &OS, const Graph &G, const DLRStats &S,
 /// dan-cpe's figures of \p G, refined under \p Mode with \p Moves.
 void printCPEStats(llvm::raw_ostream &OS, const Graph &G, const CPEStats &S,
                    CPEMode Mode, CPEMoveSet Moves, bool AsJSON);
+
+/// The figures of --stats-json, as attributes of the object \p J is
+/// writing: what printMPASStats, printDLRStats and printCPEStats write
+/// after "tool" and "graph" (dan-opt writes one such object per pass).
+void writeMPASStatsJSON(llvm::json::OStream &J, const Graph &G,
+                        const MPASStats &S, bool KeptInput);
+void writeDLRStatsJSON(llvm::json::OStream &J, const Graph &G,
+                       const DLRStats &S);
+void writeCPEStatsJSON(llvm::json::OStream &J, const Graph &G,
+                       const CPEStats &S, CPEMode Mode);
 
 } // namespace dan
 
