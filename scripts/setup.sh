@@ -9,10 +9,11 @@ BUILD_DIR="${DAN_BUILD_DIR:-$ROOT/build}"
 
 # The build's Debian packages (utils/fuzz.sh installs the same ones and
 # clang); clang-format for the style test (test/Style/clang-format.test);
-# pkgconf for the installed-package test (test/Install).
+# pkgconf for the installed-package test (test/Install); pybind11-dev and
+# python3-dev for the Python module (python/).
 BUILD_PACKAGES=(cmake ninja-build g++ python3 llvm-19-dev llvm-19-tools
                 libzstd-dev zlib1g-dev re2c bison googletest
-                libgtest-dev clang-format pkgconf)
+                libgtest-dev clang-format pkgconf pybind11-dev python3-dev)
 if [[ "${1:-}" == "--print-packages" ]]; then
   echo "${BUILD_PACKAGES[@]}"
   exit 0

@@ -34,6 +34,14 @@ if shutil.which("clang-format"):
 if config.dan_fuzz.upper() in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("libfuzzer")
 
+# The Python module (python/): its tests run the interpreter it was built
+# for, with the module's folder on its path.
+if config.dan_python_module:
+    config.available_features.add("python-module")
+    config.substitutions.append(
+        ("%dan-python", "env PYTHONPATH=%s %s" % (
+            os.path.join(config.dan_obj_root, "python"), config.python_executable)))
+
 lit_config.load_config(config, os.path.join(config.dan_src_root, "test", "sanitizers.cfg.py"))
 
 # %memlimit runs a tool under a 512 MiB address-space limit, so a test fails

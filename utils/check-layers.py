@@ -75,7 +75,7 @@ TOOL_RE = re.compile(r"dan_add_tool\(\s*([\w-]+)[^)]*?\bLINK\b([^)]*)\)", re.S)
 
 def read_links(root, rows):
     links = {}
-    for top in ("lib", "tools", "fuzz", "unittests"):
+    for top in ("lib", "tools", "python", "fuzz", "unittests"):
         for dirpath, _, files in os.walk(os.path.join(root, top)):
             if "CMakeLists.txt" not in files:
                 continue

@@ -1,0 +1,298 @@
+//===- DanModule.cpp - The 'dan' Python module ----------------------------===//
+//
+// DAN from Python (docs/Python.md): read a graph (IR or contest JSON) or
+// build one, run a pipeline of stage passes in the text dan-opt takes,
+// verify it, measure it, and print it back. The module is a thin layer over
+// the public libraries: every check and error is theirs, raised as
+// dan.Error with the message the tools print.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dan/Analysis/Replay.h"
+#include "dan/Analysis/Verifier.h"
+#include "dan/Formats/Formats.h"
+#include "dan/Formats/JSON.h"
+#include "dan/IR/Builder.h"
+#include "dan/IR/Diagnostic.h"
+#include "dan/IR/Printer.h"
+#include "dan/Passes/Pipeline.h"
+#include "dan/Report/Metrics.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+using namespace dan;
+
+namespace {
+
+/// dan.Error: what the libraries report.
+py::handle ErrorType;
+
+[[noreturn]] void raise(const std::string &Msg) {
+  PyErr_SetString(ErrorType.ptr(), Msg.c_str());
+  throw py::error_already_set();
+}
+
+/// The value of \p E, or dan.Error with its message.
+template <typename T> T unwrap(llvm::Expected<T> E) {
+  if (!E)
+    raise(llvm::toString(E.takeError()));
+  return std::move(*E);
+}
+
+void check(llvm::Error E) {
+  if (E)
+    raise(llvm::toString(std::move(E)));
+}
+
+/// A graph and the text it was read from, whose locations its diagnostics
+/// point at.
+class PyGraph {
+public:
+  PyGraph(std::unique_ptr<Graph> G, std::unique_ptr<llvm::SourceMgr> SM)
+      : G(std::move(G)), SM(std::move(SM)) {}
+
+  Graph &graph() { return *G; }
+
+  std::string print() const {
+    std::string Text;
+    llvm::raw_string_ostream OS(Text);
+    printGraph(*G, OS);
+    return Text;
+  }
+
+  std::string toJSON() const {
+    std::string Text;
+    llvm::raw_string_ostream OS(Text);
+    exportJSON(*G, G->Target, OS);
+    return Text;
+  }
+
+  /// The diagnostics of \p Diag-style callbacks, as the tools print them.
+  std::string located(llvm::SMLoc Loc, llvm::SourceMgr::DiagKind Kind,
+                      const llvm::Twine &Msg) const {
+    std::string Text;
+    llvm::raw_string_ostream OS(Text);
+    if (Loc.isValid() && SM->FindBufferContainingLoc(Loc))
+      SM->PrintMessage(OS, Loc, Kind, Msg, {}, {}, /*ShowColors=*/false);
+    else
+      OS << (Kind == llvm::SourceMgr::DK_Note ? "note: " : "error: ") << Msg
+         << '\n';
+    return Text;
+  }
+
+  /// \p E's text: a DiagError's diagnostics at their locations.
+  std::string describe(llvm::Error E) const {
+    std::string Text;
+    llvm::handleAllErrors(
+        std::move(E),
+        [&](const DiagError &D) {
+          for (const Diagnostic &Each : D.diags())
+            Text += located(Each.Loc, Each.Kind, Each.Msg);
+        },
+        [&](const llvm::ErrorInfoBase &Other) { Text += Other.message(); });
+    return Text;
+  }
+
+  /// The verifier's errors (with their notes), one string each; empty when
+  /// the graph verifies.
+  std::vector<std::string> verify() const {
+    std::vector<std::string> Errors;
+    verifyGraph(*G, G->Target, VerifyOptions(),
+                [&](llvm::SMLoc Loc, llvm::SourceMgr::DiagKind Kind,
+                    const llvm::Twine &Msg) {
+                  std::string Text = located(Loc, Kind, Msg);
+                  if (Kind == llvm::SourceMgr::DK_Error || Errors.empty())
+                    Errors.push_back(Text);
+                  else
+                    Errors.back() += Text;
+                });
+    return Errors;
+  }
+
+  /// Runs \p Pipeline; the figures of each pass, as dan-opt --stats-json
+  /// writes them. The passes work on a copy that replaces the graph only
+  /// when all succeed, so a failed run leaves the graph as it was.
+  py::list run(const std::string &Pipeline, unsigned Threads) {
+    std::vector<StagePass> Passes = unwrap(parsePassPipeline(Pipeline));
+    py::list Stats;
+    py::object Loads = py::module_::import("json").attr("loads");
+    auto Work = std::make_unique<Graph>(*G);
+    for (const StagePass &P : Passes) {
+      TargetDesc Target = Work->Target;
+      llvm::Expected<StageStats> S = [&] {
+        py::gil_scoped_release Release;
+        return runStage(*Work, Target, P, Threads, /*Measured=*/true);
+      }();
+      if (!S)
+        raise(describe(S.takeError()));
+      Work->Target = Target;
+      std::string Text;
+      llvm::raw_string_ostream OS(Text);
+      {
+        llvm::json::OStream J(OS);
+        J.object([&] {
+          J.attribute("pass", passInfo(P.Kind).Name);
+          writeStageStatsJSON(J, *Work, P, *S);
+        });
+      }
+      Stats.append(Loads(Text));
+    }
+    G = std::move(Work);
+    return Stats;
+  }
+
+  /// The replay's figures: the four metrics under their JSON keys and the
+  /// makespan's lower bounds.
+  py::dict metrics() const {
+    std::vector<std::string> Errors = verify();
+    if (!Errors.empty())
+      raise("the graph does not verify:\n" + Errors.front());
+    ReplayResult R = replay(*G, G->Target);
+    Metrics V = metricsOf(R);
+    py::dict D;
+    for (Metric M : allMetrics())
+      D[py::str(metricKey(M).str())] = get(V, M);
+    D["critical_path_lb"] = R.CriticalPathLB;
+    D["pipe_lb"] = R.PipeLB;
+    return D;
+  }
+
+private:
+  std::unique_ptr<Graph> G;
+  std::unique_ptr<llvm::SourceMgr> SM;
+};
+
+/// The target named \p Name: a built-in one.
+TargetDesc targetNamed(const std::string &Name) {
+  if (std::optional<TargetDesc> T = TargetDesc::builtin(Name))
+    return *T;
+  raise("unknown target '" + Name + "'");
+}
+
+/// Reads IR or contest JSON from \p Text; errors raise dan.Error with the
+/// located diagnostics.
+PyGraph parse(const std::string &Text, const std::string &Name,
+              const std::optional<std::string> &Target) {
+  auto SM = std::make_unique<llvm::SourceMgr>();
+  std::string Diags;
+  SM->setDiagHandler(
+      [](const llvm::SMDiagnostic &D, void *Ctx) {
+        llvm::raw_string_ostream OS(*static_cast<std::string *>(Ctx));
+        D.print(nullptr, OS, /*ShowColors=*/false);
+      },
+      &Diags);
+  unsigned ID = SM->AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(Text, Name), llvm::SMLoc());
+  std::optional<TargetDesc> Base;
+  if (Target)
+    Base = targetNamed(*Target);
+  std::unique_ptr<Graph> G =
+      importGraph(*SM, ID, graphNameForFile(Name), Base ? &*Base : nullptr);
+  if (!G)
+    raise(Diags);
+  SM->setDiagHandler(nullptr);
+  return PyGraph(std::move(G), std::move(SM));
+}
+
+/// dan.Builder: dan::Builder with handles as Python objects.
+class PyBuilder {
+public:
+  PyBuilder(const std::string &Name, const std::string &Target)
+      : B(Name, targetNamed(Target)) {}
+
+  BufferHandle alloc(const std::string &TierName, uint64_t Size,
+                     const std::vector<NodeHandle> &After) {
+    return unwrap(B.alloc(TierName, Size, After));
+  }
+  NodeHandle op(const std::string &Name, const std::string &Pipe,
+                uint64_t Cycles, const std::vector<BufferHandle> &Bufs,
+                const std::vector<NodeHandle> &After) {
+    return unwrap(B.op(Name, Pipe, Cycles, Bufs, After));
+  }
+  NodeHandle free(const BufferHandle &Buf,
+                  const std::vector<NodeHandle> &After) {
+    return unwrap(B.free(Buf, After));
+  }
+  void edge(NodeHandle From, NodeHandle To) { check(B.addEdge(From, To)); }
+  void attr(NodeHandle N, const std::string &Key, const std::string &Value) {
+    check(B.setAttr(N, Key, Value));
+  }
+  PyGraph finish() {
+    return PyGraph(B.take(), std::make_unique<llvm::SourceMgr>());
+  }
+
+private:
+  Builder B;
+};
+
+} // namespace
+
+PYBIND11_MODULE(dan, M) {
+  M.doc() = "DAN: schedule and memory-plan NPU command graphs";
+  static py::exception<std::runtime_error> Error(M, "Error");
+  ErrorType = Error;
+
+  py::class_<NodeHandle>(M, "Node", "A node of a graph being built")
+      .def_readonly("index", &NodeHandle::Index);
+  py::class_<BufferHandle>(M, "Buffer", "A buffer of a graph being built")
+      .def_readonly("id", &BufferHandle::Id)
+      .def_readonly("size", &BufferHandle::Size)
+      .def_readonly("alloc", &BufferHandle::Alloc);
+
+  py::class_<PyGraph>(M, "Graph", "A DAN graph, its schedule and its plan")
+      .def_property_readonly("name", [](PyGraph &G) { return G.graph().Name; })
+      .def("__len__", [](PyGraph &G) { return G.graph().size(); })
+      .def("__str__", &PyGraph::print)
+      .def("print", &PyGraph::print, "The graph in DAN IR")
+      .def("to_json", &PyGraph::toJSON, "The graph in contest JSON")
+      .def("verify", &PyGraph::verify,
+           "The verifier's errors, as dan-verify prints them; [] if valid")
+      .def("run", &PyGraph::run, py::arg("pipeline"), py::arg("threads") = 0,
+           "Runs a pass pipeline ('mpas,dlr,cpe') on the graph in place and "
+           "returns each pass's figures")
+      .def("metrics", &PyGraph::metrics,
+           "The replay's four metrics and the makespan's lower bounds");
+
+  py::class_<PyBuilder>(M, "Builder", "Builds a graph node by node")
+      .def(py::init<const std::string &, const std::string &>(),
+           py::arg("name"), py::arg("target") = "davinci")
+      .def("alloc", &PyBuilder::alloc, py::arg("tier"), py::arg("size"),
+           py::arg("after") = std::vector<NodeHandle>())
+      .def("op", &PyBuilder::op, py::arg("name"), py::arg("pipe"),
+           py::arg("cycles"), py::arg("buffers"),
+           py::arg("after") = std::vector<NodeHandle>())
+      .def("free", &PyBuilder::free, py::arg("buffer"),
+           py::arg("after") = std::vector<NodeHandle>())
+      .def("edge", &PyBuilder::edge, py::arg("source"), py::arg("dest"))
+      .def("attr", &PyBuilder::attr, py::arg("node"), py::arg("key"),
+           py::arg("value"))
+      .def("finish", &PyBuilder::finish,
+           "The graph; the builder is empty afterwards");
+
+  M.def("parse", &parse, py::arg("text"), py::arg("name") = "<string>",
+        py::arg("target") = std::nullopt,
+        "Reads a graph in DAN IR, or in contest JSON when the text starts "
+        "with '{'");
+  M.def(
+      "read",
+      [](const std::string &Path, const std::optional<std::string> &Target) {
+        llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Buf =
+            llvm::MemoryBuffer::getFile(Path);
+        if (!Buf)
+          raise("cannot read '" + Path + "': " + Buf.getError().message());
+        return parse((*Buf)->getBuffer().str(), Path, Target);
+      },
+      py::arg("path"), py::arg("target") = std::nullopt,
+      "Reads a graph file, DAN IR or contest JSON");
+  M.def(
+      "print_pipeline",
+      [](const std::string &Pipeline) {
+        return printPassPipeline(unwrap(parsePassPipeline(Pipeline)));
+      },
+      py::arg("pipeline"),
+      "The pipeline with every option written out, as dan-opt "
+      "--print-pipeline-passes writes it");
+}

@@ -1,0 +1,54 @@
+"""What test/Python/module.test runs: the dan module end to end."""
+import sys
+
+import dan
+
+examples, tmp = sys.argv[1], sys.argv[2]
+
+# Read, verify, measure, print.
+g = dan.read(examples + "/matmul2x2.dan")
+print("read", g.name, len(g), g.verify())
+print("before", g.metrics())
+
+# A pipeline in dan-opt's text; the figures of each pass as dicts.
+stats = g.run("mpas,dlr<horizon=400>,cpe")
+print("passes", [s["pass"] for s in stats], "spills", stats[1]["spills"])
+print("after", g.metrics())
+with open(tmp + "/planned.dan", "w") as f:
+    f.write(g.print())
+
+# A graph built node by node, with an attribute, read back from its text.
+b = dan.Builder("Exp")
+x = b.alloc("UB", 512)
+load = b.op("COPY_IN", "MTE2", 80, [x], after=[x.alloc])
+e = b.op("EXP", "VECTOR", 100, [x], after=[load])
+store = b.op("COPY_OUT", "MTE3", 80, [x], after=[e])
+b.free(x, after=[store])
+b.attr(e, "src", "exp.f16")
+built = b.finish()
+print("built", len(built), built.verify())
+assert dan.parse(built.print()).print() == built.print()
+with open(tmp + "/built.dan", "w") as f:
+    f.write(str(built))
+
+# Contest JSON in and out.
+j = dan.parse(built.to_json(), name="exp.json")
+print("json", j.name, len(j))
+
+# Errors are dan.Error with the tools' messages; a failed run changes
+# nothing.
+for what, call in [
+    ("parse", lambda: dan.parse("graph @x {\n  n0 = alloc b0 L9 5\n}\n")),
+    ("builder", lambda: dan.Builder("B").alloc("L9", 5)),
+    ("pipeline", lambda: g.run("mpas<l0=sometimes>")),
+    ("refused", lambda: g.run("mpas")),
+    ("target", lambda: dan.Builder("B", target="tpu")),
+    ("read", lambda: dan.read(tmp + "/missing.dan")),
+]:
+    try:
+        call()
+        print(what, "no error")
+    except dan.Error as err:
+        print(what, "error:", str(err).splitlines()[0])
+print("unchanged", g.print() == open(tmp + "/planned.dan").read())
+print("pipeline", dan.print_pipeline("cpe<effort=2>")[:30])
