@@ -18,32 +18,40 @@ void GraphBuilder::note(SMLoc Loc, const Twine &Msg) {
 }
 
 bool GraphBuilder::addNode(Node N) {
-  auto [It, Inserted] = Ids.try_emplace(N.Id, G.size());
-  if (!Inserted) {
+  if (!Ids.insert(N.Id, G.size())) {
     error(N.Loc, "duplicate node id " + Twine(N.Id));
-    note(G[It->second].Loc, "node " + Twine(N.Id) + " is first defined here");
+    note(G[Ids.lookup(N.Id)].Loc,
+         "node " + Twine(N.Id) + " is first defined here");
     return false;
   }
   G.addNode(std::move(N));
   return true;
 }
 
+bool GraphBuilder::hasEdge(const EdgeList &List, NodeIdx From, NodeIdx To,
+                           bool Reuse) {
+  if (List.size() < ShortList)
+    return llvm::is_contained(List, From);
+  if (List.size() == ShortList)
+    for (NodeIdx P : List)
+      LongLists[Reuse].insert({To, P});
+  return !LongLists[Reuse].insert({To, From}).second;
+}
+
 bool GraphBuilder::addEdge(uint64_t From, uint64_t To, SMLoc Loc, bool Reuse) {
-  // No node has an id above MaxValue, and DenseMap must never be asked for
-  // its reserved keys (2^64 - 1 and 2^64 - 2): it would return an empty
-  // slot, with no node in it, as a match.
-  auto FromIt = From <= MaxValue ? Ids.find(From) : Ids.end();
-  if (FromIt == Ids.end())
+  // No node has an id above MaxValue (nor may the index be asked for one).
+  NodeIdx FromI = From <= MaxValue ? Ids.lookup(From) : IdIndex::None;
+  if (FromI == IdIndex::None)
     return error(Loc, "edge from unknown node " + Twine(From));
-  auto ToIt = To <= MaxValue ? Ids.find(To) : Ids.end();
-  if (ToIt == Ids.end())
+  NodeIdx ToI = To <= MaxValue ? Ids.lookup(To) : IdIndex::None;
+  if (ToI == IdIndex::None)
     return error(Loc, "edge to unknown node " + Twine(To));
-  auto &Set = Reuse ? ReuseEdges : Edges;
-  if (!Set.insert({FromIt->second, ToIt->second}).second)
+  Node &N = G[ToI];
+  EdgeList &List = Reuse ? N.ReusePreds : N.Preds;
+  if (hasEdge(List, FromI, ToI, Reuse))
     return error(Loc, "duplicate " + Twine(Reuse ? "reuse " : "") + "edge " +
                           Twine(From) + " -> " + Twine(To));
-  Node &N = G[ToIt->second];
-  (Reuse ? N.ReusePreds : N.Preds).push_back(FromIt->second);
+  List.push_back(FromI);
   return true;
 }
 

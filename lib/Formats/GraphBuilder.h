@@ -10,6 +10,7 @@
 
 #include "dan/IR/Diagnostic.h"
 #include "dan/IR/Graph.h"
+#include "dan/IR/IdIndex.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -31,14 +32,25 @@ public:
   bool addEdge(uint64_t From, uint64_t To, llvm::SMLoc Loc, bool Reuse);
   /// Sorts the edge lists; call once all nodes and edges are in.
   void finish() { G.sortEdges(); }
+  /// Sizes the id index for about \p N nodes, before the first addNode, so
+  /// that dense ids are found by one array access.
+  void expectNodes(size_t N) { Ids = IdIndex(N); }
 
   Graph &graph() { return G; }
 
 private:
+  /// Whether \p List, the edge list of \p To, has an edge from \p From.
+  /// A short list is searched; one that grew past ShortList is mirrored in
+  /// LongLists, since the search would be quadratic for a node with a
+  /// million predecessors.
+  bool hasEdge(const EdgeList &List, NodeIdx From, NodeIdx To, bool Reuse);
+  static constexpr size_t ShortList = 16;
+
   llvm::SourceMgr &SM;
   Graph &G;
-  llvm::DenseMap<uint64_t, NodeIdx> Ids;
-  llvm::DenseSet<std::pair<NodeIdx, NodeIdx>> Edges, ReuseEdges;
+  IdIndex Ids;
+  /// (to, from) of every edge in a list longer than ShortList; [1]: reuse.
+  llvm::DenseSet<std::pair<NodeIdx, NodeIdx>> LongLists[2];
 };
 
 /// Where a checked name is written, found only when the check fails (in

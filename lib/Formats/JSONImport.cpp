@@ -475,6 +475,7 @@ bool JSONImporter::run() {
     return B.error(at(memberOffset(Text, 0, "Nodes")),
                    "'Nodes' must be an array of node objects");
   G.Nodes.reserve(Nodes->size());
+  B.expectNodes(Nodes->size());
   for (size_t I = 0, E = Nodes->size(); I != E; ++I)
     if (!readNode((*Nodes)[I], I))
       return false;
@@ -525,6 +526,7 @@ std::optional<bool> JSONImporter::runStreamed() {
       S.push_back(Begin);
   }
   G.Nodes.reserve(NodesIt->second.Elements.size());
+  B.expectNodes(NodesIt->second.Elements.size());
   std::optional<bool> R =
       readElements(NodesIt->second, [&](const json::Value &V, size_t I) {
         return readNode(V, I);
