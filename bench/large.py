@@ -56,22 +56,22 @@ BEGIN = "<!-- bench/large.py --md: begin -->"
 END = "<!-- bench/large.py --md: end -->"
 
 
-def marked_span(lines, path):
+def marked_span(lines, path, begin_marker, end_marker):
     """The indices of the begin and end marker lines of `lines` (the text
     of `path`); exits with a message unless each is there once, in order."""
-    begins = [i for i, line in enumerate(lines) if line.strip() == BEGIN]
-    ends = [i for i, line in enumerate(lines) if line.strip() == END]
+    begins = [i for i, line in enumerate(lines) if line.strip() == begin_marker]
+    ends = [i for i, line in enumerate(lines) if line.strip() == end_marker]
     if len(begins) != 1 or len(ends) != 1 or begins[0] > ends[0]:
-        sys.exit(f"{path}: needs one line '{BEGIN}' and, after it, one "
-                 f"line '{END}'")
+        sys.exit(f"{path}: needs one line '{begin_marker}' and, after it, "
+                 f"one line '{end_marker}'")
     return begins[0], ends[0]
 
 
-def update(path, text):
+def update(path, text, begin_marker=BEGIN, end_marker=END):
     """Replaces the lines between the markers of `path` with `text`."""
     with open(path, encoding="utf-8") as f:
         lines = f.read().splitlines(keepends=True)
-    begin, end = marked_span(lines, path)
+    begin, end = marked_span(lines, path, begin_marker, end_marker)
     new = lines[:begin + 1] + [text] + lines[end:]
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
@@ -177,7 +177,7 @@ def main():
         return
     # Before the runs: a file without its markers would waste them.
     with open(args.update, encoding="utf-8") as f:
-        marked_span(f.read().splitlines(), args.update)
+        marked_span(f.read().splitlines(), args.update, BEGIN, END)
     args.md = True
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
