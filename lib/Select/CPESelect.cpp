@@ -21,11 +21,13 @@ using namespace llvm;
 namespace dan {
 
 /// Refines each of \p Parts of \p G alone (the parts at once) and joins
-/// them into \p G; the counts of all parts.
-static Expected<CPEStats>
-refinePartByPart(Graph &G, const TargetDesc &T, const CPEOptions &Opts,
-                 const SelectOptions &Select,
-                 ArrayRef<std::vector<NodeIdx>> Parts) {
+/// them into \p Joined; the counts of all parts. \p G is only read, and
+/// of it only its nodes and edges, not its schedule.
+static Expected<CPEStats> refinePartByPart(const Graph &G, const TargetDesc &T,
+                                           const CPEOptions &Opts,
+                                           const SelectOptions &Select,
+                                           ArrayRef<std::vector<NodeIdx>> Parts,
+                                           std::unique_ptr<Graph> &Joined) {
   Expected<std::vector<PartResult<CPEStats>>> Refined =
       runOnParts<CPEStats>(G, Parts, Select, [&](Graph &Part) {
         // A kernel alone numbers its spills after its own nodes.
@@ -48,7 +50,10 @@ refinePartByPart(Graph &G, const TargetDesc &T, const CPEOptions &Opts,
     All.HitEffortLimit |= S.HitEffortLimit;
     All.HitTimeBudget |= S.HitTimeBudget;
   }
-  joinPartResults<CPEStats>(G, *Refined);
+  std::vector<const Graph *> Graphs;
+  for (const PartResult<CPEStats> &R : *Refined)
+    Graphs.push_back(R.Part.get());
+  Joined = joinParts(Graphs, G);
   All.Parts = Parts.size();
   return All;
 }
@@ -66,21 +71,29 @@ Expected<CPEStats> selectCPE(Graph &G, const TargetDesc &T,
     Parts = scheduleSegments(G, K);
   if (Parts.size() < 2)
     return runCPE(G, T, Opts);
-  Graph ByParts = G;
+  // The whole refined first, in place: a refinement changes the schedule
+  // only (docs/CPE.md), and the parts are cut by node and joined without
+  // it, so they are cut from the refined graph and no copy of the input is
+  // needed.
+  size_t Nodes = G.size();
   Expected<CPEStats> Whole = runCPE(G, T, Opts);
   if (!Whole) // the input does not verify: the parts would not either
     return Whole;
-  Expected<CPEStats> Joined = refinePartByPart(ByParts, T, Opts, Select, Parts);
+  assert(G.size() == Nodes && "a refinement added or removed nodes");
+  (void)Nodes;
+  std::unique_ptr<Graph> ByParts;
+  Expected<CPEStats> Joined =
+      refinePartByPart(G, T, Opts, Select, Parts, ByParts);
   if (!Joined) {
     consumeError(Joined.takeError());
     return Whole;
   }
-  uint64_t JoinedMakespan = replay(ByParts, T).Makespan;
+  uint64_t JoinedMakespan = replay(*ByParts, T).Makespan;
   if (Whole->MakespanAfter <= JoinedMakespan)
     return Whole;
   Joined->MakespanBefore = Whole->MakespanBefore;
   Joined->MakespanAfter = JoinedMakespan;
-  G = std::move(ByParts);
+  G = std::move(*ByParts);
   return Joined;
 }
 
