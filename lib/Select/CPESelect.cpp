@@ -14,6 +14,7 @@
 #include "dan/IR/Kernels.h"
 #include "dan/IR/MemoryPlan.h"
 #include "dan/Select/Select.h"
+#include "dan/Support/Timing.h"
 #include <optional>
 
 using namespace llvm;
@@ -76,14 +77,21 @@ Expected<CPEStats> selectCPE(Graph &G, const TargetDesc &T,
   // it, so they are cut from the refined graph and no copy of the input is
   // needed.
   size_t Nodes = G.size();
+  std::optional<PhaseTimer> Timer;
+  if (Select.TimePhases)
+    Timer.emplace("cpe-whole", "dan-cpe: refining the whole graph");
   Expected<CPEStats> Whole = runCPE(G, T, Opts);
+  Timer.reset();
   if (!Whole) // the input does not verify: the parts would not either
     return Whole;
   assert(G.size() == Nodes && "a refinement added or removed nodes");
   (void)Nodes;
   std::unique_ptr<Graph> ByParts;
+  if (Select.TimePhases)
+    Timer.emplace("cpe-kernels", "dan-cpe: refining each kernel alone");
   Expected<CPEStats> Joined =
       refinePartByPart(G, T, Opts, Select, Parts, ByParts);
+  Timer.reset();
   if (!Joined) {
     consumeError(Joined.takeError());
     return Whole;
