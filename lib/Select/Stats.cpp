@@ -263,7 +263,9 @@ static void printCPEText(raw_ostream &OS, const Graph &G, const CPEStats &S,
                    (double(After) - double(Before)) * 100.0 / double(Before));
     OS << '\n';
   };
-  OS << "dan-cpe: @" << G.Name << '\n';
+  // Every line names the tool and the graph, as the other stages' do.
+  std::string Head = "dan-cpe: @" + G.Name + ": ";
+  OS << Head;
   switch (Mode) {
   case CPEMode::Refine:
     OS << "mode: refine\n";
@@ -275,29 +277,30 @@ static void printCPEText(raw_ostream &OS, const Graph &G, const CPEStats &S,
     OS << "mode: ignore (timed without reuse edges; not a stage-3 result)\n";
     break;
   }
-  OS << "makespan before: " << S.MakespanBefore << '\n';
-  OS << "makespan after: ";
+  OS << Head << "makespan before: " << S.MakespanBefore << '\n';
+  OS << Head << "makespan after: ";
   Change(S.MakespanBefore, S.MakespanAfter);
   if (Mode == CPEMode::Ignore) {
-    OS << "ignore makespan before: " << S.IgnoreMakespanBefore << '\n';
-    OS << "ignore makespan after: ";
+    OS << Head << "ignore makespan before: " << S.IgnoreMakespanBefore << '\n';
+    OS << Head << "ignore makespan after: ";
     Change(S.IgnoreMakespanBefore, S.IgnoreMakespanAfter);
-    OS << "ownership violations: " << S.Violations << " of " << S.ReuseEdges
-       << " reuse edges (input order: " << S.ViolationsBefore << ")\n";
-    OS << "reuse edges broken in order: " << S.OrderViolations << '\n';
+    OS << Head << "ownership violations: " << S.Violations << " of "
+       << S.ReuseEdges << " reuse edges (input order: " << S.ViolationsBefore
+       << ")\n";
+    OS << Head << "reuse edges broken in order: " << S.OrderViolations << '\n';
   }
   if (S.ListMakespan)
-    OS << "list schedule: makespan " << S.ListMakespan
+    OS << Head << "list schedule: makespan " << S.ListMakespan
        << (S.FromList ? " (the search started from it)\n"
                       : " (no faster than the search from the input)\n");
-  OS << "passes: " << S.Passes << '\n';
-  OS << "moves: " << S.Moves << '\n';
-  OS << "candidates: " << S.Candidates << " timed, " << S.Illegal << " illegal"
-     << (S.HitCandidateLimit ? ", limit reached" : "") << '\n';
+  OS << Head << "passes: " << S.Passes << '\n';
+  OS << Head << "moves: " << S.Moves << '\n';
+  OS << Head << "candidates: " << S.Candidates << " timed, " << S.Illegal
+     << " illegal" << (S.HitCandidateLimit ? ", limit reached" : "") << '\n';
   if (Mode != CPEMode::Freeze && MoveSet == CPEMoveSet::OpsAndBuffers)
-    OS << "buffer nodes moved: " << S.BufferNodesMoved << " (in "
+    OS << Head << "buffer nodes moved: " << S.BufferNodesMoved << " (in "
        << S.BufferMoves << (S.BufferMoves == 1 ? " move" : " moves") << ")\n";
-  OS << "nodes retimed: " << S.Retimed
+  OS << Head << "nodes retimed: " << S.Retimed
      << (S.HitEffortLimit ? ", --effort limit reached" : "")
      << (S.HitTimeBudget ? ", --time-budget reached" : "") << '\n';
 }
