@@ -30,8 +30,18 @@ namespace {
 /// dan.Error: what the libraries report.
 py::handle ErrorType;
 
+/// \p Text as a Python string: bytes that are not UTF-8 (a source line
+/// quoted from a file in another encoding) as backslash escapes.
+py::str toPython(const std::string &Text) {
+  PyObject *S =
+      PyUnicode_DecodeUTF8(Text.data(), Text.size(), "backslashreplace");
+  if (!S)
+    throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(S);
+}
+
 [[noreturn]] void raise(const std::string &Msg) {
-  PyErr_SetString(ErrorType.ptr(), Msg.c_str());
+  PyErr_SetObject(ErrorType.ptr(), toPython(Msg).ptr());
   throw py::error_already_set();
 }
 
@@ -96,6 +106,14 @@ public:
     return Text;
   }
 
+  /// verify() as Python strings.
+  py::list verifyPython() const {
+    py::list Out;
+    for (const std::string &E : verify())
+      Out.append(toPython(E));
+    return Out;
+  }
+
   /// The verifier's errors (with their notes), one string each; empty when
   /// the graph verifies.
   std::vector<std::string> verify() const {
@@ -129,6 +147,7 @@ public:
       if (!S)
         raise(describe(S.takeError()));
       Work->Target = Target;
+      dropSourceLocations(*Work);
       std::string Text;
       llvm::raw_string_ostream OS(Text);
       {
@@ -248,7 +267,7 @@ PYBIND11_MODULE(dan, M) {
       .def("__str__", &PyGraph::print)
       .def("print", &PyGraph::print, "The graph in DAN IR")
       .def("to_json", &PyGraph::toJSON, "The graph in contest JSON")
-      .def("verify", &PyGraph::verify,
+      .def("verify", &PyGraph::verifyPython,
            "The verifier's errors, as dan-verify prints them; [] if valid")
       .def("run", &PyGraph::run, py::arg("pipeline"), py::arg("threads") = 0,
            "Runs a pass pipeline ('mpas,dlr,cpe') on the graph in place and "

@@ -82,4 +82,21 @@ TEST(BuilderTest, ReportsAsTheParser) {
             "a string must be valid UTF-8");
 }
 
+TEST(BuilderTest, RefusesAnotherBuildersBuffer) {
+  // A handle of another builder (here of another target, whose tier the
+  // graph does not have) with an id this graph has: refused, not taken
+  // for this graph's buffer of that id.
+  Builder Other("Other");
+  BufferHandle Foreign = cantFail(Other.alloc("L0C", 64));
+  Builder B("Mine", *TargetDesc::builtin("vnpu"));
+  BufferHandle Own = cantFail(B.alloc("VA", 64));
+  EXPECT_EQ(Own.Id, Foreign.Id);
+  EXPECT_EQ(errorText(B.free(Foreign, {Own.Alloc})),
+            "buffer handle b0 is not a buffer of this graph");
+  EXPECT_EQ(errorText(B.op("VADD", "VEC", 1, {Foreign}, {Own.Alloc})),
+            "buffer handle b0 is not a buffer of this graph");
+  NodeHandle Free = cantFail(B.free(Own, {Own.Alloc}));
+  EXPECT_EQ(Free.Index, 1u);
+}
+
 } // namespace

@@ -32,7 +32,8 @@ TEST(PassesTest, DefaultsAreTheStagesOwn) {
 TEST(PassesTest, PrintedPipelineReadsBack) {
   for (llvm::StringRef Text :
        {"mpas,dlr,cpe", "mpas<l0=single;order=groups;group=0;no-place>",
-        "dlr<horizon=off;lambda-byte=0.25;fit=best>,dlr<horizon=123>",
+        "dlr<horizon=off;lambda-byte=0.25;fit=best>,cpe<mode=freeze>",
+        "dlr<horizon=123;lambda-cyc=1e-300>",
         "cpe<time-budget=1.5;move=ops-and-buffers;effort=0>", ""}) {
     llvm::Expected<std::vector<StagePass>> P = parsePassPipeline(Text);
     ASSERT_TRUE(bool(P)) << Text.str();
@@ -59,6 +60,9 @@ TEST(PassesTest, ErrorsNameWhatIsWrong) {
   EXPECT_EQ(errorOf("dlr<no-fit>"),
             "unknown option 'no-fit' of pass 'dlr'; its options are fit, "
             "evict, victims, lambda-byte, lambda-cyc and horizon");
+  EXPECT_EQ(errorOf("dlr,cpe,dlr"),
+            "pass 'dlr' cannot follow pass 'dlr': dlr leaves a memory plan, "
+            "and dlr takes a graph without one");
   EXPECT_EQ(errorOf("mpas<l0=single>>"),
             "the options of pass 'mpas' must be one '<...>' after its name");
 }

@@ -83,24 +83,36 @@ Expected<NodeHandle> Builder::op(StringRef Name, StringRef PipeName,
   N.OpPipe = *P;
   N.Cycles = Cycles;
   for (const BufferHandle &B : Bufs) {
-    if (B.Id >= NextBuffer)
-      return failure("buffer handle b" + Twine(B.Id) +
-                     " is not a buffer of this graph");
+    if (Error E = checkBuffer(B))
+      return std::move(E);
     N.Bufs.push_back(B.Id);
   }
   return addNode(std::move(N), After);
 }
 
-Expected<NodeHandle> Builder::free(const BufferHandle &B,
-                                   ArrayRef<NodeHandle> After) {
-  if (B.Id >= NextBuffer)
+Error Builder::checkBuffer(const BufferHandle &B) const {
+  // A handle of another builder may name a buffer id this graph has, but
+  // not its alloc node: the handle must be this graph's own.
+  const Node *Alloc =
+      B.Alloc.Index < G->size() ? &(*G)[B.Alloc.Index] : nullptr;
+  if (B.Id >= NextBuffer || !Alloc || Alloc->Kind != NodeKind::Alloc ||
+      Alloc->Buf != B.Id || Alloc->BufTier != B.BufTier ||
+      Alloc->Size != B.Size)
     return failure("buffer handle b" + Twine(B.Id) +
                    " is not a buffer of this graph");
+  return Error::success();
+}
+
+Expected<NodeHandle> Builder::free(const BufferHandle &B,
+                                   ArrayRef<NodeHandle> After) {
+  if (Error E = checkBuffer(B))
+    return std::move(E);
+  const Node &Alloc = (*G)[B.Alloc.Index];
   Node N;
   N.Kind = NodeKind::Free;
   N.Buf = B.Id;
-  N.BufTier = B.BufTier;
-  N.Size = B.Size;
+  N.BufTier = Alloc.BufTier;
+  N.Size = Alloc.Size;
   return addNode(std::move(N), After);
 }
 

@@ -10,8 +10,8 @@
 #include "dan/Passes/Pipeline.h"
 #include "dan/Select/Stats.h"
 #include "llvm/ADT/StringExtras.h"
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
 using namespace llvm;
@@ -44,21 +44,25 @@ static Error setEnum(ArrayRef<EnumEntry<EnumT>> Table, StringRef Value,
   return valueError(expectedNames(Table));
 }
 
+/// An integer as the tools' command lines read one: decimal, or 0x hex, 0
+/// octal, 0b binary (llvm::cl's parser).
 template <typename IntT> static Error setInt(StringRef Value, IntT &Out) {
   IntT V;
-  if (Value.getAsInteger(10, V))
+  if (Value.getAsInteger(0, V))
     return valueError("expected an integer from 0 to " +
                       Twine(uint64_t(std::numeric_limits<IntT>::max())));
   Out = V;
   return Error::success();
 }
 
+/// A boolean as llvm::cl reads one.
 static Error setBool(StringRef Value, bool &Out) {
-  if (Value == "true" || Value == "1") {
+  if (Value == "true" || Value == "TRUE" || Value == "True" || Value == "1") {
     Out = true;
     return Error::success();
   }
-  if (Value == "false" || Value == "0") {
+  if (Value == "false" || Value == "FALSE" || Value == "False" ||
+      Value == "0") {
     Out = false;
     return Error::success();
   }
@@ -74,16 +78,12 @@ static Error setNonNegative(StringRef Value, double &Out) {
   return Error::success();
 }
 
-/// A double as the shortest text that reads back to it.
+/// A double as the shortest text that reads back to it, whatever the
+/// locale.
 static std::string printDouble(double V) {
   char Text[32];
-  for (int Digits = 1; Digits <= 17; ++Digits) {
-    snprintf(Text, sizeof(Text), "%.*g", Digits, V);
-    double Back;
-    if (!StringRef(Text).getAsDouble(Back) && Back == V)
-      break;
-  }
-  return Text;
+  std::to_chars_result R = std::to_chars(Text, Text + sizeof(Text), V);
+  return std::string(Text, R.ptr);
 }
 
 static std::string printBool(bool V) { return V ? "true" : "false"; }
@@ -291,6 +291,11 @@ void writeStageStatsJSON(json::OStream &J, const Graph &G, const StagePass &P,
     writeDLRStatsJSON(J, G, *D);
   else
     writeCPEStatsJSON(J, G, std::get<CPEStats>(S), P.CPE.Mode);
+}
+
+void dropSourceLocations(Graph &G) {
+  for (Node &N : G.Nodes)
+    N.Loc = SMLoc();
 }
 
 Error verifyAfterPass(const Graph &G, const TargetDesc &T, StringRef Pass,

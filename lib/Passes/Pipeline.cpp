@@ -88,6 +88,7 @@ static Error setOption(const PassInfo &Info, StringRef Text, StagePass &P,
 
 /// Reads one "name" or "name<options>".
 static Expected<StagePass> parsePass(StringRef Text) {
+  Text = Text.trim();
   StringRef Name = Text.take_until([](char C) { return C == '<'; }).trim();
   StringRef Rest = Text.drop_front(
       Text.find('<') == StringRef::npos ? Text.size() : Text.find('<'));
@@ -122,6 +123,23 @@ static Expected<StagePass> parsePass(StringRef Text) {
   return P;
 }
 
+/// Refuses a pass that can never take what the passes before it leave:
+/// after dlr the graph has a memory plan, which mpas and dlr refuse.
+static Error checkPassOrder(ArrayRef<StagePass> Passes) {
+  const StagePass *Planner = nullptr;
+  for (const StagePass &P : Passes) {
+    if (Planner && P.Kind != StageKind::CPE)
+      return pipelineError("pass '" + passInfo(P.Kind).Name +
+                           "' cannot follow pass 'dlr': dlr leaves a memory "
+                           "plan, and " +
+                           passInfo(P.Kind).Name +
+                           " takes a graph without one");
+    if (P.Kind == StageKind::DLR)
+      Planner = &P;
+  }
+  return Error::success();
+}
+
 Expected<std::vector<StagePass>> parsePassPipeline(StringRef Text) {
   std::vector<StagePass> Passes;
   if (Text.trim().empty())
@@ -144,6 +162,8 @@ Expected<std::vector<StagePass>> parsePassPipeline(StringRef Text) {
   }
   if (Depth)
     return pipelineError("a '<' without its '>' in '" + Text + "'");
+  if (Error E = checkPassOrder(Passes))
+    return std::move(E);
   return Passes;
 }
 

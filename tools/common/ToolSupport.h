@@ -207,7 +207,7 @@ bool statsAsJSON();
 unsigned toolThreads();
 
 /// The whole of a stage tool: options, reading the IR (a file or stdin),
-/// running \p Pass, and writing the IR (stdout or -o) only on success.
+/// running \p Body, and writing the IR (stdout or -o) only on success.
 int runStageTool(int Argc, char **Argv, llvm::StringRef Overview,
                  const StageBody &Body, const OptionCheck &Check = nullptr);
 

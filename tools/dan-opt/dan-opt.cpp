@@ -166,6 +166,7 @@ static Error runPipeline(Graph &G, ArrayRef<StagePass> Pipeline, SourceMgr &SM,
     if (!S)
       return S.takeError();
     G.Target = Target;
+    dropSourceLocations(G);
     if (Stats && !StatsJSON)
       printStageStats(errs(), G, P, *S, /*AsJSON=*/false);
     Ran.emplace_back(P, std::move(*S));

@@ -64,6 +64,8 @@ public:
 private:
   llvm::Expected<NodeHandle> addNode(Node N, llvm::ArrayRef<NodeHandle> After);
   llvm::Error checkHandle(NodeHandle H) const;
+  /// \p B must be a buffer of this graph, made by alloc.
+  llvm::Error checkBuffer(const BufferHandle &B) const;
   llvm::Error checkNumber(uint64_t V) const;
 
   std::unique_ptr<Graph> G;

@@ -1,5 +1,4 @@
-//===- Pipeline.h - The stage passes by name, with their options -*- C++
-//-*-===//
+//===- Pipeline.h - The stage passes by name and options --------*- C++ -*-===//
 //
 // The one registry of DAN's stage passes: each pass's name, its options
 // with their spellings and defaults, the checks of their combinations, and
@@ -93,7 +92,8 @@ StagePass defaultPass(StageKind Kind);
 /// Parses a pipeline ("mpas,dlr<fit=best>,cpe"); an empty text is the
 /// empty pipeline. Errors name the pass or option at fault and, for an
 /// unknown name, the names there are. Each pass's options are checked as
-/// checkPassOptions checks them.
+/// checkPassOptions checks them, and a pass that cannot take what the
+/// passes before it leave is refused (mpas or dlr after dlr).
 llvm::Expected<std::vector<StagePass>> parsePassPipeline(llvm::StringRef Text);
 
 /// The pipeline with every option of every pass written out, which
@@ -131,6 +131,12 @@ void writeStageStatsJSON(llvm::json::OStream &J, const Graph &G,
 llvm::Error runStagePass(Graph &G, const TargetDesc &T, const StagePass &P,
                          unsigned Threads, llvm::raw_ostream *Stats,
                          bool StatsAsJSON);
+
+/// Drops the source locations of \p G's nodes. Once a pass has changed a
+/// graph read from a file, the file no longer shows it: a later diagnostic
+/// would quote a line that says otherwise, so it names the node by id
+/// alone. dan-opt and the Python module call it after each pass.
+void dropSourceLocations(Graph &G);
 
 /// -verify-each after \p Pass: \p G must verify under \p T, and keep the
 /// memory plan of \p Before when given (cpe's input). Prints each

@@ -44,11 +44,23 @@ for what, call in [
     ("refused", lambda: g.run("mpas")),
     ("target", lambda: dan.Builder("B", target="tpu")),
     ("read", lambda: dan.read(tmp + "/missing.dan")),
+    # A buffer of another builder: refused, not taken for this one's b0.
+    ("foreign", lambda: dan.Builder("V", target="vnpu").free(
+        dan.Builder("D").alloc("L0C", 64))),
 ]:
     try:
         call()
         print(what, "no error")
     except dan.Error as err:
         print(what, "error:", str(err).splitlines()[0])
+# A quoted source line that is not UTF-8 comes back escaped.
+with open(tmp + "/bad.dan", "wb") as f:
+    f.write(b"graph @x {\n  n0 = alloc b0 L9 5 // caf\xe9\n}\n")
+try:
+    dan.read(tmp + "/bad.dan")
+except dan.Error as err:
+    lines = str(err).splitlines()
+    print("latin1 error:", lines[0].split("/")[-1])
+    print("latin1 line:", lines[1])
 print("unchanged", g.print() == open(tmp + "/planned.dan").read())
 print("pipeline", dan.print_pipeline("cpe<effort=2>")[:30])
