@@ -28,3 +28,12 @@ if config.dan_sanitize:
     config.environment["UBSAN_OPTIONS"] = ":".join(
         ["abort_on_error=1", "halt_on_error=1", "print_stacktrace=1"]
     )
+
+# %bench-chain: the length of the chain test/Robustness/chain-bench.test
+# runs dan-bench's six methods on. A million nodes in the normal build,
+# where the test shows that no method recurses per node; a tenth of that
+# under the sanitizers, which run it ten times slower (400 s, most of the
+# sanitizer run's test time) and whose larger stack frames would overflow
+# on a recursion per node at that depth too.
+config.substitutions.append(
+    ("%bench-chain", "100000" if config.dan_sanitize else "1000000"))
