@@ -163,6 +163,50 @@ public:
     return Stats;
   }
 
+  /// The nodes in schedule order, each a dict of what its IR statement
+  /// says: what a compiler maps back to its own operations.
+  py::list nodes() const {
+    static const char *const KindNames[] = {"alloc", "free", "op", "spill_out",
+                                            "spill_in"};
+    py::list Out;
+    for (NodeIdx I : G->Order) {
+      const Node &N = (*G)[I];
+      py::dict D;
+      D["id"] = N.Id;
+      D["kind"] = KindNames[static_cast<unsigned>(N.Kind)];
+      if (N.isBufferNode()) {
+        D["buffer"] = N.Buf;
+        // A spill node names its buffer alone; its tier and size are the
+        // alloc's.
+        if (N.Kind == NodeKind::Alloc || N.Kind == NodeKind::Free) {
+          D["tier"] = G->Target.tierName(N.BufTier).str();
+          D["size"] = N.Size;
+        }
+        if (N.HasOffset)
+          D["offset"] = N.Offset;
+      } else {
+        D["op"] = G->opName(N).str();
+        D["pipe"] = G->Target.pipeName(N.OpPipe).str();
+        D["cycles"] = N.Cycles;
+        D["buffers"] = std::vector<uint64_t>(N.Bufs.begin(), N.Bufs.end());
+      }
+      std::vector<uint64_t> After, Reuse;
+      for (NodeIdx P : N.Preds)
+        After.push_back((*G)[P].Id);
+      for (NodeIdx P : N.ReusePreds)
+        Reuse.push_back((*G)[P].Id);
+      D["after"] = After;
+      D["reuse"] = Reuse;
+      py::dict Attrs;
+      if (const NodeAttrs *A = G->attrsOf(N))
+        for (const auto &[Key, Value] : *A)
+          Attrs[toPython(Key)] = toPython(Value);
+      D["attrs"] = Attrs;
+      Out.append(D);
+    }
+    return Out;
+  }
+
   /// The replay's figures: the four metrics under their JSON keys and the
   /// makespan's lower bounds.
   py::dict metrics() const {
@@ -272,6 +316,10 @@ PYBIND11_MODULE(dan, M) {
       .def("run", &PyGraph::run, py::arg("pipeline"), py::arg("threads") = 0,
            "Runs a pass pipeline ('mpas,dlr,cpe') on the graph in place and "
            "returns each pass's figures")
+      .def("nodes", &PyGraph::nodes,
+           "The nodes in schedule order, each a dict: id, kind, and the "
+           "buffer, tier, size and offset of a buffer node or the op, pipe, "
+           "cycles and buffers of an operation; after, reuse, attrs")
       .def("metrics", &PyGraph::metrics,
            "The replay's four metrics and the makespan's lower bounds");
 

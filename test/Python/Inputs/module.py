@@ -31,6 +31,13 @@ assert dan.parse(built.print()).print() == built.print()
 with open(tmp + "/built.dan", "w") as f:
     f.write(str(built))
 
+# The nodes as dicts, in schedule order: what a compiler maps back.
+ops = [n for n in built.nodes() if n["kind"] == "op"]
+print("nodes", [(n["id"], n["kind"]) for n in built.nodes()])
+print("exp", ops[1]["op"], ops[1]["pipe"], ops[1]["buffers"], ops[1]["after"], ops[1]["attrs"])
+spill = dan.read(examples + "/spill.dan").nodes()
+print("spill", [n for n in spill if n["kind"].startswith("spill")])
+
 # Contest JSON in and out.
 j = dan.parse(built.to_json(), name="exp.json")
 print("json", j.name, len(j))
