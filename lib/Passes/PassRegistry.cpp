@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dan/IR/Diagnostic.h"
 #include "dan/Passes/Pipeline.h"
 #include "dan/Select/Stats.h"
 #include "llvm/ADT/StringExtras.h"
@@ -305,10 +306,10 @@ Error verifyAfterPass(const Graph &G, const TargetDesc &T, StringRef Pass,
   unsigned Errors = verifyGraph(G, T, Opts, Diag);
   if (!Errors)
     return Error::success();
-  return createStringError(inconvertibleErrorCode(),
-                           "the graph after pass '" + Pass +
-                               "' does not verify: " + Twine(Errors) +
-                               (Errors == 1 ? " error" : " errors"));
+  return createStringError(
+      inconvertibleErrorCode(),
+      "the graph after pass '" + Pass +
+          "' does not verify: " + countOf(Errors, "error"));
 }
 
 Error runStagePass(Graph &G, const TargetDesc &T, const StagePass &P,
