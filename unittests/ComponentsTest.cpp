@@ -162,7 +162,7 @@ TEST(ComponentsTest, PartsPlannedAloneJoinIntoAValidPlan) {
       scheduleSegments(**Two, splitKernels(**Two));
   ASSERT_EQ(P.size(), 5u);
   std::vector<std::unique_ptr<Graph>> Planned;
-  std::vector<const Graph *> Ptrs;
+  std::vector<Graph *> Ptrs;
   size_t SpillsAlone = 0;
   for (const auto &Part : P) {
     Planned.push_back(extractPart(**Two, Part));

@@ -103,9 +103,15 @@ static void addEdgesBetweenParts(Graph &Out, ArrayRef<NodeIdx> PartStart,
   }
 }
 
-std::unique_ptr<Graph> joinParts(ArrayRef<const Graph *> Parts,
-                                 const Graph &Shape) {
+std::unique_ptr<Graph> joinParts(ArrayRef<Graph *> Parts, const Graph &Shape) {
   auto Out = std::make_unique<Graph>();
+  size_t Nodes = 0, Scheduled = 0;
+  for (const Graph *P : Parts) {
+    Nodes += P->Nodes.size();
+    Scheduled += P->Order.size();
+  }
+  Out->Nodes.reserve(Nodes);
+  Out->Order.reserve(Scheduled);
   Out->Name = Shape.Name;
   Out->Target = Shape.Target;
   for (const std::string &Name : Shape.OpNames)
@@ -118,17 +124,17 @@ std::unique_ptr<Graph> joinParts(ArrayRef<const Graph *> Parts,
   uint64_t FirstSpill = Shape.firstSpillId(), Base = 0;
   bool Planned = false;
   std::vector<NodeIdx> PartStart;
-  for (const Graph *P : Parts) {
+  for (Graph *P : Parts) {
     uint64_t PartFirst = P->firstSpillId(), PartEnd = 0;
     NodeIdx IndexBase = Out->Nodes.size();
-    for (const Node &N : P->Nodes) {
-      Node C = N;
+    for (Node &N : P->Nodes) {
+      Node C = std::move(N);
       if (C.isSpill()) {
-        C.Id = FirstSpill + Base + (N.Id - PartFirst);
-        PartEnd = std::max(PartEnd, N.Id - PartFirst + 1);
+        PartEnd = std::max(PartEnd, C.Id - PartFirst + 1);
+        C.Id = FirstSpill + Base + (C.Id - PartFirst);
       }
       if (!C.isBufferNode())
-        C.OpName = Out->internOpName(P->opName(N));
+        C.OpName = Out->internOpName(P->opName(C));
       for (EdgeList *L : {&C.Preds, &C.ReusePreds})
         for (NodeIdx &Pred : *L)
           Pred += IndexBase;
@@ -137,6 +143,8 @@ std::unique_ptr<Graph> joinParts(ArrayRef<const Graph *> Parts,
     }
     for (NodeIdx I : P->Order)
       Out->Order.push_back(I + IndexBase);
+    P->Nodes.clear();
+    P->Order.clear();
     Base += (PartEnd + 1) / 2 * 2;
     PartStart.push_back(IndexBase);
   }

@@ -51,7 +51,7 @@ static Expected<CPEStats> refinePartByPart(const Graph &G, const TargetDesc &T,
     All.HitEffortLimit |= S.HitEffortLimit;
     All.HitTimeBudget |= S.HitTimeBudget;
   }
-  std::vector<const Graph *> Graphs;
+  std::vector<Graph *> Graphs;
   for (const PartResult<CPEStats> &R : *Refined)
     Graphs.push_back(R.Part.get());
   Joined = joinParts(Graphs, G);

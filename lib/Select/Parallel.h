@@ -105,10 +105,11 @@ llvm::Expected<DLRStats> planSegmented(Graph &G, const TargetDesc &T,
                                        const SelectOptions &Select,
                                        PlanFn PlanOne);
 
-/// Replaces \p G with the parts of \p Results joined (joinParts).
+/// Replaces \p G with the parts of \p Results joined (joinParts, which
+/// empties them).
 template <typename StatsT>
 void joinPartResults(Graph &G, llvm::ArrayRef<PartResult<StatsT>> Results) {
-  std::vector<const Graph *> Parts;
+  std::vector<Graph *> Parts;
   for (const PartResult<StatsT> &R : Results)
     Parts.push_back(R.Part.get());
   G = std::move(*joinParts(Parts, G));

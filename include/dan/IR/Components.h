@@ -38,8 +38,9 @@ std::vector<NodeIdx> neighbourhood(const Graph &G, NodeIdx Center,
 /// whole (each part's spills keep their order, the parts' spills follow one
 /// another), and the reuse edges the whole plan implies (a part may now wait on
 /// the addresses an earlier part releases). Parts must not share a non-spill
-/// id. O(V + E) plus the reuse-edge computation.
-std::unique_ptr<Graph> joinParts(llvm::ArrayRef<const Graph *> Parts,
+/// id. The parts' nodes and schedules are moved into the result, which
+/// leaves the parts empty. O(V + E) plus the reuse-edge computation.
+std::unique_ptr<Graph> joinParts(llvm::ArrayRef<Graph *> Parts,
                                  const Graph &Shape);
 
 } // namespace dan
