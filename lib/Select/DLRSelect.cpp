@@ -21,12 +21,14 @@ using namespace llvm;
 namespace dan {
 
 /// The selection on a graph of one part, or of parts planned together.
+/// \p Checked: \p G passed checkPlannableInput already.
 static Expected<DLRStats> selectWhole(Graph &G, const TargetDesc &T,
                                       const DLROptions &Opts,
-                                      const SelectOptions &Select) {
+                                      const SelectOptions &Select,
+                                      bool Checked) {
   bool AutoFit = Opts.Fit == FitPolicy::Auto;
   if (!Opts.AutoHorizon && !AutoFit)
-    return runDLR(G, T, Opts);
+    return runDLR(G, T, Opts, Checked);
   SmallVector<FitPolicy, 3> Fits = {Opts.Fit};
   if (AutoFit)
     Fits = {FitPolicy::Timed, FitPolicy::Best, FitPolicy::Next};
@@ -35,8 +37,9 @@ static Expected<DLRStats> selectWhole(Graph &G, const TargetDesc &T,
     Horizons.assign(std::begin(AutoHorizons), std::end(AutoHorizons));
   // The input checks depend on the graph alone: once for every plan (each
   // plan would fail them with the same first error).
-  if (Error E = checkPlannableInput(G, T))
-    return E;
+  if (!Checked)
+    if (Error E = checkPlannableInput(G, T))
+      return E;
   // The ranking: the lowest planCost wins, then the least traffic, then
   // the lowest makespan, ties to the earlier plan; a strict order on
   // (key, index), so its least element does not depend on the order the
@@ -126,7 +129,7 @@ Expected<DLRStats> planSegmented(Graph &G, const TargetDesc &T,
   if (K.NumKernels > 1)
     Segments = scheduleSegments(G, K);
   if (Segments.size() < 2)
-    return PlanOne(G, /*Whole=*/true);
+    return PlanOne(G, /*Whole=*/true, /*Checked=*/false);
   // Kernels scheduled in turn: each segment is planned as it would be
   // alone, the segments at once, and the plans joined: no worse than
   // running the kernels in turn, each with its own plan (docs/Kernels.md).
@@ -139,11 +142,11 @@ Expected<DLRStats> planSegmented(Graph &G, const TargetDesc &T,
   std::optional<Expected<DLRStats>> WholeStats;
   if (!Select.SampleAbove || G.size() <= Select.SampleAbove) {
     Whole.emplace(copyForPlan(G));
-    WholeStats.emplace(PlanOne(*Whole, /*Whole=*/true));
+    WholeStats.emplace(PlanOne(*Whole, /*Whole=*/true, /*Checked=*/true));
   }
   Expected<std::vector<PartResult<DLRStats>>> Planned =
       runOnParts<DLRStats>(G, Segments, Select, [&](Graph &Part) {
-        return PlanOne(Part, /*Whole=*/false);
+        return PlanOne(Part, /*Whole=*/false, /*Checked=*/true);
       });
   if (!Planned) {
     if (WholeStats && !*WholeStats)
@@ -165,11 +168,12 @@ Expected<DLRStats> selectDLR(Graph &G, const TargetDesc &T,
                              const DLROptions &Opts,
                              const SelectOptions &Select) {
   SelectOptions Inner = insideJob(Select);
-  return planSegmented(G, T, Select, [&](Graph &Part, bool Whole) {
-    // The whole graph on the caller's threads; a segment, run beside the
-    // others, on one.
-    return selectWhole(Part, T, Opts, Whole ? Select : Inner);
-  });
+  return planSegmented(
+      G, T, Select, [&](Graph &Part, bool Whole, bool Checked) {
+        // The whole graph on the caller's threads; a segment, run beside
+        // the others, on one.
+        return selectWhole(Part, T, Opts, Whole ? Select : Inner, Checked);
+      });
 }
 
 } // namespace dan

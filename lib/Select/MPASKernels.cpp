@@ -29,9 +29,10 @@ MPASStats::Composition measure(const Graph &G, const TargetDesc &T,
   MPASStats::Composition C{Kind};
   Graph Copy = copyForPlan(G);
   Copy.Order.assign(Order.begin(), Order.end());
-  Expected<DLRStats> D = planSegmented(Copy, T, Select, [&](Graph &Part, bool) {
-    return runDLR(Part, T, DLROptions::oneSetting());
-  });
+  Expected<DLRStats> D =
+      planSegmented(Copy, T, Select, [&](Graph &Part, bool, bool Checked) {
+        return runDLR(Part, T, DLROptions::oneSetting(), Checked);
+      });
   if (!D) {
     consumeError(D.takeError());
     return C;
