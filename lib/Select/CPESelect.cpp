@@ -1,15 +1,15 @@
 //===- CPESelect.cpp - dan-cpe on kernels run in turn ---------------------===//
 //
 // Stage 3 of a graph whose kernels run one after another (the segments of
-// its schedule, dan/IR/Kernels.h): the refinement of the whole graph
-// against each segment refined alone and joined (so the result is never
-// slower than running the refined kernels in turn); the lower makespan
-// wins, ties to the whole.
+// its schedule, dan/IR/Kernels.h): each segment refined alone, the
+// segments joined, and the joined graph searched whole from there (so the
+// result is never slower than running the refined kernels in turn).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Parallel.h"
 #include "dan/Analysis/Replay.h"
+#include "dan/Analysis/Verifier.h"
 #include "dan/IR/Components.h"
 #include "dan/IR/Kernels.h"
 #include "dan/IR/MemoryPlan.h"
@@ -21,9 +21,25 @@ using namespace llvm;
 
 namespace dan {
 
+/// Adds the search counts of \p S to \p All.
+static void addSearchCounts(CPEStats &All, const CPEStats &S) {
+  All.Passes += S.Passes;
+  All.Moves += S.Moves;
+  All.Candidates += S.Candidates;
+  All.Illegal += S.Illegal;
+  All.BufferMoves += S.BufferMoves;
+  All.BufferNodesMoved += S.BufferNodesMoved;
+  All.Retimed += S.Retimed;
+  All.HitCandidateLimit |= S.HitCandidateLimit;
+  All.HitEffortLimit |= S.HitEffortLimit;
+  All.HitTimeBudget |= S.HitTimeBudget;
+}
+
 /// Refines each of \p Parts of \p G alone (the parts at once) and joins
-/// them into \p Joined; the counts of all parts. \p G is only read, and
-/// of it only its nodes and edges, not its schedule.
+/// them into \p Joined; the counts of all parts. \p G, which verifies, is
+/// only read. A segment of a graph that verifies verifies (it holds every
+/// node of its buffers and every path between those), so the parts are not
+/// checked again.
 static Expected<CPEStats> refinePartByPart(const Graph &G, const TargetDesc &T,
                                            const CPEOptions &Opts,
                                            const SelectOptions &Select,
@@ -33,24 +49,13 @@ static Expected<CPEStats> refinePartByPart(const Graph &G, const TargetDesc &T,
       runOnParts<CPEStats>(G, Parts, Select, [&](Graph &Part) {
         // A kernel alone numbers its spills after its own nodes.
         renumberSpills(Part);
-        return runCPE(Part, T, Opts);
+        return runCPE(Part, T, Opts, /*InputChecked=*/true);
       });
   if (!Refined)
     return Refined.takeError();
   CPEStats All;
-  for (const PartResult<CPEStats> &R : *Refined) {
-    const CPEStats &S = R.Stats;
-    All.Passes += S.Passes;
-    All.Moves += S.Moves;
-    All.Candidates += S.Candidates;
-    All.Illegal += S.Illegal;
-    All.BufferMoves += S.BufferMoves;
-    All.BufferNodesMoved += S.BufferNodesMoved;
-    All.Retimed += S.Retimed;
-    All.HitCandidateLimit |= S.HitCandidateLimit;
-    All.HitEffortLimit |= S.HitEffortLimit;
-    All.HitTimeBudget |= S.HitTimeBudget;
-  }
+  for (const PartResult<CPEStats> &R : *Refined)
+    addSearchCounts(All, R.Stats);
   std::vector<Graph *> Graphs;
   for (const PartResult<CPEStats> &R : *Refined)
     Graphs.push_back(R.Part.get());
@@ -72,35 +77,35 @@ Expected<CPEStats> selectCPE(Graph &G, const TargetDesc &T,
     Parts = scheduleSegments(G, K);
   if (Parts.size() < 2)
     return runCPE(G, T, Opts);
-  // The whole refined first, in place: a refinement changes the schedule
-  // only (docs/CPE.md), and the parts are cut by node and joined without
-  // it, so they are cut from the refined graph and no copy of the input is
-  // needed.
-  size_t Nodes = G.size();
-  std::optional<PhaseTimer> Timer;
-  if (Select.TimePhases)
-    Timer.emplace("cpe-whole", "dan-cpe: refining the whole graph");
-  Expected<CPEStats> Whole = runCPE(G, T, Opts);
-  Timer.reset();
-  if (!Whole) // the input does not verify: the parts would not either
-    return Whole;
-  assert(G.size() == Nodes && "a refinement added or removed nodes");
-  (void)Nodes;
+  if (Error E = verifyPassInput(G, T, "dan-cpe"))
+    return Expected<CPEStats>(std::move(E));
+  uint64_t Before = replay(G, T).Makespan;
   std::unique_ptr<Graph> ByParts;
+  std::optional<PhaseTimer> Timer;
   if (Select.TimePhases)
     Timer.emplace("cpe-kernels", "dan-cpe: refining each kernel alone");
   Expected<CPEStats> Joined =
       refinePartByPart(G, T, Opts, Select, Parts, ByParts);
   Timer.reset();
-  if (!Joined) {
-    consumeError(Joined.takeError());
+  if (!Joined)
+    return Joined;
+  // Then the joined refinements searched as one graph, from their order:
+  // the moves across a kernel boundary. The search keeps only moves that
+  // lower the makespan, so the result is never slower than the kernels
+  // refined alone and joined. (Each kernel's list schedule was tried
+  // alone; one of the whole would cost more than the search.)
+  if (Select.TimePhases)
+    Timer.emplace("cpe-whole", "dan-cpe: refining the joined kernels whole");
+  CPEOptions Across = Opts;
+  Across.Start = CPEStart::Input;
+  Expected<CPEStats> Whole = runCPE(*ByParts, T, Across, /*InputChecked=*/true);
+  Timer.reset();
+  if (!Whole)
     return Whole;
-  }
-  uint64_t JoinedMakespan = replay(*ByParts, T).Makespan;
-  if (Whole->MakespanAfter <= JoinedMakespan)
-    return Whole;
-  Joined->MakespanBefore = Whole->MakespanBefore;
-  Joined->MakespanAfter = JoinedMakespan;
+  addSearchCounts(*Joined, *Whole);
+  Joined->MakespanBefore = Before;
+  Joined->MakespanAfter = Whole->MakespanAfter;
+  Joined->ReuseEdges = Whole->ReuseEdges;
   G = std::move(*ByParts);
   return Joined;
 }

@@ -289,6 +289,10 @@ static void printCPEText(raw_ostream &OS, const Graph &G, const CPEStats &S,
        << ")\n";
     OS << Head << "reuse edges broken in order: " << S.OrderViolations << '\n';
   }
+  if (S.Parts > 1)
+    OS << Head << "kernels: " << S.Parts
+       << " refined alone, joined, then searched whole (the counts below "
+          "are their sums)\n";
   if (S.ListMakespan)
     OS << Head << "list schedule: makespan " << S.ListMakespan
        << (S.FromList ? " (the search started from it)\n"

@@ -136,9 +136,11 @@ llvm::ArrayRef<EnumEntry<CPEStart>> cpeStartTable();
 /// of the spill nodes, and so the reuse edges and the per-tier peaks
 /// (checked after the search); the L1+UB peak in schedule order can change
 /// when L1 and UB nodes interleave anew (docs/CPE.md). Fails, leaving \p G
-/// unchanged, when the input does not verify.
+/// unchanged, when the input does not verify, unless \p InputChecked says
+/// that it was verified already.
 llvm::Expected<CPEStats> runCPE(Graph &G, const TargetDesc &T,
-                                const CPEOptions &Opts);
+                                const CPEOptions &Opts,
+                                bool InputChecked = false);
 
 } // namespace dan
 
