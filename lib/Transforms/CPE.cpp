@@ -25,9 +25,9 @@
 // The timing of a candidate is updated incrementally: only the nodes whose
 // pipe predecessor changed, and what their new finish times reach, are
 // retimed, in schedule order, and a candidate is dropped as soon as a node
-// reaches the current makespan. A wide wave of changes is finished by a
-// forward walk over the positions, which retimes the same nodes without
-// the queue.
+// reaches the current makespan, or once no node left can finish earlier. A wide
+// wave of changes is finished by a forward walk over the positions, which
+// retimes the same nodes without the queue.
 //
 //===----------------------------------------------------------------------===//
 

@@ -243,9 +243,16 @@ bool Search::improves(ArrayRef<NodeIdx> Seeds) {
     ++Pending;
     Reach = std::max(Reach, P);
   };
+  // The last position a node may still finish earlier at: a seed, or a
+  // node after one that finished earlier. Past it every node keeps its
+  // inputs or sees them finish later, so it cannot finish earlier either;
+  // once the nodes at the makespan are not all earlier by then, the
+  // candidate is rejected without retiming the rest of its wave.
+  uint32_t MayDrop = 0;
   for (NodeIdx I : Seeds) {
     Push(I);
     Cursor = std::min(Cursor, PosOf[I]);
+    MayDrop = std::max(MayDrop, PosOf[I]);
   }
   // Where the walk below started, if it did.
   uint32_t DenseFrom = UINT32_MAX;
@@ -304,8 +311,10 @@ bool Search::improves(ArrayRef<NodeIdx> Seeds) {
       while (!Bits)
         Bits = WaitBits[++Word];
       uint32_t P = Word * 64 + llvm::countr_zero(Bits);
-      WaitBits[Word] &= ~(uint64_t(1) << (P % 64));
       Cursor = P;
+      if (P > MayDrop && Reduced != AtMax)
+        return Reject();
+      WaitBits[Word] &= ~(uint64_t(1) << (P % 64));
       --Pending;
       NodeIdx I = OrderAt[P];
       uint64_t F = Retime(I), Old = FinishOf[I];
@@ -318,6 +327,8 @@ bool Search::improves(ArrayRef<NodeIdx> Seeds) {
         Push(SuccsOf[E]);
       if (NodeIdx Next = NextOf[I]; Next != None)
         Push(Next);
+      if (F < Old)
+        MayDrop = std::max(MayDrop, HorizonOf[I]);
       if (MayWalk && size_t(LogEnd - Log) >= DenseAfter)
         break;
     }
@@ -342,6 +353,8 @@ bool Search::improves(ArrayRef<NodeIdx> Seeds) {
     bool Thinned = false;
     for (uint32_t P = Cursor + 1; P <= Reach; ++P) {
       Cursor = P;
+      if (P > MayDrop && Reduced != AtMax)
+        return Reject();
       NodeIdx I = OrderAt[P];
       uint64_t F = Retime(I), Old = FinishOf[I];
       if (F == Old) {
@@ -368,6 +381,8 @@ bool Search::improves(ArrayRef<NodeIdx> Seeds) {
         return Reject();
       Record(I, F, Old);
       Reach = std::max(Reach, HorizonOf[I]);
+      if (F < Old)
+        MayDrop = std::max(MayDrop, HorizonOf[I]);
     }
     if (!Thinned)
       return Done(Reduced == AtMax);
