@@ -103,6 +103,7 @@ Expected<CPEStats> selectCPE(Graph &G, const TargetDesc &T,
   if (!Whole)
     return Whole;
   addSearchCounts(*Joined, *Whole);
+  Joined->JoinedMakespan = Whole->MakespanBefore;
   Joined->MakespanBefore = Before;
   Joined->MakespanAfter = Whole->MakespanAfter;
   Joined->ReuseEdges = Whole->ReuseEdges;

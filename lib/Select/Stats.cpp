@@ -291,8 +291,8 @@ static void printCPEText(raw_ostream &OS, const Graph &G, const CPEStats &S,
   }
   if (S.Parts > 1)
     OS << Head << "kernels: " << S.Parts
-       << " refined alone, joined, then searched whole (the counts below "
-          "are their sums)\n";
+       << " refined alone and joined: makespan " << S.JoinedMakespan
+       << ", then searched whole (the counts below are their sums)\n";
   if (S.ListMakespan)
     OS << Head << "list schedule: makespan " << S.ListMakespan
        << (S.FromList ? " (the search started from it)\n"
@@ -338,6 +338,8 @@ void writeCPEStatsJSON(json::OStream &J, const Graph &G, const CPEStats &S,
   J.attribute("effort_limit_reached", S.HitEffortLimit);
   J.attribute("time_budget_reached", S.HitTimeBudget);
   J.attribute("parts", uint64_t(S.Parts));
+  if (S.Parts > 1)
+    J.attribute("joined_makespan", S.JoinedMakespan);
 }
 
 void printMPASStats(raw_ostream &OS, const Graph &G, const MPASStats &S,

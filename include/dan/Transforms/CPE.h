@@ -120,8 +120,11 @@ struct CPEStats {
   uint64_t ListMakespan = 0;
   bool FromList = false;
   /// Kernels refined one at a time and joined (selectCPE); with more than
-  /// one the counts above are their sums and the makespans the whole's.
+  /// one the counts above are their sums and the search's of the joined
+  /// graph, the makespans the whole's, and JoinedMakespan the makespan of
+  /// the kernels refined alone and joined, before that search.
   size_t Parts = 1;
+  uint64_t JoinedMakespan = 0;
 };
 
 /// The values of --mode and --move, with their spellings and one-line
