@@ -34,6 +34,13 @@ unsigned lintGraph(const Graph &G, const DiagHandler &Diag) {
   std::vector<Warning> Warnings;
   auto Name = [&](NodeIdx I) { return "n" + std::to_string(G[I].Id); };
 
+  // Whether a node comes before another by an edge: an operation without
+  // buffers between two nodes orders them (dan-link's SYNC of a kernel
+  // boundary); one that orders nothing does nothing.
+  std::vector<char> HasSucc(G.size(), 0);
+  for (const Node &N : G.Nodes)
+    for (NodeIdx P : N.Preds)
+      HasSucc[P] = 1;
   // The operations of each buffer, in schedule order.
   DenseMap<uint64_t, SmallVector<NodeIdx, 4>> Users;
   DenseMap<uint64_t, NodeIdx> AllocOf;
@@ -43,10 +50,10 @@ unsigned lintGraph(const Graph &G, const DiagHandler &Diag) {
       AllocOf.try_emplace(N.Buf, I);
     if (N.Kind != NodeKind::Op)
       continue;
-    if (N.Bufs.empty())
+    if (N.Bufs.empty() && (N.Preds.empty() || !HasSucc[I]))
       Warnings.emplace_back(Paths.position(I), I,
                             "operation " + Name(I) + " (" + G.opName(N).str() +
-                                ") uses no buffer");
+                                ") uses no buffer and orders no two nodes");
     for (uint64_t B : N.Bufs) {
       SmallVector<NodeIdx, 4> &L = Users[B];
       if (L.empty() || L.back() != I) // a buffer listed twice is one use
