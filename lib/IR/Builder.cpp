@@ -35,12 +35,12 @@ Error Builder::checkNumber(uint64_t V) const {
 Expected<NodeHandle> Builder::addNode(Node N, ArrayRef<NodeHandle> After) {
   for (NodeHandle P : After)
     if (Error E = checkHandle(P))
-      return std::move(E);
+      return E;
   N.Id = G->size();
   NodeHandle H{G->addNode(std::move(N))};
   for (NodeHandle P : After)
     if (Error E = addEdge(P, H))
-      return std::move(E);
+      return E;
   return H;
 }
 
@@ -50,7 +50,7 @@ Expected<BufferHandle> Builder::alloc(StringRef TierName, uint64_t Size,
   if (!T)
     return failure(unknownNameMessage("tier", TierName, G->Target.tierNames()));
   if (Error E = checkNumber(Size))
-    return std::move(E);
+    return E;
   Node N;
   N.Kind = NodeKind::Alloc;
   N.Buf = NextBuffer;
@@ -76,7 +76,7 @@ Expected<NodeHandle> Builder::op(StringRef Name, StringRef PipeName,
   if (!P)
     return failure(unknownNameMessage("pipe", PipeName, G->Target.pipeNames()));
   if (Error E = checkNumber(Cycles))
-    return std::move(E);
+    return E;
   Node N;
   N.Kind = NodeKind::Op;
   N.OpName = G->internOpName(Name);
@@ -84,7 +84,7 @@ Expected<NodeHandle> Builder::op(StringRef Name, StringRef PipeName,
   N.Cycles = Cycles;
   for (const BufferHandle &B : Bufs) {
     if (Error E = checkBuffer(B))
-      return std::move(E);
+      return E;
     N.Bufs.push_back(B.Id);
   }
   return addNode(std::move(N), After);
@@ -106,7 +106,7 @@ Error Builder::checkBuffer(const BufferHandle &B) const {
 Expected<NodeHandle> Builder::free(const BufferHandle &B,
                                    ArrayRef<NodeHandle> After) {
   if (Error E = checkBuffer(B))
-    return std::move(E);
+    return E;
   const Node &Alloc = (*G)[B.Alloc.Index];
   Node N;
   N.Kind = NodeKind::Free;
