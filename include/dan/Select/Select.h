@@ -62,11 +62,11 @@ llvm::Expected<DLRStats> selectDLR(Graph &G, const TargetDesc &T,
                                    const SelectOptions &Select = {});
 
 /// runCPE; on kernels that run one after another (several independent
-/// parts, each whole before the next), --mode=refine also refines each
-/// kernel as it would be alone, joins them, and keeps whichever of the two
-/// results has the lower makespan (ties to the whole graph's): the result
-/// is never slower than the kernels refined one at a time and run in turn
-/// (docs/CPE.md, "Several kernels").
+/// parts, each whole before the next), --mode=refine refines each kernel
+/// as it would be alone, joins them, and then searches the joined graph
+/// from there (--start=input), taking only moves that lower its makespan:
+/// the result is never slower than the kernels refined one at a time and
+/// run in turn (docs/CPE.md, "Several kernels").
 llvm::Expected<CPEStats> selectCPE(Graph &G, const TargetDesc &T,
                                    const CPEOptions &Opts,
                                    const SelectOptions &Select = {});
