@@ -163,7 +163,7 @@ Expected<std::vector<StagePass>> parsePassPipeline(StringRef Text) {
   if (Depth)
     return pipelineError("a '<' without its '>' in '" + Text + "'");
   if (Error E = checkPassOrder(Passes))
-    return std::move(E);
+    return E;
   return Passes;
 }
 
