@@ -33,8 +33,10 @@ void Verifier::checkBuffers() {
     if (N.Kind != NodeKind::Alloc && N.Kind != NodeKind::Free)
       continue;
     auto [Site, New] = Sites.tryEmplace(N.Buf);
-    if (New)
+    if (New) {
+      Site->Index = BufOrder.size();
       BufOrder.push_back(N.Buf);
+    }
     NodeIdx &Slot = N.Kind == NodeKind::Alloc ? Site->Alloc : Site->Free;
     StringRef What = N.Kind == NodeKind::Alloc ? "alloc" : "free";
     if (Slot != NoNode) {
@@ -93,29 +95,45 @@ PathFinder &Verifier::backward() {
 }
 
 void Verifier::checkUsePaths() {
-  // Each buffer's uses: the operations that name it, once each.
-  DenseMap<uint64_t, SmallVector<NodeIdx, 4>> Uses;
-  for (NodeIdx I : G.Order) {
-    const Node &N = G[I];
-    if (N.Kind != NodeKind::Op)
-      continue;
-    for (uint64_t B : N.Bufs) {
-      SmallVector<NodeIdx, 4> &L = Uses[B];
-      if (L.empty() || L.back() != I)
-        L.push_back(I);
+  // Each buffer's uses, by its place in BufOrder: the operations that name
+  // it, once each (an operation names a buffer at most a few times in a
+  // row).
+  CSRBuilder<NodeIdx> Lists(BufOrder.size());
+  auto ForEachUse = [&](auto F) {
+    for (NodeIdx I : G.Order) {
+      const Node &N = G[I];
+      if (N.Kind != NodeKind::Op)
+        continue;
+      for (size_t J = 0; J != N.Bufs.size(); ++J)
+        if (!is_contained(ArrayRef(N.Bufs).take_front(J), N.Bufs[J]))
+          if (const BufferSite *S = site(N.Bufs[J]))
+            F(S->Index, I);
     }
-  }
+  };
+  ForEachUse([&](uint32_t K, NodeIdx) { Lists.count(K); });
+  Lists.startAdding();
+  ForEachUse([&](uint32_t K, NodeIdx I) { Lists.add(K, I); });
+  std::vector<uint32_t> UsesBegin;
+  std::vector<NodeIdx> UseList;
+  Lists.finish(UsesBegin, UseList);
+
   auto ByRank = [&](NodeIdx A, NodeIdx B) { return Rank[A] < Rank[B]; };
-  for (uint64_t B : BufOrder) {
-    auto It = Uses.find(B);
+  // Most uses follow the alloc, and precede the free, by an edge of their
+  // own: those need no search.
+  auto HasPred = [&](NodeIdx I, NodeIdx P) {
+    return is_contained(G[I].Preds, P);
+  };
+  for (uint32_t K = 0; K != BufOrder.size(); ++K) {
+    uint64_t B = BufOrder[K];
     const BufferSite *S = site(B);
-    if (!S)
-      continue;
+    MutableArrayRef<NodeIdx> L(UseList.data() + UsesBegin[K],
+                               UsesBegin[K + 1] - UsesBegin[K]);
     // A buffer no operation uses: its free still after its alloc, or bytes
     // given back by the free could be taken before the alloc's are.
-    if (It == Uses.end()) {
+    if (L.empty()) {
       if (S->Alloc != NoNode && S->Free != NoNode &&
-          !(Opts.Schedule && Pos[S->Free] < Pos[S->Alloc])) {
+          !(Opts.Schedule && Pos[S->Free] < Pos[S->Alloc]) &&
+          !HasPred(S->Free, S->Alloc)) {
         forward().from(S->Alloc);
         if (!forward().reaches(S->Free)) {
           error(S->Free, name(S->Free) + " frees " + buf(B) +
@@ -127,30 +145,41 @@ void Verifier::checkUsePaths() {
       }
       continue;
     }
-    SmallVector<NodeIdx, 4> &L = It->second;
     llvm::sort(L, ByRank);
     // The replay runs a use that no path orders after its alloc, or before
     // its free, whenever its pipe is free: it may touch bytes that another
     // buffer holds.
     if (S->Alloc != NoNode) {
-      forward().from(S->Alloc);
-      for (NodeIdx U : L)
+      bool Searching = false;
+      for (NodeIdx U : L) {
+        if (HasPred(U, S->Alloc))
+          continue;
+        if (!Searching)
+          forward().from(S->Alloc);
+        Searching = true;
         if (!forward().reaches(U) && !LifetimeErrors.count({U, B})) {
           error(U, name(U) + " uses " + buf(B) +
                        ", but no path of edges orders it after its alloc " +
                        name(S->Alloc));
           note(S->Alloc, "alloc of " + buf(B) + " is here");
         }
+      }
     }
     if (S->Free != NoNode) {
-      backward().from(S->Free);
-      for (NodeIdx U : llvm::reverse(L))
+      bool Searching = false;
+      for (NodeIdx U : llvm::reverse(L)) {
+        if (HasPred(S->Free, U))
+          continue;
+        if (!Searching)
+          backward().from(S->Free);
+        Searching = true;
         if (!backward().reaches(U) && !LifetimeErrors.count({U, B})) {
           error(U, name(U) + " uses " + buf(B) +
                        ", but no path of edges orders it before its free " +
                        name(S->Free));
           note(S->Free, "free of " + buf(B) + " is here");
         }
+      }
     }
   }
 }
@@ -284,15 +313,18 @@ void Verifier::checkOpRules() {
       if (!hasAlloc(B))
         continue;
       Tier Tr = G[site(B)->Alloc].BufTier;
-      std::string Where = name(I) + " uses " + buf(B) + " in tier " +
-                          T.tierName(Tr).str() + ", but ";
+      // Spelled out only for an error: this runs for every use.
+      auto Where = [&] {
+        return name(I) + " uses " + buf(B) + " in tier " +
+               T.tierName(Tr).str() + ", but ";
+      };
       if (!(OnPipe >> index(Tr) & 1)) {
-        error(I, Where + "an operation on " + T.pipeName(N.OpPipe) +
+        error(I, Where() + "an operation on " + T.pipeName(N.OpPipe) +
                      " uses only " + listOf(OnPipe, T.tierNames()));
         break;
       }
       if (R && !(R->Tiers >> index(Tr) & 1)) {
-        error(I, Where + "the target lets '" + G.opName(N) + "' use only " +
+        error(I, Where() + "the target lets '" + G.opName(N) + "' use only " +
                      listOf(R->Tiers, T.tierNames()));
         break;
       }

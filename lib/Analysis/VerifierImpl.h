@@ -35,6 +35,8 @@ inline constexpr NodeIdx NoNode = UINT32_MAX;
 struct BufferSite {
   NodeIdx Alloc = NoNode;
   NodeIdx Free = NoNode;
+  /// The buffer's place in Verifier::BufOrder.
+  uint32_t Index = 0;
 };
 
 /// How the messages name buffer \p B: "b<B>".

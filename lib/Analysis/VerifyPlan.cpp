@@ -313,10 +313,14 @@ void Verifier::checkSpillEdges() {
 }
 
 void Verifier::checkReuseEdges() {
-  std::vector<EdgeList> Implied = computeReuseEdges(G);
+  // A graph without offsets implies no reuse edge.
+  std::vector<EdgeList> Implied;
+  if (G.hasMemoryPlan())
+    Implied = computeReuseEdges(G);
+  const EdgeList None;
   for (NodeIdx I : G.Order) {
     const auto &Have = G[I].ReusePreds;
-    const auto &Want = Implied[I];
+    const auto &Want = Implied.empty() ? None : Implied[I];
     for (NodeIdx P : Want)
       if (!is_contained(Have, P)) {
         error(I, name(I) + " lacks the reuse edge from " + name(P) +
