@@ -3,9 +3,10 @@
 #include "dan/Analysis/Lint.h"
 #include "PathFinder.h"
 #include "dan/IR/IdIndex.h"
-#include "llvm/ADT/DenseMap.h"
+#include "dan/Support/CSR.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
+#include <optional>
 
 using namespace llvm;
 
@@ -28,9 +29,7 @@ struct Warning {
 } // namespace
 
 unsigned lintGraph(const Graph &G, const DiagHandler &Diag) {
-  // Paths along every edge, by schedule position.
-  detail::PathFinder Paths(G, G.positions(), /*Backward=*/false,
-                           /*WithReuse=*/true);
+  std::vector<uint32_t> Pos = G.positions();
   std::vector<Warning> Warnings;
   auto Name = [&](NodeIdx I) { return "n" + std::to_string(G[I].Id); };
 
@@ -41,48 +40,72 @@ unsigned lintGraph(const Graph &G, const DiagHandler &Diag) {
   for (const Node &N : G.Nodes)
     for (NodeIdx P : N.Preds)
       HasSucc[P] = 1;
-  // The operations of each buffer, in schedule order.
-  DenseMap<uint64_t, SmallVector<NodeIdx, 4>> Users;
-  DenseMap<uint64_t, NodeIdx> AllocOf;
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
-    if (N.Kind == NodeKind::Alloc)
-      AllocOf.try_emplace(N.Buf, I);
-    if (N.Kind != NodeKind::Op)
-      continue;
-    if (N.Bufs.empty() && (N.Preds.empty() || !HasSucc[I]))
-      Warnings.emplace_back(Paths.position(I), I,
+    if (N.Kind == NodeKind::Op && N.Bufs.empty() &&
+        (N.Preds.empty() || !HasSucc[I]))
+      Warnings.emplace_back(Pos[I], I,
                             "operation " + Name(I) + " (" + G.opName(N).str() +
                                 ") uses no buffer and orders no two nodes");
-    for (uint64_t B : N.Bufs) {
-      SmallVector<NodeIdx, 4> &L = Users[B];
-      if (L.empty() || L.back() != I) // a buffer listed twice is one use
-        L.push_back(I);
-    }
   }
-  for (NodeIdx I : G.Order) {
-    const Node &N = G[I];
-    if (N.Kind == NodeKind::Alloc && !Users.count(N.Buf))
-      Warnings.emplace_back(Paths.position(I), I,
-                            "buffer b" + std::to_string(N.Buf) +
-                                " is allocated but no operation uses it");
-  }
-  // The first use of a buffer fills it (a load from DDR, or the operation
-  // that produces it); every other use must come after that one. Later uses
-  // may run at once with each other: most are reads of the same data (two
-  // CONVs of one input tile), which the graph cannot tell from writes.
-  for (NodeIdx I : G.Order) {
-    const Node &N = G[I];
-    auto It = Users.find(N.Buf);
-    if (N.Kind != NodeKind::Alloc || It == Users.end())
-      continue;
-    ArrayRef<NodeIdx> L = It->second;
-    Paths.from(L[0]);
-    for (NodeIdx U : L.drop_front()) {
-      if (Paths.reaches(U))
+
+  // The operations of each allocated buffer (by its alloc's index among the
+  // allocs), in schedule order, a buffer listed twice by one operation once.
+  IdIndex AllocIndex(G.size());
+  std::vector<NodeIdx> Allocs;
+  for (NodeIdx I : G.Order)
+    if (G[I].Kind == NodeKind::Alloc &&
+        AllocIndex.insert(G[I].Buf, Allocs.size()))
+      Allocs.push_back(I);
+  CSRBuilder<NodeIdx> Lists(Allocs.size());
+  auto ForEachUse = [&](auto F) {
+    for (NodeIdx I : G.Order) {
+      const Node &N = G[I];
+      if (N.Kind != NodeKind::Op)
         continue;
-      std::string B = "b" + std::to_string(N.Buf);
-      Warnings.emplace_back(Paths.position(U), U,
+      for (size_t J = 0; J != N.Bufs.size(); ++J)
+        if (!is_contained(ArrayRef(N.Bufs).take_front(J), N.Bufs[J]))
+          if (uint32_t K = AllocIndex.lookup(N.Bufs[J]); K != IdIndex::None)
+            F(K, I);
+    }
+  };
+  ForEachUse([&](uint32_t K, NodeIdx) { Lists.count(K); });
+  Lists.startAdding();
+  ForEachUse([&](uint32_t K, NodeIdx I) { Lists.add(K, I); });
+  std::vector<uint32_t> UsersBegin;
+  std::vector<NodeIdx> UserList;
+  Lists.finish(UsersBegin, UserList);
+
+  // Paths along every edge, by schedule position; built for the first use
+  // that no edge of its own orders after its buffer's first use.
+  std::optional<detail::PathFinder> Paths;
+  for (uint32_t K = 0; K != Allocs.size(); ++K) {
+    NodeIdx A = Allocs[K];
+    ArrayRef<NodeIdx> L(UserList.data() + UsersBegin[K],
+                        UsersBegin[K + 1] - UsersBegin[K]);
+    if (L.empty()) {
+      Warnings.emplace_back(Pos[A], A,
+                            "buffer b" + std::to_string(G[A].Buf) +
+                                " is allocated but no operation uses it");
+      continue;
+    }
+    // The first use of a buffer fills it (a load from DDR, or the operation
+    // that produces it); every other use must come after that one. Later
+    // uses may run at once with each other: most are reads of the same data
+    // (two CONVs of one input tile), which the graph cannot tell from writes.
+    bool Searching = false;
+    for (NodeIdx U : L.drop_front()) {
+      if (is_contained(G[U].Preds, L[0]))
+        continue;
+      if (!Paths)
+        Paths.emplace(G, Pos, /*Backward=*/false, /*WithReuse=*/true);
+      if (!Searching)
+        Paths->from(L[0]);
+      Searching = true;
+      if (Paths->reaches(U))
+        continue;
+      std::string B = "b" + std::to_string(G[A].Buf);
+      Warnings.emplace_back(Pos[U], U,
                             "operation " + Name(U) + " uses buffer " + B +
                                 " but no path of " + "edges orders it after " +
                                 Name(L[0]) + ", the first use of " + B +
