@@ -15,7 +15,6 @@
 #include "dan/IR/MemoryPlan.h"
 #include "dan/Select/Select.h"
 #include "dan/Support/Timing.h"
-#include <optional>
 
 using namespace llvm;
 
@@ -81,12 +80,11 @@ Expected<CPEStats> selectCPE(Graph &G, const TargetDesc &T,
     return Expected<CPEStats>(std::move(E));
   uint64_t Before = replay(G, T).Makespan;
   std::unique_ptr<Graph> ByParts;
-  std::optional<PhaseTimer> Timer;
-  if (Select.TimePhases)
-    Timer.emplace("cpe-kernels", "dan-cpe: refining each kernel alone");
-  Expected<CPEStats> Joined =
-      refinePartByPart(G, T, Opts, Select, Parts, ByParts);
-  Timer.reset();
+  Expected<CPEStats> Joined = [&] {
+    PhaseTimer Timer("cpe-kernels", "dan-cpe: refining each kernel alone",
+                     Select.TimePhases);
+    return refinePartByPart(G, T, Opts, Select, Parts, ByParts);
+  }();
   if (!Joined)
     return Joined;
   // Then the joined refinements searched as one graph, from their order:
@@ -94,12 +92,13 @@ Expected<CPEStats> selectCPE(Graph &G, const TargetDesc &T,
   // lower the makespan, so the result is never slower than the kernels
   // refined alone and joined. (Each kernel's list schedule was tried
   // alone; one of the whole would cost more than the search.)
-  if (Select.TimePhases)
-    Timer.emplace("cpe-whole", "dan-cpe: refining the joined kernels whole");
   CPEOptions Across = Opts;
   Across.Start = CPEStart::Input;
-  Expected<CPEStats> Whole = runCPE(*ByParts, T, Across, /*InputChecked=*/true);
-  Timer.reset();
+  Expected<CPEStats> Whole = [&] {
+    PhaseTimer Timer("cpe-whole", "dan-cpe: refining the joined kernels whole",
+                     Select.TimePhases);
+    return runCPE(*ByParts, T, Across, /*InputChecked=*/true);
+  }();
   if (!Whole)
     return Whole;
   addSearchCounts(*Joined, *Whole);

@@ -87,9 +87,8 @@ void tryUnplaced(const Graph &G, const TargetDesc &T,
                  const PlannedOrders &P, bool Timed, JobRunner &Runner,
                  SmallVectorImpl<MPASStats::L0Trial> &Tried, size_t &BestC,
                  RankKey &BestKey) {
-  std::optional<PhaseTimer> Timer;
-  if (Timed)
-    Timer.emplace("mpas-unplaced", "dan-mpas: planning the best unplaced");
+  PhaseTimer Timer("mpas-unplaced", "dan-mpas: planning the best unplaced",
+                   Timed);
   std::vector<size_t> Ranked(P.Unique.begin(), P.Unique.end());
   llvm::stable_sort(Ranked, [&](size_t A, size_t B) {
     return rankKey(P.Plans[P.PlanOf[A]], Runs[A].Stats->PeakL1UB) <
@@ -184,9 +183,7 @@ PlannedOrders planOrders(Graph &G, const TargetDesc &T,
     P.InputChecked = !E;
     consumeError(std::move(E));
   }
-  std::optional<PhaseTimer> Timer;
-  if (Timed)
-    Timer.emplace(Phase, PhaseDesc);
+  PhaseTimer Timer(Phase, PhaseDesc, Timed);
   Runner.run(P.Unique.size(), [&](size_t U) {
     P.Plans[U] = planAndMeasure(G, T, *Orders[P.Unique[U]], P.InputChecked);
   });

@@ -212,9 +212,7 @@ std::vector<Ordered> orderAll(const Graph &G, const TargetDesc &T,
     consumeError(std::move(E));
   }
   std::vector<Ordered> Runs(Jobs.size());
-  std::optional<PhaseTimer> Timer;
-  if (Timed)
-    Timer.emplace("mpas-order", "dan-mpas: ordering the candidates");
+  PhaseTimer Timer("mpas-order", "dan-mpas: ordering the candidates", Timed);
   // The jobs without a twin first, then those under Single that have one,
   // all in one batch. A job under Single whose twin under Capacity has
   // finished and made every L0 test as Single would takes the twin's order

@@ -13,7 +13,6 @@
 #include "dan/Analysis/Replay.h"
 #include "dan/IR/Kernels.h"
 #include "dan/Support/Timing.h"
-#include <optional>
 
 using namespace llvm;
 
@@ -122,11 +121,11 @@ Expected<MPASStats> selectKernels(Graph &G, const TargetDesc &T,
                                   const SelectOptions &Select,
                                   const KernelSplit &K) {
   std::vector<NodeIdx> InTurn;
-  std::optional<PhaseTimer> Timer;
-  if (Select.TimePhases)
-    Timer.emplace("mpas-kernels", "dan-mpas: ordering each kernel alone");
-  Expected<MPASStats> Floor = orderInTurn(G, T, Opts, Select, K, InTurn);
-  Timer.reset();
+  Expected<MPASStats> Floor = [&] {
+    PhaseTimer Timer("mpas-kernels", "dan-mpas: ordering each kernel alone",
+                     Select.TimePhases);
+    return orderInTurn(G, T, Opts, Select, K, InTurn);
+  }();
   if (!Floor)
     return Floor;
   Floor->Kernels = K.NumKernels;
@@ -145,9 +144,9 @@ Expected<MPASStats> selectKernels(Graph &G, const TargetDesc &T,
   if (!Whole)
     consumeError(Whole.takeError());
 
-  if (Select.TimePhases)
-    Timer.emplace("mpas-compositions",
-                  "dan-mpas: planning the compositions of the kernels");
+  PhaseTimer Timer("mpas-compositions",
+                   "dan-mpas: planning the compositions of the kernels",
+                   Select.TimePhases);
   MPASStats::Composition CI =
       measure(G, T, InTurn, CompositionKind::InTurn, Select);
   MPASStats::Composition CW{CompositionKind::Whole};

@@ -29,9 +29,8 @@ static std::optional<TaskOrder> findTasks(const Graph &G, const TargetDesc &T,
                                           JobRunner &Runner) {
   if (Opts.Order == Traversal::Free || Opts.Order == Traversal::Window)
     return std::nullopt;
-  std::optional<PhaseTimer> Timer;
-  if (Select.TimePhases)
-    Timer.emplace("mpas-tasks", "dan-mpas: finding the tasks");
+  PhaseTimer Timer("mpas-tasks", "dan-mpas: finding the tasks",
+                   Select.TimePhases);
   return findTaskOrder(G, T, [&](size_t N, function_ref<void(size_t)> Job) {
     Runner.run(N, Job);
   });
@@ -66,10 +65,9 @@ Expected<MPASStats> mpas_select::selectWhole(Graph &G, const TargetDesc &T,
       MPASStats Sampled;
       std::optional<SmallVector<OrderCandidate, 2>> Settings;
       {
-        std::optional<PhaseTimer> Timer;
-        if (Select.TimePhases)
-          Timer.emplace("mpas-sample",
-                        "dan-mpas: ranking the candidates on a sample");
+        PhaseTimer Timer("mpas-sample",
+                         "dan-mpas: ranking the candidates on a sample",
+                         Select.TimePhases);
         Settings = rankOnSample(G, T, Opts, Tasks, Select, Sampled);
       }
       if (Settings) {

@@ -21,11 +21,12 @@ namespace dan {
 inline bool TimePhases = false;
 
 /// Times its scope as the phase \p Name ("dlr-plan") described as \p Desc
-/// ("DLR: memory plan") when TimePhases is set.
+/// ("DLR: memory plan") when TimePhases is set and \p Enabled (false in a
+/// job of a thread pool, whose caller times the phase).
 class PhaseTimer {
 public:
-  PhaseTimer(llvm::StringRef Name, llvm::StringRef Desc)
-      : Region(Name, Desc, "dan", "DAN phases", TimePhases) {}
+  PhaseTimer(llvm::StringRef Name, llvm::StringRef Desc, bool Enabled = true)
+      : Region(Name, Desc, "dan", "DAN phases", TimePhases && Enabled) {}
 
 private:
   llvm::NamedRegionTimer Region;
