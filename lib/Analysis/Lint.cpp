@@ -1,9 +1,9 @@
 //===- Lint.cpp - Warnings about graphs that verify -----------------------===//
 
 #include "dan/Analysis/Lint.h"
+#include "BufferUses.h"
 #include "PathFinder.h"
 #include "dan/IR/IdIndex.h"
-#include "dan/Support/CSR.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 #include <optional>
@@ -49,40 +49,23 @@ unsigned lintGraph(const Graph &G, const DiagHandler &Diag) {
                                 ") uses no buffer and orders no two nodes");
   }
 
-  // The operations of each allocated buffer (by its alloc's index among the
-  // allocs), in schedule order, a buffer listed twice by one operation once.
+  // The operations of each allocated buffer, keyed by its alloc's index
+  // among the allocs.
   IdIndex AllocIndex(G.size());
   std::vector<NodeIdx> Allocs;
   for (NodeIdx I : G.Order)
     if (G[I].Kind == NodeKind::Alloc &&
         AllocIndex.insert(G[I].Buf, Allocs.size()))
       Allocs.push_back(I);
-  CSRBuilder<NodeIdx> Lists(Allocs.size());
-  auto ForEachUse = [&](auto F) {
-    for (NodeIdx I : G.Order) {
-      const Node &N = G[I];
-      if (N.Kind != NodeKind::Op)
-        continue;
-      for (size_t J = 0; J != N.Bufs.size(); ++J)
-        if (!is_contained(ArrayRef(N.Bufs).take_front(J), N.Bufs[J]))
-          if (uint32_t K = AllocIndex.lookup(N.Bufs[J]); K != IdIndex::None)
-            F(K, I);
-    }
-  };
-  ForEachUse([&](uint32_t K, NodeIdx) { Lists.count(K); });
-  Lists.startAdding();
-  ForEachUse([&](uint32_t K, NodeIdx I) { Lists.add(K, I); });
-  std::vector<uint32_t> UsersBegin;
-  std::vector<NodeIdx> UserList;
-  Lists.finish(UsersBegin, UserList);
+  detail::BufferUses Users(G, Allocs.size(),
+                           [&](uint64_t B) { return AllocIndex.lookup(B); });
 
   // Paths along every edge, by schedule position; built for the first use
   // that no edge of its own orders after its buffer's first use.
   std::optional<detail::PathFinder> Paths;
   for (uint32_t K = 0; K != Allocs.size(); ++K) {
     NodeIdx A = Allocs[K];
-    ArrayRef<NodeIdx> L(UserList.data() + UsersBegin[K],
-                        UsersBegin[K + 1] - UsersBegin[K]);
+    ArrayRef<NodeIdx> L = Users.of(K);
     if (L.empty()) {
       Warnings.emplace_back(Pos[A], A,
                             "buffer b" + std::to_string(G[A].Buf) +
@@ -99,9 +82,10 @@ unsigned lintGraph(const Graph &G, const DiagHandler &Diag) {
         continue;
       if (!Paths)
         Paths.emplace(G, Pos, /*Backward=*/false, /*WithReuse=*/true);
-      if (!Searching)
+      if (!Searching) {
         Paths->from(L[0]);
-      Searching = true;
+        Searching = true;
+      }
       if (Paths->reaches(U))
         continue;
       std::string B = "b" + std::to_string(G[A].Buf);

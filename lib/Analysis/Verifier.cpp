@@ -7,10 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "dan/Analysis/Verifier.h"
+#include "BufferUses.h"
 #include "VerifierImpl.h"
 #include "dan/IR/Diagnostic.h"
 #include "dan/Support/CSR.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include <array>
@@ -95,28 +95,11 @@ PathFinder &Verifier::backward() {
 }
 
 void Verifier::checkUsePaths() {
-  // Each buffer's uses, by its place in BufOrder: the operations that name
-  // it, once each (an operation names a buffer at most a few times in a
-  // row).
-  CSRBuilder<NodeIdx> Lists(BufOrder.size());
-  auto ForEachUse = [&](auto F) {
-    for (NodeIdx I : G.Order) {
-      const Node &N = G[I];
-      if (N.Kind != NodeKind::Op)
-        continue;
-      for (size_t J = 0; J != N.Bufs.size(); ++J)
-        if (!is_contained(ArrayRef(N.Bufs).take_front(J), N.Bufs[J]))
-          if (const BufferSite *S = site(N.Bufs[J]))
-            F(S->Index, I);
-    }
-  };
-  ForEachUse([&](uint32_t K, NodeIdx) { Lists.count(K); });
-  Lists.startAdding();
-  ForEachUse([&](uint32_t K, NodeIdx I) { Lists.add(K, I); });
-  std::vector<uint32_t> UsesBegin;
-  std::vector<NodeIdx> UseList;
-  Lists.finish(UsesBegin, UseList);
-
+  // Each buffer's uses, by its place in BufOrder.
+  BufferUses Uses(G, BufOrder.size(), [&](uint64_t B) {
+    const BufferSite *S = site(B);
+    return S ? S->Index : IdIndex::None;
+  });
   auto ByRank = [&](NodeIdx A, NodeIdx B) { return Rank[A] < Rank[B]; };
   // Most uses follow the alloc, and precede the free, by an edge of their
   // own: those need no search.
@@ -126,8 +109,7 @@ void Verifier::checkUsePaths() {
   for (uint32_t K = 0; K != BufOrder.size(); ++K) {
     uint64_t B = BufOrder[K];
     const BufferSite *S = site(B);
-    MutableArrayRef<NodeIdx> L(UseList.data() + UsesBegin[K],
-                               UsesBegin[K + 1] - UsesBegin[K]);
+    MutableArrayRef<NodeIdx> L = Uses.of(K);
     // A buffer no operation uses: its free still after its alloc, or bytes
     // given back by the free could be taken before the alloc's are.
     if (L.empty()) {
@@ -154,9 +136,10 @@ void Verifier::checkUsePaths() {
       for (NodeIdx U : L) {
         if (HasPred(U, S->Alloc))
           continue;
-        if (!Searching)
+        if (!Searching) {
           forward().from(S->Alloc);
-        Searching = true;
+          Searching = true;
+        }
         if (!forward().reaches(U) && !LifetimeErrors.count({U, B})) {
           error(U, name(U) + " uses " + buf(B) +
                        ", but no path of edges orders it after its alloc " +
@@ -170,9 +153,10 @@ void Verifier::checkUsePaths() {
       for (NodeIdx U : llvm::reverse(L)) {
         if (HasPred(S->Free, U))
           continue;
-        if (!Searching)
+        if (!Searching) {
           backward().from(S->Free);
-        Searching = true;
+          Searching = true;
+        }
         if (!backward().reaches(U) && !LifetimeErrors.count({U, B})) {
           error(U, name(U) + " uses " + buf(B) +
                        ", but no path of edges orders it before its free " +

@@ -28,8 +28,9 @@ namespace dan {
 /// respect its edges) through \p Diag as DK_Warning, with notes, in schedule
 /// order of the node warned about. Returns the number of warnings.
 /// O(V + E) for the unused buffers and operations; for the unordered uses,
-/// one search from a buffer's first use per other use, bounded by that
-/// use's place in the schedule (docs/Verifier.md, "Warnings").
+/// one search from a buffer's first use, for the other uses without an
+/// edge from it, each bounded by that use's place in the schedule
+/// (docs/Verifier.md, "Warnings").
 unsigned lintGraph(const Graph &G, const DiagHandler &Diag);
 
 } // namespace dan
