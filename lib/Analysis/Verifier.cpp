@@ -101,12 +101,13 @@ void Verifier::checkUsePaths() {
     return S ? S->Index : IdIndex::None;
   });
   auto ByRank = [&](NodeIdx A, NodeIdx B) { return Rank[A] < Rank[B]; };
-  // Most uses follow the alloc, and precede the free, by an edge of their
-  // own: those need no search.
-  auto HasPred = [&](NodeIdx I, NodeIdx P) {
-    return is_contained(G[I].Preds, P);
-  };
+  // Nodes known to come after the alloc (After) or before the free
+  // (Before) of the buffer with key K, marked K + 1. Most uses have an edge
+  // from the alloc or from an earlier use (after a spill, the first one),
+  // and an edge to the free or to a later use: those need no search.
+  std::vector<uint32_t> After(G.size(), 0), Before(G.size(), 0);
   for (uint32_t K = 0; K != BufOrder.size(); ++K) {
+    const uint32_t Mark = K + 1;
     uint64_t B = BufOrder[K];
     const BufferSite *S = site(B);
     MutableArrayRef<NodeIdx> L = Uses.of(K);
@@ -115,7 +116,7 @@ void Verifier::checkUsePaths() {
     if (L.empty()) {
       if (S->Alloc != NoNode && S->Free != NoNode &&
           !(Opts.Schedule && Pos[S->Free] < Pos[S->Alloc]) &&
-          !HasPred(S->Free, S->Alloc)) {
+          !is_contained(G[S->Free].Preds, S->Alloc)) {
         forward().from(S->Alloc);
         if (!forward().reaches(S->Free)) {
           error(S->Free, name(S->Free) + " frees " + buf(B) +
@@ -132,15 +133,21 @@ void Verifier::checkUsePaths() {
     // its free, whenever its pipe is free: it may touch bytes that another
     // buffer holds.
     if (S->Alloc != NoNode) {
+      After[S->Alloc] = Mark;
       bool Searching = false;
       for (NodeIdx U : L) {
-        if (HasPred(U, S->Alloc))
-          continue;
-        if (!Searching) {
-          forward().from(S->Alloc);
-          Searching = true;
+        bool Known =
+            any_of(G[U].Preds, [&](NodeIdx P) { return After[P] == Mark; });
+        if (!Known) {
+          if (!Searching) {
+            forward().from(S->Alloc);
+            Searching = true;
+          }
+          Known = forward().reaches(U);
         }
-        if (!forward().reaches(U) && !LifetimeErrors.count({U, B})) {
+        if (Known)
+          After[U] = Mark;
+        else if (!LifetimeErrors.count({U, B})) {
           error(U, name(U) + " uses " + buf(B) +
                        ", but no path of edges orders it after its alloc " +
                        name(S->Alloc));
@@ -149,15 +156,22 @@ void Verifier::checkUsePaths() {
       }
     }
     if (S->Free != NoNode) {
+      for (NodeIdx P : G[S->Free].Preds)
+        Before[P] = Mark;
       bool Searching = false;
       for (NodeIdx U : llvm::reverse(L)) {
-        if (HasPred(S->Free, U))
-          continue;
-        if (!Searching) {
-          backward().from(S->Free);
-          Searching = true;
+        bool Known = Before[U] == Mark;
+        if (!Known) {
+          if (!Searching) {
+            backward().from(S->Free);
+            Searching = true;
+          }
+          Known = backward().reaches(U);
         }
-        if (!backward().reaches(U) && !LifetimeErrors.count({U, B})) {
+        if (Known)
+          for (NodeIdx P : G[U].Preds)
+            Before[P] = Mark;
+        else if (!LifetimeErrors.count({U, B})) {
           error(U, name(U) + " uses " + buf(B) +
                        ", but no path of edges orders it before its free " +
                        name(S->Free));
