@@ -10,11 +10,11 @@
 #include "Parallel.h"
 #include "dan/Analysis/Replay.h"
 #include "dan/Analysis/Verifier.h"
-#include "dan/IR/Components.h"
 #include "dan/IR/Kernels.h"
 #include "dan/IR/MemoryPlan.h"
 #include "dan/Select/Select.h"
 #include "dan/Support/Timing.h"
+#include <utility>
 
 using namespace llvm;
 
@@ -35,15 +35,15 @@ static void addSearchCounts(CPEStats &All, const CPEStats &S) {
 }
 
 /// Refines each of \p Parts of \p G alone (the parts at once) and joins
-/// them into \p Joined; the counts of all parts. \p G, which verifies, is
-/// only read. A segment of a graph that verifies verifies (it holds every
-/// node of its buffers and every path between those), so the parts are not
-/// checked again.
+/// their orders into \p Joined, an order of G's nodes; the counts of all
+/// parts. \p G, which verifies, is only read. A segment of a graph that
+/// verifies verifies (it holds every node of its buffers and every path
+/// between those), so the parts are not checked again.
 static Expected<CPEStats> refinePartByPart(const Graph &G, const TargetDesc &T,
                                            const CPEOptions &Opts,
                                            const SelectOptions &Select,
                                            ArrayRef<std::vector<NodeIdx>> Parts,
-                                           std::unique_ptr<Graph> &Joined) {
+                                           std::vector<NodeIdx> &Joined) {
   Expected<std::vector<PartResult<CPEStats>>> Refined =
       runOnParts<CPEStats>(G, Parts, Select, [&](Graph &Part) {
         // A kernel alone numbers its spills after its own nodes.
@@ -55,10 +55,16 @@ static Expected<CPEStats> refinePartByPart(const Graph &G, const TargetDesc &T,
   CPEStats All;
   for (const PartResult<CPEStats> &R : *Refined)
     addSearchCounts(All, R.Stats);
-  std::vector<Graph *> Graphs;
-  for (const PartResult<CPEStats> &R : *Refined)
-    Graphs.push_back(R.Part.get());
-  Joined = joinParts(Graphs, G);
+  // Stage 3 moves nodes and keeps the plan, and with it each kernel's order
+  // of buffer nodes: the parts joined are G under their orders, mapped
+  // back to G's nodes (a part holds its segment's nodes in segment order),
+  // with G's ids, edges and reuse edges, which joinParts would compute
+  // again.
+  Joined.clear();
+  Joined.reserve(G.Order.size());
+  for (size_t P = 0; P != Parts.size(); ++P)
+    for (NodeIdx I : (*Refined)[P].Part->Order)
+      Joined.push_back(Parts[P][I]);
   All.Parts = Parts.size();
   return All;
 }
@@ -79,7 +85,7 @@ Expected<CPEStats> selectCPE(Graph &G, const TargetDesc &T,
   if (Error E = verifyPassInput(G, T, "dan-cpe"))
     return Expected<CPEStats>(std::move(E));
   uint64_t Before = replay(G, T).Makespan;
-  std::unique_ptr<Graph> ByParts;
+  std::vector<NodeIdx> ByParts;
   Expected<CPEStats> Joined = [&] {
     PhaseTimer Timer("cpe-kernels", "dan-cpe: refining each kernel alone",
                      Select.TimePhases);
@@ -94,19 +100,21 @@ Expected<CPEStats> selectCPE(Graph &G, const TargetDesc &T,
   // alone; one of the whole would cost more than the search.)
   CPEOptions Across = Opts;
   Across.Start = CPEStart::Input;
+  std::vector<NodeIdx> Input = std::exchange(G.Order, std::move(ByParts));
   Expected<CPEStats> Whole = [&] {
     PhaseTimer Timer("cpe-whole", "dan-cpe: refining the joined kernels whole",
                      Select.TimePhases);
-    return runCPE(*ByParts, T, Across, /*InputChecked=*/true);
+    return runCPE(G, T, Across, /*InputChecked=*/true);
   }();
-  if (!Whole)
+  if (!Whole) {
+    G.Order = std::move(Input);
     return Whole;
+  }
   addSearchCounts(*Joined, *Whole);
   Joined->JoinedMakespan = Whole->MakespanBefore;
   Joined->MakespanBefore = Before;
   Joined->MakespanAfter = Whole->MakespanAfter;
   Joined->ReuseEdges = Whole->ReuseEdges;
-  G = std::move(*ByParts);
   return Joined;
 }
 
