@@ -6,7 +6,6 @@
 #include "dan/IR/IdIndex.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
-#include <optional>
 
 using namespace llvm;
 
@@ -60,9 +59,9 @@ unsigned lintGraph(const Graph &G, const DiagHandler &Diag) {
   detail::BufferUses Users(G, Allocs.size(),
                            [&](uint64_t B) { return AllocIndex.lookup(B); });
 
-  // Paths along every edge, by schedule position; built for the first use
-  // that no edge of its own orders after its buffer's first use.
-  std::optional<detail::PathFinder> Paths;
+  // Paths along every edge, by schedule position (searched only for a use
+  // that no edge of its own orders after its buffer's first use).
+  detail::PathFinder Paths(G, Pos, /*Backward=*/false, /*WithReuse=*/true);
   for (uint32_t K = 0; K != Allocs.size(); ++K) {
     NodeIdx A = Allocs[K];
     ArrayRef<NodeIdx> L = Users.of(K);
@@ -76,17 +75,9 @@ unsigned lintGraph(const Graph &G, const DiagHandler &Diag) {
     // that produces it); every other use must come after that one. Later
     // uses may run at once with each other: most are reads of the same data
     // (two CONVs of one input tile), which the graph cannot tell from writes.
-    bool Searching = false;
+    Paths.from(L[0]);
     for (NodeIdx U : L.drop_front()) {
-      if (is_contained(G[U].Preds, L[0]))
-        continue;
-      if (!Paths)
-        Paths.emplace(G, Pos, /*Backward=*/false, /*WithReuse=*/true);
-      if (!Searching) {
-        Paths->from(L[0]);
-        Searching = true;
-      }
-      if (Paths->reaches(U))
+      if (is_contained(G[U].Preds, L[0]) || Paths.reaches(U))
         continue;
       std::string B = "b" + std::to_string(G[A].Buf);
       Warnings.emplace_back(Pos[U], U,

@@ -53,41 +53,26 @@ inline std::string cycleText(const Graph &G, std::vector<NodeIdx> Backward,
 /// a path leads from B to A, for Bs before A, the latest first.
 class PathFinder {
 public:
-  /// \p WithReuse: reuse edges count as edges too.
-  PathFinder(const Graph &G, llvm::ArrayRef<uint32_t> Rank, bool Backward,
+  /// \p WithReuse: reuse edges count as edges too. Nothing is built until
+  /// the first question, when \p Rank (kept by reference) must be filled:
+  /// most uses are ordered by an edge of their own, and a graph whose uses
+  /// all are needs no search.
+  PathFinder(const Graph &G, const std::vector<uint32_t> &Rank, bool Backward,
              bool WithReuse)
-      : Pos(Rank.size()), Seen(Rank.size(), 0) {
-    uint32_t Last = Rank.empty() ? 0 : Rank.size() - 1;
-    for (size_t I = 0; I != Rank.size(); ++I)
-      Pos[I] = Backward ? Last - Rank[I] : Rank[I];
-    CSRBuilder<NodeIdx> Lists(G.size());
-    auto ForEachEdge = [&](auto F) {
-      for (NodeIdx I = 0, E = G.size(); I != E; ++I) {
-        for (NodeIdx P : G[I].Preds)
-          Backward ? F(I, P) : F(P, I);
-        if (WithReuse)
-          for (NodeIdx P : G[I].ReusePreds)
-            Backward ? F(I, P) : F(P, I);
-      }
-    };
-    ForEachEdge([&](NodeIdx From, NodeIdx) { Lists.count(From); });
-    Lists.startAdding();
-    ForEachEdge([&](NodeIdx From, NodeIdx To) { Lists.add(From, To); });
-    Lists.finish(NextBegin, Next);
-  }
+      : G(G), Rank(Rank), IsBackward(Backward), WithReuse(WithReuse) {}
 
-  /// Starts the questions about paths from \p A.
+  /// Starts the questions about paths from \p A; the search itself starts
+  /// with the first of them.
   void from(NodeIdx A) {
-    ++Stamp;
-    Stack.assign(1, A);
-    Deferred = {};
-    Seen[A] = Stamp;
+    Source = A;
+    Started = false;
   }
 
   /// Whether a path leads from the node of from() to \p B (backward: from
   /// B to it); each B asked about comes after the previous one in the
   /// search's direction.
   bool reaches(NodeIdx B) {
+    start();
     while (!Deferred.empty() && Deferred.top().first < Pos[B]) {
       Stack.push_back(Deferred.top().second);
       Deferred.pop();
@@ -112,14 +97,55 @@ public:
   /// After reaches(\p B) said no: counts \p B as reached from here on, as
   /// for an edge to it that the caller adds.
   void reachVia(NodeIdx B) {
+    start();
     Seen[B] = Stamp;
     Stack.push_back(B);
   }
 
-  /// \p N's place in the search's direction.
-  uint32_t position(NodeIdx N) const { return Pos[N]; }
-
 private:
+  /// The edges in the search's direction, as compressed lists.
+  void build() {
+    Pos.resize(Rank.size());
+    Seen.assign(Rank.size(), 0);
+    uint32_t Last = Rank.empty() ? 0 : Rank.size() - 1;
+    for (size_t I = 0; I != Rank.size(); ++I)
+      Pos[I] = IsBackward ? Last - Rank[I] : Rank[I];
+    CSRBuilder<NodeIdx> Lists(G.size());
+    auto ForEachEdge = [&](auto F) {
+      for (NodeIdx I = 0, E = G.size(); I != E; ++I) {
+        for (NodeIdx P : G[I].Preds)
+          IsBackward ? F(I, P) : F(P, I);
+        if (WithReuse)
+          for (NodeIdx P : G[I].ReusePreds)
+            IsBackward ? F(I, P) : F(P, I);
+      }
+    };
+    ForEachEdge([&](NodeIdx From, NodeIdx) { Lists.count(From); });
+    Lists.startAdding();
+    ForEachEdge([&](NodeIdx From, NodeIdx To) { Lists.add(From, To); });
+    Lists.finish(NextBegin, Next);
+    Built = true;
+  }
+
+  /// The search from from()'s node, on the first question about it.
+  void start() {
+    if (Started)
+      return;
+    if (!Built)
+      build();
+    ++Stamp;
+    Stack.assign(1, Source);
+    Deferred = {};
+    Seen[Source] = Stamp;
+    Started = true;
+  }
+
+  const Graph &G;
+  const std::vector<uint32_t> &Rank;
+  bool IsBackward, WithReuse;
+  bool Built = false, Started = false;
+  NodeIdx Source = 0;
+  /// Each node's place in the search's direction.
   std::vector<uint32_t> Pos;
   std::vector<uint32_t> NextBegin;
   std::vector<NodeIdx> Next;

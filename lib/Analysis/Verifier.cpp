@@ -82,18 +82,6 @@ void Verifier::checkBuffers() {
   }
 }
 
-PathFinder &Verifier::forward() {
-  if (!Forward)
-    Forward.emplace(G, Rank, /*Backward=*/false, /*WithReuse=*/false);
-  return *Forward;
-}
-
-PathFinder &Verifier::backward() {
-  if (!Backward)
-    Backward.emplace(G, Rank, /*Backward=*/true, /*WithReuse=*/false);
-  return *Backward;
-}
-
 void Verifier::checkUsePaths() {
   // Each buffer's uses, by its place in BufOrder.
   BufferUses Uses(G, BufOrder.size(), [&](uint64_t B) {
@@ -117,8 +105,8 @@ void Verifier::checkUsePaths() {
       if (S->Alloc != NoNode && S->Free != NoNode &&
           !(Opts.Schedule && Pos[S->Free] < Pos[S->Alloc]) &&
           !is_contained(G[S->Free].Preds, S->Alloc)) {
-        forward().from(S->Alloc);
-        if (!forward().reaches(S->Free)) {
+        Forward.from(S->Alloc);
+        if (!Forward.reaches(S->Free)) {
           error(S->Free, name(S->Free) + " frees " + buf(B) +
                              ", but no path of edges orders it after its "
                              "alloc " +
@@ -134,17 +122,11 @@ void Verifier::checkUsePaths() {
     // buffer holds.
     if (S->Alloc != NoNode) {
       After[S->Alloc] = Mark;
-      bool Searching = false;
+      Forward.from(S->Alloc);
       for (NodeIdx U : L) {
         bool Known =
-            any_of(G[U].Preds, [&](NodeIdx P) { return After[P] == Mark; });
-        if (!Known) {
-          if (!Searching) {
-            forward().from(S->Alloc);
-            Searching = true;
-          }
-          Known = forward().reaches(U);
-        }
+            any_of(G[U].Preds, [&](NodeIdx P) { return After[P] == Mark; }) ||
+            Forward.reaches(U);
         if (Known)
           After[U] = Mark;
         else if (!LifetimeErrors.count({U, B})) {
@@ -158,16 +140,9 @@ void Verifier::checkUsePaths() {
     if (S->Free != NoNode) {
       for (NodeIdx P : G[S->Free].Preds)
         Before[P] = Mark;
-      bool Searching = false;
+      Backward.from(S->Free);
       for (NodeIdx U : llvm::reverse(L)) {
-        bool Known = Before[U] == Mark;
-        if (!Known) {
-          if (!Searching) {
-            backward().from(S->Free);
-            Searching = true;
-          }
-          Known = backward().reaches(U);
-        }
+        bool Known = Before[U] == Mark || Backward.reaches(U);
         if (Known)
           for (NodeIdx P : G[U].Preds)
             Before[P] = Mark;
@@ -212,8 +187,8 @@ void Verifier::checkTiles() {
   NodeIdx Current = NoNode;
   for (auto [W, R] : Reads) {
     if (W != Current)
-      forward().from(Current = W);
-    if (forward().reaches(R))
+      Forward.from(Current = W);
+    if (Forward.reaches(R))
       continue;
     for (const std::string &Name : G.tilesOf(G[R])->Reads)
       if (Writer.lookup(Name) == W) {

@@ -24,7 +24,6 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/SourceMgr.h"
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +48,8 @@ public:
   Verifier(const Graph &G, const TargetDesc &T, const VerifyOptions &Opts,
            const DiagHandler &Diag)
       : G(G), T(T), Opts(Opts), Diag(Diag), Pos(G.positions()),
+        Forward(G, Rank, /*Backward=*/false, /*WithReuse=*/false),
+        Backward(G, Rank, /*Backward=*/true, /*WithReuse=*/false),
         Sites(G.size()) {}
 
   unsigned run() {
@@ -124,9 +125,6 @@ private:
   /// Each tile written once; each read of a tile written here ordered after
   /// its write by a path of edges.
   void checkTiles();
-  /// The searches along dependence edges (Rank must be filled).
-  PathFinder &forward();
-  PathFinder &backward();
   void checkOrder();
   void checkLifetimes();
   void checkL0Single();
@@ -150,7 +148,8 @@ private:
   /// Each node's place in one topological order of every edge (empty when
   /// the graph has a cycle).
   std::vector<uint32_t> Rank;
-  std::optional<PathFinder> Forward, Backward;
+  /// The searches along dependence edges, on Rank.
+  PathFinder Forward, Backward;
   /// The (use, buffer) pairs checkLifetimes reported: checkUsePaths says
   /// nothing more of them.
   llvm::DenseSet<std::pair<NodeIdx, uint64_t>> LifetimeErrors;
