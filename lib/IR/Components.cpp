@@ -127,19 +127,23 @@ std::unique_ptr<Graph> joinParts(ArrayRef<Graph *> Parts, const Graph &Shape) {
   for (Graph *P : Parts) {
     uint64_t PartFirst = P->firstSpillId(), PartEnd = 0;
     NodeIdx IndexBase = Out->Nodes.size();
+    // The part's op names as indices into Out's table.
+    std::vector<uint32_t> OpNameOf;
+    OpNameOf.reserve(P->OpNames.size());
+    for (const std::string &Name : P->OpNames)
+      OpNameOf.push_back(Out->internOpName(Name));
     for (Node &N : P->Nodes) {
-      Node C = std::move(N);
+      Node &C = Out->Nodes.emplace_back(std::move(N));
       if (C.isSpill()) {
         PartEnd = std::max(PartEnd, C.Id - PartFirst + 1);
         C.Id = FirstSpill + Base + (C.Id - PartFirst);
       }
       if (!C.isBufferNode())
-        C.OpName = Out->internOpName(P->opName(C));
+        C.OpName = OpNameOf[C.OpName];
       for (EdgeList *L : {&C.Preds, &C.ReusePreds})
         for (NodeIdx &Pred : *L)
           Pred += IndexBase;
       Planned |= C.HasOffset || C.isSpill();
-      Out->Nodes.push_back(std::move(C));
     }
     for (NodeIdx I : P->Order)
       Out->Order.push_back(I + IndexBase);
@@ -150,11 +154,14 @@ std::unique_ptr<Graph> joinParts(ArrayRef<Graph *> Parts, const Graph &Shape) {
   }
   PartStart.push_back(Out->Nodes.size());
   addEdgesBetweenParts(*Out, PartStart, Shape);
+  // renumberSpills sorts the edges (the ones between parts too), and
+  // setReuseEdges gives sorted reuse edges.
   if (Planned) {
     renumberSpills(*Out);
     setReuseEdges(*Out);
+  } else {
+    Out->sortEdges();
   }
-  Out->sortEdges();
   return Out;
 }
 
