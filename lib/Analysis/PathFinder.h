@@ -54,9 +54,9 @@ inline std::string cycleText(const Graph &G, std::vector<NodeIdx> Backward,
 class PathFinder {
 public:
   /// \p WithReuse: reuse edges count as edges too. Nothing is built until
-  /// the first question, when \p Rank (kept by reference) must be filled:
-  /// most uses are ordered by an edge of their own, and a graph whose uses
-  /// all are needs no search.
+  /// the first question, which reads \p G's edges and \p Rank (kept by
+  /// reference) as they are then: most uses are ordered by an edge of their
+  /// own, and a graph whose uses all are needs no search.
   PathFinder(const Graph &G, const std::vector<uint32_t> &Rank, bool Backward,
              bool WithReuse)
       : G(G), Rank(Rank), IsBackward(Backward), WithReuse(WithReuse) {}
