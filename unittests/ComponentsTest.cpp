@@ -189,3 +189,52 @@ TEST(ComponentsTest, PartsPlannedAloneJoinIntoAValidPlan) {
   // The spills follow the schedule: spill k of the whole is N + 2k.
   EXPECT_EQ(Joined->firstSpillId(), (*Two)->firstSpillId());
 }
+
+TEST(ComponentsTest, AlikePartsTakeTheFirstsResultRenamed) {
+  llvm::SourceMgr SM;
+  std::string Diags;
+  std::unique_ptr<Graph> One = parse(SM, SpillExample, Diags);
+  ASSERT_TRUE(One) << Diags;
+  stripMemoryPlan(*One);
+  // Side by side, the second copy's ids start past the first's.
+  llvm::Expected<std::unique_ptr<Graph>> Two =
+      linkGraphs({One.get(), One.get()}, "Two");
+  ASSERT_TRUE(bool(Two));
+  std::vector<std::vector<NodeIdx>> P = splitKernels(**Two).Units;
+  ASSERT_EQ(P.size(), 2u);
+  std::unique_ptr<Graph> First = extractPart(**Two, P[0]),
+                         Second = extractPart(**Two, P[1]);
+  PartIds FirstIds = partIds(*First), SecondIds = partIds(*Second);
+  ASSERT_NE(FirstIds.Nodes, SecondIds.Nodes);
+  ASSERT_NE(FirstIds.Buffers, SecondIds.Buffers);
+  EXPECT_TRUE(partsAlike(*First, FirstIds, *Second, SecondIds));
+  EXPECT_EQ(partShapeHash(*First, FirstIds), partShapeHash(*Second, SecondIds));
+
+  // The second's plan is the first's renamed: its spill nodes too.
+  Graph Direct = *Second;
+  ASSERT_TRUE(bool(runDLR(*First, One->Target, DLROptions::oneSetting())));
+  ASSERT_TRUE(bool(runDLR(Direct, One->Target, DLROptions::oneSetting())));
+  ASSERT_GT(Direct.counts().Spills, 0u);
+  Graph Renamed = *Second;
+  ASSERT_TRUE(takeRenamedResult(*First, FirstIds, Renamed, SecondIds));
+  EXPECT_EQ(print(Renamed), print(Direct));
+
+  // A result that moved its input's nodes is not renamed.
+  Graph Moved = *First;
+  std::swap(Moved.Nodes[0], Moved.Nodes[1]);
+  Graph Kept = *Second;
+  EXPECT_FALSE(takeRenamedResult(Moved, FirstIds, Kept, SecondIds));
+  EXPECT_EQ(print(Kept), print(*Second));
+
+  // One cycle more, or ids in another order, and the parts are not alike.
+  Graph Slower = *Second;
+  for (Node &N : Slower.Nodes)
+    if (!N.isBufferNode()) {
+      ++N.Cycles;
+      break;
+    }
+  EXPECT_FALSE(partsAlike(*First, FirstIds, Slower, partIds(Slower)));
+  Graph Swapped = *Second;
+  std::swap(Swapped.Nodes[1].Id, Swapped.Nodes[2].Id);
+  EXPECT_FALSE(partsAlike(*First, FirstIds, Swapped, partIds(Swapped)));
+}

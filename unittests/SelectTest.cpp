@@ -216,3 +216,51 @@ TEST(SelectTest, TheOrderBeforePlacementIsTheUnplacedOrder) {
         EXPECT_FALSE(U->Placed);
       }
 }
+
+TEST(SelectTest, AlikePartsChangeNoByte) {
+  // Kernels alike up to their ids (copies side by side, in series,
+  // streamed; a model's layers) take the first's result renamed: the same
+  // bytes at every stage as running each part.
+  TargetDesc T = tightTarget();
+  std::vector<std::unique_ptr<Graph>> Graphs;
+  for (const std::unique_ptr<Graph> &Kernel : workloads(T))
+    for (LinkJoin J :
+         {LinkJoin::Parallel, LinkJoin::Series, LinkJoin::Stream}) {
+      llvm::Expected<std::unique_ptr<Graph>> L = linkGraphs(
+          {Kernel.get(), Kernel.get(), Kernel.get()}, Kernel->Name, J);
+      ASSERT_TRUE(bool(L)) << llvm::toString(L.takeError());
+      Graphs.push_back(std::move(*L));
+    }
+  GenOptions Model;
+  Model.Family = GenFamily::Transformer;
+  Model.Model.Layers = 3;
+  llvm::Expected<std::unique_ptr<Graph>> M = generateGraph(Model, T);
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  Graphs.push_back(std::move(*M));
+  SelectOptions Reuse, NoReuse;
+  NoReuse.ReuseAlikeParts = false;
+  size_t Alike = 0;
+  for (const std::unique_ptr<Graph> &In : Graphs) {
+    SCOPED_TRACE(In->Name);
+    Graph A = *In, B = *In;
+    llvm::Expected<MPASStats> MA = selectMPAS(A, T, MPASOptions(), Reuse);
+    ASSERT_TRUE(bool(MA)) << llvm::toString(MA.takeError());
+    ASSERT_TRUE(bool(selectMPAS(B, T, MPASOptions(), NoReuse)));
+    EXPECT_EQ(print(A), print(B));
+    DLROptions Auto;
+    Auto.Fit = FitPolicy::Auto;
+    Auto.AutoHorizon = true;
+    llvm::Expected<DLRStats> DA = selectDLR(A, T, Auto, Reuse);
+    ASSERT_TRUE(bool(DA)) << llvm::toString(DA.takeError());
+    ASSERT_TRUE(bool(selectDLR(B, T, Auto, NoReuse)));
+    EXPECT_EQ(print(A), print(B));
+    llvm::Expected<CPEStats> CA = selectCPE(A, T, CPEOptions(), Reuse);
+    ASSERT_TRUE(bool(CA)) << llvm::toString(CA.takeError());
+    ASSERT_TRUE(bool(selectCPE(B, T, CPEOptions(), NoReuse)));
+    EXPECT_EQ(print(A), print(B));
+    Alike += MA->AlikeParts + DA->AlikeParts + CA->AlikeParts;
+  }
+  // Most parts were renamed, not run (a count, not a bound: a test that
+  // compared runs with no part alike could not fail).
+  EXPECT_GT(Alike, Graphs.size() * 2);
+}

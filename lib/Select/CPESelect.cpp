@@ -44,12 +44,11 @@ static Expected<CPEStats> refinePartByPart(const Graph &G, const TargetDesc &T,
                                            const SelectOptions &Select,
                                            ArrayRef<std::vector<NodeIdx>> Parts,
                                            std::vector<NodeIdx> &Joined) {
-  Expected<std::vector<PartResult<CPEStats>>> Refined =
-      runOnParts<CPEStats>(G, Parts, Select, [&](Graph &Part) {
-        // A kernel alone numbers its spills after its own nodes.
-        renumberSpills(Part);
-        return runCPE(Part, T, Opts, /*InputChecked=*/true);
-      });
+  Expected<std::vector<PartResult<CPEStats>>> Refined = runOnParts<CPEStats>(
+      G, Parts, Select,
+      [&](Graph &Part) { return runCPE(Part, T, Opts, /*InputChecked=*/true); },
+      // A kernel alone numbers its spills after its own nodes.
+      renumberSpills);
   if (!Refined)
     return Refined.takeError();
   CPEStats All;
@@ -66,6 +65,7 @@ static Expected<CPEStats> refinePartByPart(const Graph &G, const TargetDesc &T,
     for (NodeIdx I : (*Refined)[P].Part->Order)
       Joined.push_back(Parts[P][I]);
   All.Parts = Parts.size();
+  All.AlikeParts = countRenamed<CPEStats>(*Refined);
   return All;
 }
 

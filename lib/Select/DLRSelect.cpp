@@ -119,6 +119,7 @@ static DLRStats addPartStats(ArrayRef<PartResult<DLRStats>> Parts) {
     All.PinnedSpills += S.PinnedSpills;
   }
   All.Parts = Parts.size();
+  All.AlikeParts = countRenamed(Parts);
   return All;
 }
 

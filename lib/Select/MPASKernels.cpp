@@ -108,6 +108,7 @@ Expected<MPASStats> orderInTurn(const Graph &G, const TargetDesc &T,
   MPASStats All = std::move(Results[Binding].Stats);
   All.Fallbacks = Fallbacks;
   All.Parts = Results.size();
+  All.AlikeParts = countRenamed<MPASStats>(Results);
   All.Tried.clear();
   All.L0Tried.clear();
   All.Tasks.reset();

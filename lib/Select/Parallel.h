@@ -42,30 +42,85 @@ inline SelectOptions insideJob(const SelectOptions &Select) {
   return Inner;
 }
 
+/// For each of \p Parts, with ids \p Ids and hashes \p Shapes
+/// (partShapeHash), the first part of its hash when the two are alike
+/// (partsAlike), else itself; itself for every part when
+/// Select.ReuseAlikeParts is off. Parts of one hash that are not alike (a
+/// collision) each run the pass.
+std::vector<size_t> findAlikeParts(llvm::ArrayRef<std::unique_ptr<Graph>> Parts,
+                                   llvm::ArrayRef<PartIds> Ids,
+                                   llvm::ArrayRef<uint64_t> Shapes,
+                                   const SelectOptions &Select);
+
 /// One part of a graph after a pass ran on it alone: the part's graph (the
 /// pass's result) and the pass's figures.
 template <typename StatsT> struct PartResult {
   std::unique_ptr<Graph> Part;
   StatsT Stats;
+  /// Whether the part took an alike part's result renamed.
+  bool Renamed = false;
 };
 
-/// Cuts each of \p Parts out of \p G (extractPart) and runs \p Pass on it,
-/// the parts at once as \p Select runs candidates. The results in part
-/// order, or the first failing part's error (the others' consumed).
+/// How many of \p Results took an alike part's result renamed.
+template <typename StatsT>
+size_t countRenamed(llvm::ArrayRef<PartResult<StatsT>> Results) {
+  return llvm::count_if(Results,
+                        [](const PartResult<StatsT> &R) { return R.Renamed; });
+}
+
+/// Cuts each of \p Parts out of \p G (extractPart), runs \p Prepare on it
+/// when given, and runs \p Pass on it, the parts at once as \p Select runs
+/// candidates. A part alike an earlier one up to its ids (partsAlike: copies
+/// of a kernel, a kernel in each layer of a model) takes that part's result
+/// renamed to its ids (takeRenamedResult) instead of running \p Pass again,
+/// unless Select.ReuseAlikeParts is off: the same bytes for a pass that
+/// reads ids only by their order (docs/Kernels.md, "Parts alike"). The
+/// results in part order, or the first failing part's error (the others'
+/// consumed).
 template <typename StatsT>
 llvm::Expected<std::vector<PartResult<StatsT>>>
 runOnParts(const Graph &G, llvm::ArrayRef<std::vector<NodeIdx>> Parts,
            const SelectOptions &Select,
-           llvm::function_ref<llvm::Expected<StatsT>(Graph &Part)> Pass) {
-  std::vector<std::unique_ptr<Graph>> Graphs(Parts.size());
-  std::vector<std::optional<llvm::Expected<StatsT>>> Stats(Parts.size());
-  runConcurrently(Select, Parts.size(), [&](size_t K) {
+           llvm::function_ref<llvm::Expected<StatsT>(Graph &Part)> Pass,
+           llvm::function_ref<void(Graph &Part)> Prepare = nullptr) {
+  size_t N = Parts.size();
+  std::vector<std::unique_ptr<Graph>> Graphs(N);
+  std::vector<PartIds> Ids(N);
+  std::vector<uint64_t> Shapes(N);
+  runConcurrently(Select, N, [&](size_t K) {
     Graphs[K] = extractPart(G, Parts[K]);
-    Stats[K].emplace(Pass(*Graphs[K]));
+    if (Prepare)
+      Prepare(*Graphs[K]);
+    Ids[K] = partIds(*Graphs[K]);
+    Shapes[K] = partShapeHash(*Graphs[K], Ids[K]);
+  });
+  std::vector<size_t> FirstAlike = findAlikeParts(Graphs, Ids, Shapes, Select);
+  std::vector<size_t> Firsts, Copies;
+  for (size_t K = 0; K != N; ++K)
+    (FirstAlike[K] == K ? Firsts : Copies).push_back(K);
+  std::vector<std::optional<llvm::Expected<StatsT>>> Stats(N);
+  // (Not a vector<bool>: the copies set their entries at once.)
+  std::vector<char> Renamed(N, 0);
+  runConcurrently(Select, Firsts.size(), [&](size_t I) {
+    Stats[Firsts[I]].emplace(Pass(*Graphs[Firsts[I]]));
+  });
+  runConcurrently(Select, Copies.size(), [&](size_t I) {
+    size_t K = Copies[I], First = FirstAlike[K];
+    // A failed first part's error stands for its copies, which come later.
+    if (!*Stats[First])
+      return;
+    if (takeRenamedResult(*Graphs[First], Ids[First], *Graphs[K], Ids[K])) {
+      Stats[K].emplace(**Stats[First]);
+      Renamed[K] = 1;
+    } else {
+      Stats[K].emplace(Pass(*Graphs[K]));
+    }
   });
   std::vector<PartResult<StatsT>> Out;
   std::optional<llvm::Error> First;
-  for (size_t K = 0; K != Parts.size(); ++K) {
+  for (size_t K = 0; K != N; ++K) {
+    if (!Stats[K])
+      continue;
     llvm::Expected<StatsT> &S = *Stats[K];
     if (!S) {
       if (!First)
@@ -73,7 +128,7 @@ runOnParts(const Graph &G, llvm::ArrayRef<std::vector<NodeIdx>> Parts,
       else
         llvm::consumeError(S.takeError());
     } else if (!First) {
-      Out.push_back({std::move(Graphs[K]), std::move(*S)});
+      Out.push_back({std::move(Graphs[K]), std::move(*S), Renamed[K] != 0});
     }
   }
   if (First)

@@ -110,6 +110,9 @@ static void printMPASText(raw_ostream &OS, const Graph &G, const MPASStats &S,
       OS << "not planned";
     OS << (C.Kept ? " (kept)" : "") << '\n';
   }
+  if (S.AlikeParts)
+    OS << "dan-mpas:   kernels alike an earlier one up to their ids: "
+       << S.AlikeParts << " of " << S.Parts << " (its order renamed)\n";
 }
 
 /// --stats-json: the same figures, as attributes of an object.
@@ -125,6 +128,8 @@ void writeMPASStatsJSON(json::OStream &J, const Graph &G, const MPASStats &S,
                                  : orderName(S.OrderChosen, S.GroupChosen));
   J.attribute("placed", S.Placed);
   J.attribute("parts", uint64_t(S.Parts));
+  if (S.Parts > 1)
+    J.attribute("alike_parts", uint64_t(S.AlikeParts));
   if (S.Kernels) {
     J.attribute("kernels", uint64_t(S.Kernels));
     J.attributeArray("compositions", [&] {
@@ -219,6 +224,9 @@ static void printDLRText(raw_ostream &OS, const Graph &G, const DLRStats &S) {
                : "")
        << "\n";
   }
+  if (S.AlikeParts)
+    OS << Head << "parts alike an earlier one up to their ids: " << S.AlikeParts
+       << " of " << S.Parts << " (its plan renamed)\n";
 }
 
 /// --stats-json: the same figures, as attributes of an object.
@@ -238,6 +246,8 @@ void writeDLRStatsJSON(json::OStream &J, const Graph &G, const DLRStats &S) {
   J.attribute("fit", fitName(S.Fit));
   J.attribute("horizon", Horizon(S.Horizon));
   J.attribute("parts", uint64_t(S.Parts));
+  if (S.Parts > 1)
+    J.attribute("alike_parts", uint64_t(S.AlikeParts));
   J.attributeArray("tried", [&] {
     for (const DLRStats::HorizonTrial &Trial : S.HorizonTried)
       J.object([&] {
@@ -293,6 +303,10 @@ static void printCPEText(raw_ostream &OS, const Graph &G, const CPEStats &S,
     OS << Head << "kernels: " << S.Parts
        << " refined alone and joined: makespan " << S.JoinedMakespan
        << ", then searched whole (the counts below are their sums)\n";
+  if (S.AlikeParts)
+    OS << Head
+       << "kernels alike an earlier one up to their ids: " << S.AlikeParts
+       << " of " << S.Parts << " (its order renamed)\n";
   if (S.ListMakespan)
     OS << Head << "list schedule: makespan " << S.ListMakespan
        << (S.FromList ? " (the search started from it)\n"
@@ -338,6 +352,8 @@ void writeCPEStatsJSON(json::OStream &J, const Graph &G, const CPEStats &S,
   J.attribute("effort_limit_reached", S.HitEffortLimit);
   J.attribute("time_budget_reached", S.HitTimeBudget);
   J.attribute("parts", uint64_t(S.Parts));
+  if (S.Parts > 1)
+    J.attribute("alike_parts", uint64_t(S.AlikeParts));
   if (S.Parts > 1)
     J.attribute("joined_makespan", S.JoinedMakespan);
 }

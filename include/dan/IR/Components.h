@@ -11,7 +11,9 @@
 
 #include "dan/IR/Graph.h"
 #include "llvm/ADT/ArrayRef.h"
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace dan {
@@ -42,6 +44,42 @@ std::vector<NodeIdx> neighbourhood(const Graph &G, NodeIdx Center,
 /// leaves the parts empty. O(V + E) plus the reuse-edge computation.
 std::unique_ptr<Graph> joinParts(llvm::ArrayRef<Graph *> Parts,
                                  const Graph &Shape);
+
+/// The node ids and the buffer ids of a part, each in increasing order. A
+/// pass that reads ids only by their order (compares them, numbers new
+/// nodes after them) sees an id as its rank here.
+struct PartIds {
+  std::vector<uint64_t> Nodes;
+  std::vector<uint64_t> Buffers;
+};
+
+/// The ids of \p Part (its spill nodes' too). O(V log V).
+PartIds partIds(const Graph &Part);
+
+/// A hash of \p Part, whose ids are \p Ids, that reads its ids by rank:
+/// parts alike (partsAlike) hash alike. O(V log V).
+uint64_t partShapeHash(const Graph &Part, const PartIds &Ids);
+
+/// Whether \p B, a part of the same graph as \p A (extractPart), is \p A
+/// with its node ids and buffer ids renamed in a way that keeps their
+/// order, and the same in all else a pass reads (kinds, op names, pipes,
+/// tiers, sizes, cycles, offsets, edges, schedule); the nodes may differ in
+/// source locations, tile and attribute sets. A kernel and its copies, or
+/// one kernel in each layer of a model, are alike. O(V log V).
+bool partsAlike(const Graph &A, const PartIds &IdsA, const Graph &B,
+                const PartIds &IdsB);
+
+/// Makes \p Part, alike the part whose ids were \p ResultIds and from
+/// which a pass made \p Result, into Result renamed to Part's ids: the nodes
+/// of the input with Part's ids, locations, tile and attribute sets, the
+/// nodes the pass added with ids as far past Part's last id as theirs are
+/// past the input's, buffer ids by rank. What a pass that reads ids only by
+/// their order and keeps the nodes of its input at their indices makes of
+/// Part. False, leaving Part as it was, when Result did not keep them there,
+/// names an id it cannot rename, or an id would pass the IR's limit.
+/// O(V log V).
+bool takeRenamedResult(const Graph &Result, const PartIds &ResultIds,
+                       Graph &Part, const PartIds &Ids);
 
 } // namespace dan
 

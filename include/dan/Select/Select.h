@@ -41,6 +41,10 @@ struct SelectOptions {
   /// with the weighting it kept, order and plan the whole graph
   /// (docs/MPAS.md, "Large graphs"); 0: always the whole graph.
   size_t SampleAbove = 200000;
+  /// Whether a part alike an earlier one up to its ids takes that part's
+  /// result with its ids moved instead of running the pass again
+  /// (runOnParts; the same bytes either way).
+  bool ReuseAlikeParts = true;
 };
 
 /// runMPAS with any option Auto: --l0=auto is the candidate selection of

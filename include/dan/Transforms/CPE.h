@@ -124,6 +124,9 @@ struct CPEStats {
   /// graph, the makespans the whole's, and JoinedMakespan the makespan of
   /// the kernels refined alone and joined, before that search.
   size_t Parts = 1;
+  /// Of Parts, those alike an earlier one up to their ids (partsAlike),
+  /// which took its result renamed instead of running again.
+  size_t AlikeParts = 0;
   uint64_t JoinedMakespan = 0;
 };
 

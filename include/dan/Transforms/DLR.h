@@ -111,6 +111,9 @@ struct DLRStats {
   /// the counts above are their sums, the fit and horizon the first
   /// part's, and no trial is listed.
   size_t Parts = 1;
+  /// Of Parts, those alike an earlier one up to their ids (partsAlike),
+  /// which took its result renamed instead of running again.
+  size_t AlikeParts = 0;
 };
 
 /// The epsilon of the cost score's denominator (eq. 31).

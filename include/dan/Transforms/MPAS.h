@@ -147,6 +147,9 @@ struct MPASStats {
   /// highest peak, the peak and the fallbacks those of all, and no
   /// candidate is listed.
   size_t Parts = 1;
+  /// Of Parts, those alike an earlier one up to their ids (partsAlike),
+  /// which took its result renamed instead of running again.
+  size_t AlikeParts = 0;
   /// On a graph of several kernels, each composition of their orders that
   /// the selection planned, the kernels in turn first: its stage-2
   /// figures as dan-dlr's defaults plan it (docs/Kernels.md).
