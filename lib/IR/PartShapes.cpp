@@ -24,63 +24,68 @@ static uint32_t rankOf(ArrayRef<uint64_t> Sorted, uint64_t Id) {
   return It - Sorted.begin();
 }
 
-static void sortUnique(std::vector<uint64_t> &V) {
-  llvm::sort(V);
-  V.erase(std::unique(V.begin(), V.end()), V.end());
+/// Sorts \p Refs (an id and the slot of Ranks that names it) by id, writes
+/// the distinct ids to \p Sorted and the rank of each into its slot.
+static void rankIds(std::vector<std::pair<uint64_t, uint32_t>> &Refs,
+                    std::vector<uint64_t> &Sorted,
+                    std::vector<uint32_t> &Ranks) {
+  llvm::sort(Refs);
+  for (auto [Id, Slot] : Refs) {
+    if (Sorted.empty() || Sorted.back() != Id)
+      Sorted.push_back(Id);
+    Ranks[Slot] = Sorted.size() - 1;
+  }
 }
 
 PartIds partIds(const Graph &Part) {
   PartIds Ids;
-  Ids.Nodes.reserve(Part.Nodes.size());
-  // A buffer node names its buffer in Buf, an operation its buffers in Bufs.
+  std::vector<std::pair<uint64_t, uint32_t>> NodeRefs, BufferRefs;
+  NodeRefs.reserve(Part.Nodes.size());
   for (const Node &N : Part.Nodes) {
-    Ids.Nodes.push_back(N.Id);
-    if (N.isBufferNode())
-      Ids.Buffers.push_back(N.Buf);
-    llvm::append_range(Ids.Buffers, N.Bufs);
+    NodeRefs.push_back({N.Id, Ids.Ranks.size()});
+    Ids.Ranks.push_back(0);
+    if (N.isBufferNode()) {
+      BufferRefs.push_back({N.Buf, Ids.Ranks.size()});
+      Ids.Ranks.push_back(0);
+    }
+    for (uint64_t B : N.Bufs) {
+      BufferRefs.push_back({B, Ids.Ranks.size()});
+      Ids.Ranks.push_back(0);
+    }
   }
-  sortUnique(Ids.Nodes);
-  sortUnique(Ids.Buffers);
+  rankIds(NodeRefs, Ids.Nodes, Ids.Ranks);
+  rankIds(BufferRefs, Ids.Buffers, Ids.Ranks);
   return Ids;
 }
 
 uint64_t partShapeHash(const Graph &Part, const PartIds &Ids) {
-  hash_code H = hash_combine(Part.Nodes.size(), Part.Order.size());
+  hash_code H =
+      hash_combine(Part.Nodes.size(),
+                   hash_combine_range(Ids.Ranks.begin(), Ids.Ranks.end()));
   for (const Node &N : Part.Nodes)
-    H = hash_combine(H, rankOf(Ids.Nodes, N.Id), static_cast<unsigned>(N.Kind),
-                     N.OpName, N.Size, N.Cycles, N.Offset, N.Preds.size(),
-                     N.ReusePreds.size(), N.Bufs.size());
+    H = hash_combine(H, static_cast<unsigned>(N.Kind), N.OpName, N.Size,
+                     N.Cycles, N.Offset, N.Preds.size(), N.ReusePreds.size());
   return static_cast<uint64_t>(H);
 }
 
-/// Whether \p X of a part with ids \p IX and \p Y of one with ids \p IY are
-/// alike: the same in all but ids (the same ranks), locations, tile and
+/// Whether \p X and \p Y, nodes at one index of two parts whose ranks are
+/// equal, are alike: the same in all but ids, locations, tile and
 /// attribute sets.
-static bool alike(const Node &X, const PartIds &IX, const Node &Y,
-                  const PartIds &IY) {
-  if (rankOf(IX.Nodes, X.Id) != rankOf(IY.Nodes, Y.Id) || X.Kind != Y.Kind ||
-      X.BufTier != Y.BufTier || X.OpPipe != Y.OpPipe ||
-      X.HasOffset != Y.HasOffset || X.OpName != Y.OpName || X.Size != Y.Size ||
-      X.Cycles != Y.Cycles || X.Offset != Y.Offset || X.Preds != Y.Preds ||
-      X.ReusePreds != Y.ReusePreds || X.Bufs.size() != Y.Bufs.size())
-    return false;
-  if (X.isBufferNode() ? rankOf(IX.Buffers, X.Buf) != rankOf(IY.Buffers, Y.Buf)
-                       : X.Buf != Y.Buf)
-    return false;
-  for (size_t K = 0; K != X.Bufs.size(); ++K)
-    if (rankOf(IX.Buffers, X.Bufs[K]) != rankOf(IY.Buffers, Y.Bufs[K]))
-      return false;
-  return true;
+static bool alike(const Node &X, const Node &Y) {
+  return X.Kind == Y.Kind && X.BufTier == Y.BufTier && X.OpPipe == Y.OpPipe &&
+         X.HasOffset == Y.HasOffset && X.OpName == Y.OpName &&
+         X.Size == Y.Size && X.Cycles == Y.Cycles && X.Offset == Y.Offset &&
+         X.Preds == Y.Preds && X.ReusePreds == Y.ReusePreds &&
+         X.Bufs.size() == Y.Bufs.size() && (X.isBufferNode() || X.Buf == Y.Buf);
 }
 
 bool partsAlike(const Graph &A, const PartIds &IdsA, const Graph &B,
                 const PartIds &IdsB) {
   if (A.Nodes.size() != B.Nodes.size() || A.Order != B.Order ||
-      IdsA.Nodes.size() != IdsB.Nodes.size() ||
-      IdsA.Buffers.size() != IdsB.Buffers.size())
+      IdsA.Ranks != IdsB.Ranks)
     return false;
   for (size_t I = 0; I != A.Nodes.size(); ++I)
-    if (!alike(A.Nodes[I], IdsA, B.Nodes[I], IdsB))
+    if (!alike(A.Nodes[I], B.Nodes[I]))
       return false;
   return true;
 }
@@ -103,38 +108,49 @@ static std::optional<uint64_t> renameNodeId(uint64_t Id, const PartIds &From,
 bool takeRenamedResult(const Graph &Result, const PartIds &ResultIds,
                        Graph &Part, const PartIds &Ids) {
   size_t Inputs = Part.Nodes.size();
-  if (Result.Nodes.size() < Inputs)
+  if (Result.Nodes.size() < Inputs ||
+      Result.OpNames.size() != Part.OpNames.size())
     return false;
-  Graph Out = Result;
-  for (size_t I = 0; I != Out.Nodes.size(); ++I) {
-    Node &N = Out.Nodes[I];
+  // The renamed ids first, so that Part stays as it was when one fails.
+  std::vector<uint64_t> NodeIds(Result.Nodes.size());
+  std::vector<uint32_t> BufferRanks;
+  for (size_t I = 0; I != Result.Nodes.size(); ++I) {
+    const Node &N = Result.Nodes[I];
     std::optional<uint64_t> Id = renameNodeId(N.Id, ResultIds, Ids);
-    if (!Id || *Id > MaxValue)
+    // The pass kept the input's node I at index I.
+    if (!Id || *Id > MaxValue || (I < Inputs && *Id != Part.Nodes[I].Id))
       return false;
-    if (I < Inputs) {
-      // The pass kept the input's node I there.
-      const Node &In = Part.Nodes[I];
-      if (*Id != In.Id)
+    NodeIds[I] = *Id;
+    auto Rank = [&](uint64_t Buf) {
+      BufferRanks.push_back(rankOf(ResultIds.Buffers, Buf));
+      return BufferRanks.back() != UINT32_MAX;
+    };
+    if (N.isBufferNode() && !Rank(N.Buf))
+      return false;
+    for (uint64_t B : N.Bufs)
+      if (!Rank(B))
         return false;
+  }
+  // Then a copy of Result's nodes with Part's ids and what a pass does not
+  // read.
+  std::vector<Node> Nodes = Result.Nodes;
+  const uint32_t *NextRank = BufferRanks.data();
+  for (size_t I = 0; I != Nodes.size(); ++I) {
+    Node &N = Nodes[I];
+    if (I < Inputs) {
+      const Node &In = Part.Nodes[I];
       N.Loc = In.Loc;
       N.TileSet = In.TileSet;
       N.AttrSet = In.AttrSet;
     }
-    N.Id = *Id;
-    auto RenameBuffer = [&](uint64_t &Buf) {
-      uint32_t Rank = rankOf(ResultIds.Buffers, Buf);
-      if (Rank == UINT32_MAX)
-        return false;
-      Buf = Ids.Buffers[Rank];
-      return true;
-    };
-    if (N.isBufferNode() && !RenameBuffer(N.Buf))
-      return false;
+    N.Id = NodeIds[I];
+    if (N.isBufferNode())
+      N.Buf = Ids.Buffers[*NextRank++];
     for (uint64_t &B : N.Bufs)
-      if (!RenameBuffer(B))
-        return false;
+      B = Ids.Buffers[*NextRank++];
   }
-  Part = std::move(Out);
+  Part.Nodes = std::move(Nodes);
+  Part.Order = Result.Order;
   return true;
 }
 

@@ -51,13 +51,16 @@ std::unique_ptr<Graph> joinParts(llvm::ArrayRef<Graph *> Parts,
 struct PartIds {
   std::vector<uint64_t> Nodes;
   std::vector<uint64_t> Buffers;
+  /// Node by node in storage order, the rank of its id and then of each
+  /// buffer id it names (a buffer node's Buf, an operation's Bufs).
+  std::vector<uint32_t> Ranks;
 };
 
-/// The ids of \p Part (its spill nodes' too). O(V log V).
+/// The ids of \p Part (its spill nodes' too) and their ranks. O(V log V).
 PartIds partIds(const Graph &Part);
 
 /// A hash of \p Part, whose ids are \p Ids, that reads its ids by rank:
-/// parts alike (partsAlike) hash alike. O(V log V).
+/// parts alike (partsAlike) hash alike. O(V).
 uint64_t partShapeHash(const Graph &Part, const PartIds &Ids);
 
 /// Whether \p B, a part of the same graph as \p A (extractPart), is \p A
@@ -65,7 +68,7 @@ uint64_t partShapeHash(const Graph &Part, const PartIds &Ids);
 /// order, and the same in all else a pass reads (kinds, op names, pipes,
 /// tiers, sizes, cycles, offsets, edges, schedule); the nodes may differ in
 /// source locations, tile and attribute sets. A kernel and its copies, or
-/// one kernel in each layer of a model, are alike. O(V log V).
+/// one kernel in each layer of a model, are alike. O(V + E).
 bool partsAlike(const Graph &A, const PartIds &IdsA, const Graph &B,
                 const PartIds &IdsB);
 
@@ -76,7 +79,8 @@ bool partsAlike(const Graph &A, const PartIds &IdsA, const Graph &B,
 /// past the input's, buffer ids by rank. What a pass that reads ids only by
 /// their order and keeps the nodes of its input at their indices makes of
 /// Part. False, leaving Part as it was, when Result did not keep them there,
-/// names an id it cannot rename, or an id would pass the IR's limit.
+/// names an id it cannot rename, has other op names, or an id would pass
+/// the IR's limit.
 /// O(V log V).
 bool takeRenamedResult(const Graph &Result, const PartIds &ResultIds,
                        Graph &Part, const PartIds &Ids);
