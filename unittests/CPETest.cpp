@@ -11,7 +11,9 @@
 #include "TestUtil.h"
 #include "dan/Analysis/Replay.h"
 #include "dan/Analysis/Verifier.h"
+#include "dan/IR/Link.h"
 #include "dan/IR/MemoryPlan.h"
+#include "dan/Select/Select.h"
 #include <gtest/gtest.h>
 #include <map>
 #include <random>
@@ -560,4 +562,44 @@ TEST(CPETest, RandomGraphsKeepThePlanAndNeverGetSlower) {
   EXPECT_GT(FromList, 0u);
   EXPECT_GT(WithReuse, 600u);
   EXPECT_GT(Carried, 50u);
+}
+
+TEST(CPETest, RandomKernelsAlikeChangeNoByte) {
+  // Three copies of a random kernel, side by side and in series: each stage
+  // with and without renaming an alike part's result (SelectOptions::
+  // ReuseAlikeParts) writes the same bytes, or fails with the same error.
+  auto Same = [](Graph &A, Graph &B, auto RunA, auto RunB) {
+    auto SA = RunA(A), SB = RunB(B);
+    EXPECT_EQ(bool(SA), bool(SB));
+    if (!SA || !SB) {
+      std::string EA = SA ? "" : llvm::toString(SA.takeError());
+      std::string EB = SB ? "" : llvm::toString(SB.takeError());
+      EXPECT_EQ(EA, EB);
+      return false;
+    }
+    EXPECT_EQ(print(A), print(B));
+    return true;
+  };
+  SelectOptions Reuse, NoReuse;
+  NoReuse.ReuseAlikeParts = false;
+  for (unsigned Seed = 0; Seed != 40; ++Seed)
+    for (LinkJoin J : {LinkJoin::Parallel, LinkJoin::Series}) {
+      auto One = parseText(randomGraph(Seed, /*Plan=*/false));
+      ASSERT_TRUE(One->G);
+      llvm::Expected<std::unique_ptr<Graph>> L =
+          linkGraphs({One->G.get(), One->G.get(), One->G.get()}, "r", J);
+      ASSERT_TRUE(bool(L)) << llvm::toString(L.takeError());
+      SCOPED_TRACE("seed " + std::to_string(Seed) + " join " +
+                   std::to_string(unsigned(J)));
+      const TargetDesc &T = (*L)->Target;
+      Graph A = **L, B = **L;
+      auto Stage = [&](auto Select, auto Opts) {
+        return Same(
+            A, B, [&](Graph &G) { return Select(G, T, Opts, Reuse); },
+            [&](Graph &G) { return Select(G, T, Opts, NoReuse); });
+      };
+      if (!Stage(selectMPAS, MPASOptions()) || !Stage(selectDLR, DLROptions()))
+        continue;
+      Stage(selectCPE, CPEOptions());
+    }
 }

@@ -11,6 +11,7 @@
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
+#include <optional>
 
 using namespace llvm;
 

@@ -13,7 +13,6 @@
 #include "llvm/ADT/ArrayRef.h"
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <vector>
 
 namespace dan {
@@ -80,8 +79,7 @@ bool partsAlike(const Graph &A, const PartIds &IdsA, const Graph &B,
 /// their order and keeps the nodes of its input at their indices makes of
 /// Part. False, leaving Part as it was, when Result did not keep them there,
 /// names an id it cannot rename, has other op names, or an id would pass
-/// the IR's limit.
-/// O(V log V).
+/// the IR's limit. O(V log V).
 bool takeRenamedResult(const Graph &Result, const PartIds &ResultIds,
                        Graph &Part, const PartIds &Ids);
 

@@ -42,7 +42,7 @@ struct SelectOptions {
   /// (docs/MPAS.md, "Large graphs"); 0: always the whole graph.
   size_t SampleAbove = 200000;
   /// Whether a part alike an earlier one up to its ids takes that part's
-  /// result with its ids moved instead of running the pass again
+  /// result renamed to its ids instead of running the pass again
   /// (runOnParts; the same bytes either way).
   bool ReuseAlikeParts = true;
 };
