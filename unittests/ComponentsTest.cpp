@@ -147,37 +147,49 @@ TEST(ComponentsTest, ExtractedPartPrintsAsTheKernelAlone) {
       << Second;
 }
 
-TEST(ComponentsTest, PartsPlannedAloneJoinIntoAValidPlan) {
-  llvm::SourceMgr SM;
+/// \p Count copies of SpillExample without its plan, read into \p SM,
+/// joined by \p Join.
+static std::unique_ptr<Graph> spillCopies(llvm::SourceMgr &SM, unsigned Count,
+                                          LinkJoin Join) {
   std::string Diags;
   std::unique_ptr<Graph> One = parse(SM, SpillExample, Diags);
-  ASSERT_TRUE(One) << Diags;
+  EXPECT_TRUE(One) << Diags;
+  if (!One)
+    return nullptr;
   stripMemoryPlan(*One);
+  std::vector<const Graph *> Copies(Count, One.get());
+  llvm::Expected<std::unique_ptr<Graph>> Linked =
+      linkGraphs(Copies, "Copies", Join);
+  EXPECT_TRUE(bool(Linked)) << llvm::toString(Linked.takeError());
+  return Linked ? std::move(*Linked) : nullptr;
+}
+
+TEST(ComponentsTest, PartsPlannedAloneJoinIntoAValidPlan) {
+  llvm::SourceMgr SM;
   // In series: the SYNCs between the kernels are segments of their own,
   // and the joined plan keeps their edges.
-  llvm::Expected<std::unique_ptr<Graph>> Two =
-      linkGraphs({One.get(), One.get(), One.get()}, "Three", LinkJoin::Series);
-  ASSERT_TRUE(bool(Two));
+  std::unique_ptr<Graph> Two = spillCopies(SM, 3, LinkJoin::Series);
+  ASSERT_TRUE(Two);
+  const TargetDesc &T = Two->Target;
   std::vector<std::vector<NodeIdx>> P =
-      scheduleSegments(**Two, splitKernels(**Two));
+      scheduleSegments(*Two, splitKernels(*Two));
   ASSERT_EQ(P.size(), 5u);
   std::vector<std::unique_ptr<Graph>> Planned;
   std::vector<Graph *> Ptrs;
   size_t SpillsAlone = 0;
   for (const auto &Part : P) {
-    Planned.push_back(extractPart(**Two, Part));
-    ASSERT_TRUE(
-        bool(runDLR(*Planned.back(), One->Target, DLROptions::oneSetting())));
+    Planned.push_back(extractPart(*Two, Part));
+    ASSERT_TRUE(bool(runDLR(*Planned.back(), T, DLROptions::oneSetting())));
     SpillsAlone += Planned.back()->counts().Spills;
     Ptrs.push_back(Planned.back().get());
   }
   ASSERT_GT(SpillsAlone, 0u);
-  std::unique_ptr<Graph> Joined = joinParts(Ptrs, **Two);
-  EXPECT_EQ(verifyErrors(*Joined, One->Target), "");
+  std::unique_ptr<Graph> Joined = joinParts(Ptrs, *Two);
+  EXPECT_EQ(verifyErrors(*Joined, T), "");
   EXPECT_EQ(Joined->counts().Spills, SpillsAlone);
   // Every edge of the linked graph is in the joined one.
   IdIndex Joins = Joined->idIndex();
-  const Graph &Linked = **Two;
+  const Graph &Linked = *Two;
   for (const Node &N : Linked.Nodes)
     for (NodeIdx Pred : N.Preds) {
       const Node &J = (*Joined)[Joins.lookup(N.Id)];
@@ -187,23 +199,19 @@ TEST(ComponentsTest, PartsPlannedAloneJoinIntoAValidPlan) {
           << "n" << Linked[Pred].Id << " -> n" << N.Id;
     }
   // The spills follow the schedule: spill k of the whole is N + 2k.
-  EXPECT_EQ(Joined->firstSpillId(), (*Two)->firstSpillId());
+  EXPECT_EQ(Joined->firstSpillId(), Two->firstSpillId());
 }
 
 TEST(ComponentsTest, AlikePartsTakeTheFirstsResultRenamed) {
   llvm::SourceMgr SM;
-  std::string Diags;
-  std::unique_ptr<Graph> One = parse(SM, SpillExample, Diags);
-  ASSERT_TRUE(One) << Diags;
-  stripMemoryPlan(*One);
   // Side by side, the second copy's ids start past the first's.
-  llvm::Expected<std::unique_ptr<Graph>> Two =
-      linkGraphs({One.get(), One.get()}, "Two");
-  ASSERT_TRUE(bool(Two));
-  std::vector<std::vector<NodeIdx>> P = splitKernels(**Two).Units;
+  std::unique_ptr<Graph> Two = spillCopies(SM, 2, LinkJoin::Parallel);
+  ASSERT_TRUE(Two);
+  const TargetDesc &T = Two->Target;
+  std::vector<std::vector<NodeIdx>> P = splitKernels(*Two).Units;
   ASSERT_EQ(P.size(), 2u);
-  std::unique_ptr<Graph> First = extractPart(**Two, P[0]),
-                         Second = extractPart(**Two, P[1]);
+  std::unique_ptr<Graph> First = extractPart(*Two, P[0]),
+                         Second = extractPart(*Two, P[1]);
   PartIds FirstIds = partIds(*First), SecondIds = partIds(*Second);
   ASSERT_NE(FirstIds.Nodes, SecondIds.Nodes);
   ASSERT_NE(FirstIds.Buffers, SecondIds.Buffers);
@@ -212,8 +220,8 @@ TEST(ComponentsTest, AlikePartsTakeTheFirstsResultRenamed) {
 
   // The second's plan is the first's renamed: its spill nodes too.
   Graph Direct = *Second;
-  ASSERT_TRUE(bool(runDLR(*First, One->Target, DLROptions::oneSetting())));
-  ASSERT_TRUE(bool(runDLR(Direct, One->Target, DLROptions::oneSetting())));
+  ASSERT_TRUE(bool(runDLR(*First, T, DLROptions::oneSetting())));
+  ASSERT_TRUE(bool(runDLR(Direct, T, DLROptions::oneSetting())));
   ASSERT_GT(Direct.counts().Spills, 0u);
   Graph Renamed = *Second;
   ASSERT_TRUE(takeRenamedResult(*First, FirstIds, Renamed, SecondIds));
