@@ -352,10 +352,10 @@ void writeCPEStatsJSON(json::OStream &J, const Graph &G, const CPEStats &S,
   J.attribute("effort_limit_reached", S.HitEffortLimit);
   J.attribute("time_budget_reached", S.HitTimeBudget);
   J.attribute("parts", uint64_t(S.Parts));
-  if (S.Parts > 1)
+  if (S.Parts > 1) {
     J.attribute("alike_parts", uint64_t(S.AlikeParts));
-  if (S.Parts > 1)
     J.attribute("joined_makespan", S.JoinedMakespan);
+  }
 }
 
 void printMPASStats(raw_ostream &OS, const Graph &G, const MPASStats &S,
