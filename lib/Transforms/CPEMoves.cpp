@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "CPESearch.h"
+#include "dan/IR/IdIndex.h"
+#include "dan/Support/CSR.h"
 
 using namespace llvm;
 
@@ -15,40 +17,78 @@ namespace cpe {
 
 void Search::buildBarriers() {
   // Barriers: every buffer node of every buffer an operation uses, and
-  // for a buffer node every operation that uses its buffer.
-  DenseMap<uint64_t, SmallVector<NodeIdx, 2>> BufNodes, BufUsers;
+  // for a buffer node every operation that uses its buffer. Buffers are
+  // numbered densely as they first appear, and each one's buffer nodes and
+  // users kept as compressed lists, in node index order.
+  IdIndex BufferOf(V);
+  uint32_t Buffers = 0;
+  auto Number = [&](uint64_t Id) {
+    if (BufferOf.insert(Id, Buffers))
+      ++Buffers;
+    return BufferOf.lookup(Id);
+  };
+  // Each operation's buffers, each once, in id order.
   auto UniqueBufs = [&](NodeIdx I) {
     SmallVector<uint64_t, 3> Bufs(G[I].Bufs.begin(), G[I].Bufs.end());
     llvm::sort(Bufs);
     Bufs.erase(std::unique(Bufs.begin(), Bufs.end()), Bufs.end());
     return Bufs;
   };
-  for (NodeIdx I = 0; I != V; ++I) {
-    if (G[I].isBufferNode())
-      BufNodes[G[I].Buf].push_back(I);
-    else
-      for (uint64_t B : UniqueBufs(I))
-        BufUsers[B].push_back(I);
+  std::vector<uint32_t> NodesBegin, UsersBegin;
+  std::vector<NodeIdx> NodesList, UsersList;
+  {
+    auto ForEachUse = [&](auto Visit) {
+      for (NodeIdx I = 0; I != V; ++I) {
+        if (G[I].isBufferNode())
+          Visit(/*IsBufferNode=*/true, BufferOf.lookup(G[I].Buf), I);
+        else
+          for (uint64_t B : UniqueBufs(I))
+            Visit(/*IsBufferNode=*/false, BufferOf.lookup(B), I);
+      }
+    };
+    for (NodeIdx I = 0; I != V; ++I) {
+      if (G[I].isBufferNode())
+        Number(G[I].Buf);
+      else
+        for (uint64_t B : G[I].Bufs)
+          Number(B);
+    }
+    CSRBuilder<NodeIdx> Nodes(Buffers), Users(Buffers);
+    ForEachUse([&](bool IsBufferNode, uint32_t B, NodeIdx) {
+      (IsBufferNode ? Nodes : Users).count(B);
+    });
+    Nodes.startAdding();
+    Users.startAdding();
+    ForEachUse([&](bool IsBufferNode, uint32_t B, NodeIdx I) {
+      (IsBufferNode ? Nodes : Users).add(B, I);
+    });
+    Nodes.finish(NodesBegin, NodesList);
+    Users.finish(UsersBegin, UsersList);
   }
-  BarBegin.assign(V + 1, 0);
-  auto Append = [&](NodeIdx I,
-                    const DenseMap<uint64_t, SmallVector<NodeIdx, 2>> &Map,
-                    uint64_t B) {
-    auto It = Map.find(B);
-    if (It == Map.end())
-      return;
-    BarList.insert(BarList.end(), It->second.begin(), It->second.end());
-    BarBegin[I + 1] += It->second.size();
+  auto List = [](const std::vector<uint32_t> &Begin,
+                 const std::vector<NodeIdx> &Values, uint32_t B) {
+    return ArrayRef(Values).slice(Begin[B], Begin[B + 1] - Begin[B]);
   };
-  for (NodeIdx I = 0; I != V; ++I) {
-    BarBegin[I + 1] = BarBegin[I];
+  auto ForEachBarrierList = [&](NodeIdx I, auto Visit) {
     if (G[I].isBufferNode()) {
-      Append(I, BufUsers, G[I].Buf);
-      continue;
+      Visit(List(UsersBegin, UsersList, BufferOf.lookup(G[I].Buf)));
+      return;
     }
     for (uint64_t B : UniqueBufs(I))
-      Append(I, BufNodes, B);
+      Visit(List(NodesBegin, NodesList, BufferOf.lookup(B)));
+  };
+  BarBegin.assign(V + 1, 0);
+  for (NodeIdx I = 0; I != V; ++I) {
+    BarBegin[I + 1] = BarBegin[I];
+    ForEachBarrierList(
+        I, [&](ArrayRef<NodeIdx> L) { BarBegin[I + 1] += L.size(); });
   }
+  BarList.clear();
+  BarList.reserve(BarBegin[V]);
+  for (NodeIdx I = 0; I != V; ++I)
+    ForEachBarrierList(I, [&](ArrayRef<NodeIdx> L) {
+      BarList.insert(BarList.end(), L.begin(), L.end());
+    });
 }
 
 /// The first position \p I may take alone: after every predecessor and
