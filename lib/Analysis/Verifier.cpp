@@ -494,10 +494,11 @@ Error verifyNoMemoryPlan(const Graph &G, StringRef Tool, StringRef Wants) {
 }
 
 Error verifyPassInput(const Graph &G, const TargetDesc &Target, StringRef Tool,
-                      bool Scheduled) {
+                      bool Scheduled, std::optional<ReplayResult> *Replayed) {
   VerifyOptions Opts;
   Opts.ErrorLimit = 0;
   Opts.Schedule = Scheduled;
+  Opts.Replayed = Replayed;
   unsigned Errors = 0;
   constexpr unsigned Shown = 10;
   DiagList Diags;

@@ -338,17 +338,18 @@ void Verifier::checkReuseEdges() {
 
 void Verifier::checkRaces() {
   ReplayResult R = replay(G, T);
-  std::optional<Race> X = findRace(G, R);
-  if (!X)
-    return;
-  error(X->LaterNode,
-        "race: " + name(X->LaterNode) + " uses " + buf(X->LaterBuf) +
-            " on bytes " + range(X->Begin, X->End - X->Begin) + " of " +
-            T.tierName(X->BufTier) + " from cycle " +
-            Twine(R.Start[X->LaterNode]) + ", while " + buf(X->EarlierBuf) +
-            " is still there until cycle " + Twine(R.Finish[X->EarlierNode]));
-  note(X->EarlierNode, name(X->EarlierNode) + " uses " + buf(X->EarlierBuf) +
-                           " until cycle " + Twine(R.Finish[X->EarlierNode]));
+  if (std::optional<Race> X = findRace(G, R)) {
+    error(X->LaterNode,
+          "race: " + name(X->LaterNode) + " uses " + buf(X->LaterBuf) +
+              " on bytes " + range(X->Begin, X->End - X->Begin) + " of " +
+              T.tierName(X->BufTier) + " from cycle " +
+              Twine(R.Start[X->LaterNode]) + ", while " + buf(X->EarlierBuf) +
+              " is still there until cycle " + Twine(R.Finish[X->EarlierNode]));
+    note(X->EarlierNode, name(X->EarlierNode) + " uses " + buf(X->EarlierBuf) +
+                             " until cycle " + Twine(R.Finish[X->EarlierNode]));
+  }
+  if (Opts.Replayed)
+    *Opts.Replayed = std::move(R);
 }
 
 } // namespace dan::detail

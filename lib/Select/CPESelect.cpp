@@ -82,9 +82,15 @@ Expected<CPEStats> selectCPE(Graph &G, const TargetDesc &T,
     Parts = scheduleSegments(G, K);
   if (Parts.size() < 2)
     return runCPE(G, T, Opts);
-  if (Error E = verifyPassInput(G, T, "dan-cpe"))
-    return Expected<CPEStats>(std::move(E));
-  uint64_t Before = replay(G, T).Makespan;
+  uint64_t Before = 0;
+  {
+    // The check's replay, when it made one, measures the input.
+    std::optional<ReplayResult> Replayed;
+    if (Error E =
+            verifyPassInput(G, T, "dan-cpe", /*Scheduled=*/true, &Replayed))
+      return Expected<CPEStats>(std::move(E));
+    Before = Replayed ? Replayed->Makespan : replay(G, T).Makespan;
+  }
   std::vector<NodeIdx> ByParts;
   Expected<CPEStats> Joined = [&] {
     PhaseTimer Timer("cpe-kernels", "dan-cpe: refining each kernel alone",

@@ -294,11 +294,13 @@ Expected<CPEStats> runCPE(Graph &G, const TargetDesc &T, const CPEOptions &Opts,
   // The search relies on a legal schedule (every edge respected, every use
   // inside its buffer's lifetime), and keeps a plan only if there is one to
   // keep.
+  std::optional<ReplayResult> Replayed;
   if (!InputChecked)
-    if (Error E = verifyPassInput(G, T, "dan-cpe"))
+    if (Error E =
+            verifyPassInput(G, T, "dan-cpe", /*Scheduled=*/true, &Replayed))
       return Expected<CPEStats>(std::move(E));
   CPEStats S;
-  ReplayResult RBefore = replay(G, T);
+  ReplayResult RBefore = Replayed ? std::move(*Replayed) : replay(G, T);
   S.MakespanBefore = RBefore.Makespan;
   for (const Node &N : G.Nodes)
     S.ReuseEdges += N.ReusePreds.size();

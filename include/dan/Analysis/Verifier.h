@@ -9,6 +9,7 @@
 #ifndef DAN_ANALYSIS_VERIFIER_H
 #define DAN_ANALYSIS_VERIFIER_H
 
+#include "dan/Analysis/Replay.h"
 #include "dan/IR/Graph.h"
 #include "dan/Target/Target.h"
 #include "llvm/ADT/Twine.h"
@@ -27,6 +28,10 @@ struct VerifyOptions {
   const Graph *Against = nullptr;
   /// Stop after this many errors (0: no limit).
   unsigned ErrorLimit = 20;
+  /// When set, receives the replay the race check makes (a graph with a
+  /// memory plan, checked as a schedule), for a caller that would replay
+  /// the same graph again.
+  std::optional<ReplayResult> *Replayed = nullptr;
 };
 
 /// Receives each diagnostic: an error or a note at a source location.
@@ -52,8 +57,11 @@ llvm::Error verifyNoMemoryPlan(const Graph &G, llvm::StringRef Tool,
 /// returns a DiagError with the first ten errors (and their notes), a note
 /// counting the rest, and "the input does not verify (N errors); <Tool>
 /// needs a legal schedule" (or "a legal graph").
+/// \p Replayed, when given, receives the replay the check made, if any
+/// (VerifyOptions::Replayed).
 llvm::Error verifyPassInput(const Graph &G, const TargetDesc &Target,
-                            llvm::StringRef Tool, bool Scheduled = true);
+                            llvm::StringRef Tool, bool Scheduled = true,
+                            std::optional<ReplayResult> *Replayed = nullptr);
 
 /// Adds the edges the lifetime rule implies where no path of edges orders
 /// a use of a buffer: from its alloc to each use that no path orders after
