@@ -246,3 +246,39 @@ TEST(ComponentsTest, AlikePartsTakeTheFirstsResultRenamed) {
   std::swap(Swapped.Nodes[1].Id, Swapped.Nodes[2].Id);
   EXPECT_FALSE(partsAlike(*First, FirstIds, Swapped, partIds(Swapped)));
 }
+
+TEST(ComponentsTest, AlikePartsTakeTheFirstsOrder) {
+  llvm::SourceMgr SM;
+  std::unique_ptr<Graph> Two = spillCopies(SM, 2, LinkJoin::Parallel);
+  ASSERT_TRUE(Two);
+  const TargetDesc &T = Two->Target;
+  std::vector<std::vector<NodeIdx>> P = splitKernels(*Two).Units;
+  ASSERT_EQ(P.size(), 2u);
+  std::unique_ptr<Graph> First = extractPart(*Two, P[0]),
+                         Second = extractPart(*Two, P[1]);
+  PartIds FirstIds = partIds(*First), SecondIds = partIds(*Second);
+  ASSERT_TRUE(partsAlike(*First, FirstIds, *Second, SecondIds));
+
+  // A pass that only reorders: the second takes the first's order, and
+  // keeps its own nodes.
+  Graph Reordered = *First;
+  std::reverse(Reordered.Order.begin(), Reordered.Order.end());
+  Graph Renamed = *Second;
+  ASSERT_TRUE(takeRenamedOrder(Reordered, FirstIds, Renamed, SecondIds));
+  EXPECT_EQ(Renamed.Order, Reordered.Order);
+  EXPECT_EQ(Renamed.Nodes.size(), Second->Nodes.size());
+  EXPECT_EQ(Renamed.Nodes.front().Id, Second->Nodes.front().Id);
+
+  // A pass that added nodes (DLR's spills), or moved the input's nodes in
+  // storage, made more than an order: nothing is taken.
+  Graph Planned = *First;
+  ASSERT_TRUE(bool(runDLR(Planned, T, DLROptions::oneSetting())));
+  ASSERT_GT(Planned.counts().Spills, 0u);
+  Graph Kept = *Second;
+  EXPECT_FALSE(takeRenamedOrder(Planned, FirstIds, Kept, SecondIds));
+  EXPECT_EQ(print(Kept), print(*Second));
+  Graph Moved = *First;
+  std::swap(Moved.Nodes[0], Moved.Nodes[1]);
+  EXPECT_FALSE(takeRenamedOrder(Moved, FirstIds, Kept, SecondIds));
+  EXPECT_EQ(print(Kept), print(*Second));
+}

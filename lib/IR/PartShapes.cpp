@@ -155,4 +155,24 @@ bool takeRenamedResult(const Graph &Result, const PartIds &ResultIds,
   return true;
 }
 
+bool takeRenamedOrder(const Graph &Result, const PartIds &ResultIds,
+                      Graph &Part, const PartIds &Ids) {
+  if (Result.Nodes.size() != Part.Nodes.size() ||
+      Result.Order.size() != Part.Order.size())
+    return false;
+  // Node I of the result must be node I of the input it was made from,
+  // which has the rank of Part's node I (Ranks holds a node's rank and
+  // then those of its buffer ids).
+  size_t Slot = 0;
+  for (size_t I = 0; I != Part.Nodes.size(); ++I) {
+    const Node &N = Part.Nodes[I];
+    if (Slot >= Ids.Ranks.size() || Ids.Ranks[Slot] >= ResultIds.Nodes.size() ||
+        Result.Nodes[I].Id != ResultIds.Nodes[Ids.Ranks[Slot]])
+      return false;
+    Slot += 1 + N.isBufferNode() + N.Bufs.size();
+  }
+  Part.Order = Result.Order;
+  return true;
+}
+
 } // namespace dan

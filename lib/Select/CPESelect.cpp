@@ -47,6 +47,7 @@ static Expected<CPEStats> refinePartByPart(const Graph &G, const TargetDesc &T,
   Expected<std::vector<PartResult<CPEStats>>> Refined = runOnParts<CPEStats>(
       G, Parts, Select,
       [&](Graph &Part) { return runCPE(Part, T, Opts, /*InputChecked=*/true); },
+      PartUse::Order,
       // A kernel alone numbers its spills after its own nodes.
       renumberSpills);
   if (!Refined)

@@ -81,10 +81,10 @@ Expected<MPASStats> orderInTurn(const Graph &G, const TargetDesc &T,
   SelectOptions Inner = insideJob(Select);
   // The kernels run at once, and a timer is not for two threads.
   Inner.TimePhases = false;
-  Expected<std::vector<PartResult<MPASStats>>> Ordered =
-      runOnParts<MPASStats>(G, Kernels, Select, [&](Graph &Part) {
-        return selectWhole(Part, T, Opts, Inner);
-      });
+  Expected<std::vector<PartResult<MPASStats>>> Ordered = runOnParts<MPASStats>(
+      G, Kernels, Select,
+      [&](Graph &Part) { return selectWhole(Part, T, Opts, Inner); },
+      PartUse::Order);
   if (!Ordered)
     return Ordered.takeError();
   Order.clear();

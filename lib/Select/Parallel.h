@@ -52,8 +52,15 @@ std::vector<size_t> findAlikeParts(llvm::ArrayRef<std::unique_ptr<Graph>> Parts,
                                    llvm::ArrayRef<uint64_t> Shapes,
                                    const SelectOptions &Select);
 
+/// What a caller of runOnParts reads of each part's result: the whole graph
+/// the pass made, or only its order (stages 1 and 3 reorder, and read the
+/// order back onto the graph's nodes).
+enum class PartUse { Graph, Order };
+
 /// One part of a graph after a pass ran on it alone: the part's graph (the
-/// pass's result) and the pass's figures.
+/// pass's result; under PartUse::Order, for a part that took an alike
+/// part's result, its input under the result's order) and the pass's
+/// figures.
 template <typename StatsT> struct PartResult {
   std::unique_ptr<Graph> Part;
   StatsT Stats;
@@ -72,7 +79,8 @@ size_t countRenamed(llvm::ArrayRef<PartResult<StatsT>> Results) {
 /// when given, and runs \p Pass on it, the parts at once as \p Select runs
 /// candidates. A part alike an earlier one up to its ids (partsAlike: copies
 /// of a kernel, a kernel in each layer of a model) takes that part's result
-/// renamed to its ids (takeRenamedResult) instead of running \p Pass again,
+/// renamed to its ids (takeRenamedResult, or takeRenamedOrder under
+/// PartUse::Order) instead of running \p Pass again,
 /// unless Select.ReuseAlikeParts is off: the same bytes for a pass that
 /// reads ids only by their order (docs/Kernels.md, "Parts alike"). The
 /// results in part order, or the first failing part's error (the others'
@@ -82,6 +90,7 @@ llvm::Expected<std::vector<PartResult<StatsT>>>
 runOnParts(const Graph &G, llvm::ArrayRef<std::vector<NodeIdx>> Parts,
            const SelectOptions &Select,
            llvm::function_ref<llvm::Expected<StatsT>(Graph &Part)> Pass,
+           PartUse Use = PartUse::Graph,
            llvm::function_ref<void(Graph &Part)> Prepare = nullptr) {
   size_t N = Parts.size();
   std::vector<std::unique_ptr<Graph>> Graphs(N);
@@ -109,7 +118,11 @@ runOnParts(const Graph &G, llvm::ArrayRef<std::vector<NodeIdx>> Parts,
     // A failed first part's error stands for its copies, which come later.
     if (!*Stats[First])
       return;
-    if (takeRenamedResult(*Graphs[First], Ids[First], *Graphs[K], Ids[K])) {
+    bool Taken =
+        Use == PartUse::Order
+            ? takeRenamedOrder(*Graphs[First], Ids[First], *Graphs[K], Ids[K])
+            : takeRenamedResult(*Graphs[First], Ids[First], *Graphs[K], Ids[K]);
+    if (Taken) {
       Stats[K].emplace(**Stats[First]);
       Renamed[K] = 1;
     } else {

@@ -83,6 +83,14 @@ bool partsAlike(const Graph &A, const PartIds &IdsA, const Graph &B,
 bool takeRenamedResult(const Graph &Result, const PartIds &ResultIds,
                        Graph &Part, const PartIds &Ids);
 
+/// The schedule of takeRenamedResult alone, for a caller that reads only
+/// the order of a pass's result: Part's order becomes Result's, when the
+/// pass kept exactly the nodes of its input at their indices (it only
+/// reordered them); Part's nodes stay as they are. False, leaving Part as
+/// it was, otherwise. O(V).
+bool takeRenamedOrder(const Graph &Result, const PartIds &ResultIds,
+                      Graph &Part, const PartIds &Ids);
+
 } // namespace dan
 
 #endif // DAN_IR_COMPONENTS_H
