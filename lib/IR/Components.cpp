@@ -20,21 +20,23 @@ std::unique_ptr<Graph> extractPart(const Graph &G, ArrayRef<NodeIdx> Nodes) {
   Out->Tiles = G.Tiles;
   Out->Attrs = G.Attrs;
   DenseMap<NodeIdx, NodeIdx> NewIndex;
+  NewIndex.reserve(Nodes.size());
   for (NodeIdx I : Nodes)
     NewIndex[I] = NewIndex.size();
   Out->Nodes.reserve(Nodes.size());
+  Out->Order.reserve(Nodes.size());
   for (NodeIdx I : Nodes) {
-    Node N = G[I];
+    Out->Order.push_back(Out->Nodes.size());
+    Node &N = Out->Nodes.emplace_back(G[I]);
     // The mapping keeps each list sorted: ids are unchanged. Edges from
     // nodes left out are dropped.
     for (EdgeList *L : {&N.Preds, &N.ReusePreds}) {
-      EdgeList Kept;
+      size_t Kept = 0;
       for (NodeIdx Pred : *L)
         if (auto It = NewIndex.find(Pred); It != NewIndex.end())
-          Kept.push_back(It->second);
-      *L = std::move(Kept);
+          (*L)[Kept++] = It->second;
+      L->truncate(Kept);
     }
-    Out->addNode(std::move(N));
   }
   return Out;
 }
