@@ -112,9 +112,10 @@ echo "collecting $NEW -> $WORK/new"
 WITH_FIRST=1 collect "$NEW" "$WORK/new"
 Status=0
 for D in "$WORK"/new/*/; do
-  # Messages name their file (shrunk/s1.dan, first/s1.dan): lines that
-  # differ only there are the same message.
-  if ! diff -r -I '^\(shrunk\|first\)/s[0-9]\.dan:' "$D/shrunk" "$D/first" \
+  # Messages name their file (shrunk/s1.dan, first/s1.dan), after the
+  # tool's name: lines that differ only there are the same message.
+  if ! diff -r -I '^\(dan-[a-z]*: \)\?\(shrunk\|first\)/s[0-9]\.dan:' \
+    "$D/shrunk" "$D/first" \
     >/dev/null; then
     echo "new build: flags on dan-mpas only differ from flags on every" \
       "tool: diff -r $D/shrunk $D/first"
