@@ -210,75 +210,76 @@ TEST(ComponentsTest, AlikePartsTakeTheFirstsResultRenamed) {
   const TargetDesc &T = Two->Target;
   std::vector<std::vector<NodeIdx>> P = splitKernels(*Two).Units;
   ASSERT_EQ(P.size(), 2u);
-  std::unique_ptr<Graph> First = extractPart(*Two, P[0]),
-                         Second = extractPart(*Two, P[1]);
-  PartIds FirstIds = partIds(*First), SecondIds = partIds(*Second);
+  PartMap Map(*Two, P);
+  PartIds FirstIds = partIds(Map, 0), SecondIds = partIds(Map, 1);
   ASSERT_NE(FirstIds.Nodes, SecondIds.Nodes);
   ASSERT_NE(FirstIds.Buffers, SecondIds.Buffers);
-  EXPECT_TRUE(partsAlike(*First, FirstIds, *Second, SecondIds));
-  EXPECT_EQ(partShapeHash(*First, FirstIds), partShapeHash(*Second, SecondIds));
+  EXPECT_TRUE(partsAlike(Map, 0, FirstIds, 1, SecondIds));
+  EXPECT_EQ(partShapeHash(Map, 0, FirstIds), partShapeHash(Map, 1, SecondIds));
 
   // The second's plan is the first's renamed: its spill nodes too.
-  Graph Direct = *Second;
+  std::unique_ptr<Graph> First = extractPart(*Two, P[0]),
+                         Direct = extractPart(*Two, P[1]);
   ASSERT_TRUE(bool(runDLR(*First, T, DLROptions::oneSetting())));
-  ASSERT_TRUE(bool(runDLR(Direct, T, DLROptions::oneSetting())));
-  ASSERT_GT(Direct.counts().Spills, 0u);
-  Graph Renamed = *Second;
-  ASSERT_TRUE(takeRenamedResult(*First, FirstIds, Renamed, SecondIds));
-  EXPECT_EQ(print(Renamed), print(Direct));
+  ASSERT_TRUE(bool(runDLR(*Direct, T, DLROptions::oneSetting())));
+  ASSERT_GT(Direct->counts().Spills, 0u);
+  std::unique_ptr<Graph> Renamed =
+      renamedResult(*First, FirstIds, Map, 1, SecondIds);
+  ASSERT_TRUE(Renamed);
+  EXPECT_EQ(print(*Renamed), print(*Direct));
 
   // A result that moved its input's nodes is not renamed.
   Graph Moved = *First;
   std::swap(Moved.Nodes[0], Moved.Nodes[1]);
-  Graph Kept = *Second;
-  EXPECT_FALSE(takeRenamedResult(Moved, FirstIds, Kept, SecondIds));
-  EXPECT_EQ(print(Kept), print(*Second));
+  EXPECT_FALSE(renamedResult(Moved, FirstIds, Map, 1, SecondIds));
 
-  // One cycle more, or ids in another order, and the parts are not alike.
-  Graph Slower = *Second;
-  for (Node &N : Slower.Nodes)
-    if (!N.isBufferNode()) {
-      ++N.Cycles;
-      break;
-    }
-  EXPECT_FALSE(partsAlike(*First, FirstIds, Slower, partIds(Slower)));
-  Graph Swapped = *Second;
-  std::swap(Swapped.Nodes[1].Id, Swapped.Nodes[2].Id);
-  EXPECT_FALSE(partsAlike(*First, FirstIds, Swapped, partIds(Swapped)));
+  // One cycle more, one edge fewer, or ids in another order, and the parts
+  // are not alike.
+  auto AlikeAfter = [&](llvm::function_ref<void(Graph &)> Change) {
+    Graph Changed = *Two;
+    Change(Changed);
+    PartMap M(Changed, P);
+    return partsAlike(M, 0, partIds(M, 0), 1, partIds(M, 1));
+  };
+  EXPECT_TRUE(AlikeAfter([](Graph &) {}));
+  EXPECT_FALSE(AlikeAfter([&](Graph &G) {
+    for (NodeIdx I : P[1])
+      if (!G[I].isBufferNode()) {
+        ++G[I].Cycles;
+        break;
+      }
+  }));
+  EXPECT_FALSE(AlikeAfter([&](Graph &G) {
+    for (NodeIdx I : P[1])
+      if (!G[I].Preds.empty()) {
+        G[I].Preds.pop_back();
+        break;
+      }
+  }));
+  EXPECT_FALSE(
+      AlikeAfter([&](Graph &G) { std::swap(G[P[1][1]].Id, G[P[1][2]].Id); }));
 }
 
-TEST(ComponentsTest, AlikePartsTakeTheFirstsOrder) {
+TEST(ComponentsTest, AlikePartsReadOnlyTheirOwnEdges) {
   llvm::SourceMgr SM;
-  std::unique_ptr<Graph> Two = spillCopies(SM, 2, LinkJoin::Parallel);
-  ASSERT_TRUE(Two);
-  const TargetDesc &T = Two->Target;
-  std::vector<std::vector<NodeIdx>> P = splitKernels(*Two).Units;
-  ASSERT_EQ(P.size(), 2u);
-  std::unique_ptr<Graph> First = extractPart(*Two, P[0]),
-                         Second = extractPart(*Two, P[1]);
-  PartIds FirstIds = partIds(*First), SecondIds = partIds(*Second);
-  ASSERT_TRUE(partsAlike(*First, FirstIds, *Second, SecondIds));
-
-  // A pass that only reorders: the second takes the first's order, and
-  // keeps its own nodes.
-  Graph Reordered = *First;
-  std::reverse(Reordered.Order.begin(), Reordered.Order.end());
-  Graph Renamed = *Second;
-  ASSERT_TRUE(takeRenamedOrder(Reordered, FirstIds, Renamed, SecondIds));
-  EXPECT_EQ(Renamed.Order, Reordered.Order);
-  EXPECT_EQ(Renamed.Nodes.size(), Second->Nodes.size());
-  EXPECT_EQ(Renamed.Nodes.front().Id, Second->Nodes.front().Id);
-
-  // A pass that added nodes (DLR's spills), or moved the input's nodes in
-  // storage, made more than an order: nothing is taken.
-  Graph Planned = *First;
-  ASSERT_TRUE(bool(runDLR(Planned, T, DLROptions::oneSetting())));
-  ASSERT_GT(Planned.counts().Spills, 0u);
-  Graph Kept = *Second;
-  EXPECT_FALSE(takeRenamedOrder(Planned, FirstIds, Kept, SecondIds));
-  EXPECT_EQ(print(Kept), print(*Second));
-  Graph Moved = *First;
-  std::swap(Moved.Nodes[0], Moved.Nodes[1]);
-  EXPECT_FALSE(takeRenamedOrder(Moved, FirstIds, Kept, SecondIds));
-  EXPECT_EQ(print(Kept), print(*Second));
+  // In series each kernel after the first waits for a SYNC, a part of its
+  // own: the kernels are alike all the same.
+  std::unique_ptr<Graph> Three = spillCopies(SM, 3, LinkJoin::Series);
+  ASSERT_TRUE(Three);
+  std::vector<std::vector<NodeIdx>> P =
+      scheduleSegments(*Three, splitKernels(*Three));
+  ASSERT_EQ(P.size(), 5u);
+  PartMap Map(*Three, P);
+  std::vector<PartIds> Ids;
+  for (size_t K = 0; K != P.size(); ++K)
+    Ids.push_back(partIds(Map, K));
+  size_t FromOutside = 0;
+  for (NodeIdx I : P[2])
+    for (NodeIdx Pred : (*Three)[I].Preds)
+      FromOutside += Map.localIndex(2, Pred) == PartMap::None;
+  ASSERT_GT(FromOutside, 0u);
+  EXPECT_TRUE(partsAlike(Map, 0, Ids[0], 2, Ids[2]));
+  EXPECT_TRUE(partsAlike(Map, 0, Ids[0], 4, Ids[4]));
+  EXPECT_EQ(partShapeHash(Map, 0, Ids[0]), partShapeHash(Map, 4, Ids[4]));
+  EXPECT_FALSE(partsAlike(Map, 0, Ids[0], 1, Ids[1]));
 }

@@ -38,11 +38,23 @@ static void rankIds(std::vector<std::pair<uint64_t, uint32_t>> &Refs,
   }
 }
 
-PartIds partIds(const Graph &Part) {
+PartMap::PartMap(const Graph &G, ArrayRef<std::vector<NodeIdx>> Parts)
+    : G(G), Parts(Parts), PartOf(G.size(), None), Local(G.size(), None) {
+  for (size_t K = 0; K != Parts.size(); ++K)
+    for (size_t I = 0; I != Parts[K].size(); ++I) {
+      assert(PartOf[Parts[K][I]] == None && "parts share a node");
+      PartOf[Parts[K][I]] = K;
+      Local[Parts[K][I]] = I;
+    }
+}
+
+PartIds partIds(const PartMap &Map, size_t K) {
+  const Graph &G = Map.graph();
   PartIds Ids;
   std::vector<std::pair<uint64_t, uint32_t>> NodeRefs, BufferRefs;
-  NodeRefs.reserve(Part.Nodes.size());
-  for (const Node &N : Part.Nodes) {
+  NodeRefs.reserve(Map.nodes(K).size());
+  for (NodeIdx I : Map.nodes(K)) {
+    const Node &N = G[I];
     NodeRefs.push_back({N.Id, Ids.Ranks.size()});
     Ids.Ranks.push_back(0);
     if (N.isBufferNode()) {
@@ -59,34 +71,62 @@ PartIds partIds(const Graph &Part) {
   return Ids;
 }
 
-uint64_t partShapeHash(const Graph &Part, const PartIds &Ids) {
+/// How many of \p L, edges into a node of part \p K, come from part K.
+static size_t edgesInside(const PartMap &Map, size_t K, const EdgeList &L) {
+  return count_if(
+      L, [&](NodeIdx P) { return Map.localIndex(K, P) != PartMap::None; });
+}
+
+uint64_t partShapeHash(const PartMap &Map, size_t K, const PartIds &Ids) {
+  const Graph &G = Map.graph();
   hash_code H =
-      hash_combine(Part.Nodes.size(),
+      hash_combine(Map.nodes(K).size(),
                    hash_combine_range(Ids.Ranks.begin(), Ids.Ranks.end()));
-  for (const Node &N : Part.Nodes)
+  for (NodeIdx I : Map.nodes(K)) {
+    const Node &N = G[I];
     H = hash_combine(H, static_cast<unsigned>(N.Kind), N.OpName, N.Size,
-                     N.Cycles, N.Offset, N.Preds.size(), N.ReusePreds.size());
+                     N.Cycles, N.Offset, edgesInside(Map, K, N.Preds),
+                     edgesInside(Map, K, N.ReusePreds));
+  }
   return static_cast<uint64_t>(H);
 }
 
 /// Whether \p X and \p Y, nodes at one index of two parts whose ranks are
 /// equal, are alike: the same in all but ids, locations, tile and
-/// attribute sets.
-static bool alike(const Node &X, const Node &Y) {
-  return X.Kind == Y.Kind && X.BufTier == Y.BufTier && X.OpPipe == Y.OpPipe &&
-         X.HasOffset == Y.HasOffset && X.OpName == Y.OpName &&
-         X.Size == Y.Size && X.Cycles == Y.Cycles && X.Offset == Y.Offset &&
-         X.Preds == Y.Preds && X.ReusePreds == Y.ReusePreds &&
-         X.Bufs.size() == Y.Bufs.size() && (X.isBufferNode() || X.Buf == Y.Buf);
+/// attribute sets, edges compared by the parts' own indices.
+static bool alike(const PartMap &Map, size_t A, const Node &X, size_t B,
+                  const Node &Y) {
+  if (!(X.Kind == Y.Kind && X.BufTier == Y.BufTier && X.OpPipe == Y.OpPipe &&
+        X.HasOffset == Y.HasOffset && X.OpName == Y.OpName &&
+        X.Size == Y.Size && X.Cycles == Y.Cycles && X.Offset == Y.Offset &&
+        X.Bufs.size() == Y.Bufs.size() && (X.isBufferNode() || X.Buf == Y.Buf)))
+    return false;
+  // The edges a part cut out keeps: those from inside it, in list order.
+  auto SameInside = [&](const EdgeList &LX, const EdgeList &LY) {
+    auto IX = LX.begin(), IY = LY.begin();
+    for (;;) {
+      uint32_t PX = PartMap::None, PY = PartMap::None;
+      while (IX != LX.end() && (PX = Map.localIndex(A, *IX++)) == PartMap::None)
+        ;
+      while (IY != LY.end() && (PY = Map.localIndex(B, *IY++)) == PartMap::None)
+        ;
+      if (PX != PY)
+        return false;
+      if (PX == PartMap::None)
+        return true;
+    }
+  };
+  return SameInside(X.Preds, Y.Preds) && SameInside(X.ReusePreds, Y.ReusePreds);
 }
 
-bool partsAlike(const Graph &A, const PartIds &IdsA, const Graph &B,
+bool partsAlike(const PartMap &Map, size_t A, const PartIds &IdsA, size_t B,
                 const PartIds &IdsB) {
-  if (A.Nodes.size() != B.Nodes.size() || A.Order != B.Order ||
-      IdsA.Ranks != IdsB.Ranks)
+  ArrayRef<NodeIdx> NA = Map.nodes(A), NB = Map.nodes(B);
+  if (NA.size() != NB.size() || IdsA.Ranks != IdsB.Ranks)
     return false;
-  for (size_t I = 0; I != A.Nodes.size(); ++I)
-    if (!alike(A.Nodes[I], B.Nodes[I]))
+  const Graph &G = Map.graph();
+  for (size_t I = 0; I != NA.size(); ++I)
+    if (!alike(Map, A, G[NA[I]], B, G[NB[I]]))
       return false;
   return true;
 }
@@ -106,40 +146,50 @@ static std::optional<uint64_t> renameNodeId(uint64_t Id, const PartIds &From,
   return To.Nodes[Rank];
 }
 
-bool takeRenamedResult(const Graph &Result, const PartIds &ResultIds,
-                       Graph &Part, const PartIds &Ids) {
-  size_t Inputs = Part.Nodes.size();
-  if (Result.Nodes.size() < Inputs ||
-      Result.OpNames.size() != Part.OpNames.size())
-    return false;
-  // The renamed ids first, so that Part stays as it was when one fails.
+std::unique_ptr<Graph> renamedResult(const Graph &Result,
+                                     const PartIds &ResultIds,
+                                     const PartMap &Map, size_t K,
+                                     const PartIds &Ids) {
+  const Graph &G = Map.graph();
+  ArrayRef<NodeIdx> Inputs = Map.nodes(K);
+  if (Result.Nodes.size() < Inputs.size() ||
+      Result.OpNames.size() != G.OpNames.size())
+    return nullptr;
+  // The renamed ids first.
   std::vector<uint64_t> NodeIds(Result.Nodes.size());
   std::vector<uint32_t> BufferRanks;
   for (size_t I = 0; I != Result.Nodes.size(); ++I) {
     const Node &N = Result.Nodes[I];
     std::optional<uint64_t> Id = renameNodeId(N.Id, ResultIds, Ids);
     // The pass kept the input's node I at index I.
-    if (!Id || *Id > MaxValue || (I < Inputs && *Id != Part.Nodes[I].Id))
-      return false;
+    if (!Id || *Id > MaxValue || (I < Inputs.size() && *Id != G[Inputs[I]].Id))
+      return nullptr;
     NodeIds[I] = *Id;
     auto Rank = [&](uint64_t Buf) {
       BufferRanks.push_back(rankOf(ResultIds.Buffers, Buf));
       return BufferRanks.back() != UINT32_MAX;
     };
     if (N.isBufferNode() && !Rank(N.Buf))
-      return false;
+      return nullptr;
     for (uint64_t B : N.Bufs)
       if (!Rank(B))
-        return false;
+        return nullptr;
   }
-  // Then a copy of Result's nodes with Part's ids and what a pass does not
-  // read.
-  std::vector<Node> Nodes = Result.Nodes;
+  // Then Result with part K's ids and what a pass does not read.
+  auto Out = std::make_unique<Graph>();
+  Out->Name = Result.Name;
+  Out->Target = Result.Target;
+  for (const std::string &Name : Result.OpNames)
+    Out->internOpName(Name);
+  Out->Tiles = Result.Tiles;
+  Out->Attrs = Result.Attrs;
+  Out->Nodes = Result.Nodes;
+  Out->Order = Result.Order;
   const uint32_t *NextRank = BufferRanks.data();
-  for (size_t I = 0; I != Nodes.size(); ++I) {
-    Node &N = Nodes[I];
-    if (I < Inputs) {
-      const Node &In = Part.Nodes[I];
+  for (size_t I = 0; I != Out->Nodes.size(); ++I) {
+    Node &N = Out->Nodes[I];
+    if (I < Inputs.size()) {
+      const Node &In = G[Inputs[I]];
       N.Loc = In.Loc;
       N.TileSet = In.TileSet;
       N.AttrSet = In.AttrSet;
@@ -150,29 +200,7 @@ bool takeRenamedResult(const Graph &Result, const PartIds &ResultIds,
     for (uint64_t &B : N.Bufs)
       B = Ids.Buffers[*NextRank++];
   }
-  Part.Nodes = std::move(Nodes);
-  Part.Order = Result.Order;
-  return true;
-}
-
-bool takeRenamedOrder(const Graph &Result, const PartIds &ResultIds,
-                      Graph &Part, const PartIds &Ids) {
-  if (Result.Nodes.size() != Part.Nodes.size() ||
-      Result.Order.size() != Part.Order.size())
-    return false;
-  // Node I of the result must be node I of the input it was made from,
-  // which has the rank of Part's node I (Ranks holds a node's rank and
-  // then those of its buffer ids).
-  size_t Slot = 0;
-  for (size_t I = 0; I != Part.Nodes.size(); ++I) {
-    const Node &N = Part.Nodes[I];
-    if (Slot >= Ids.Ranks.size() || Ids.Ranks[Slot] >= ResultIds.Nodes.size() ||
-        Result.Nodes[I].Id != ResultIds.Nodes[Ids.Ranks[Slot]])
-      return false;
-    Slot += 1 + N.isBufferNode() + N.Bufs.size();
-  }
-  Part.Order = Result.Order;
-  return true;
+  return Out;
 }
 
 } // namespace dan

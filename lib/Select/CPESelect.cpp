@@ -63,7 +63,7 @@ static Expected<CPEStats> refinePartByPart(const Graph &G, const TargetDesc &T,
   Joined.clear();
   Joined.reserve(G.Order.size());
   for (size_t P = 0; P != Parts.size(); ++P)
-    for (NodeIdx I : (*Refined)[P].Part->Order)
+    for (NodeIdx I : (*Refined)[P].order())
       Joined.push_back(Parts[P][I]);
   All.Parts = Parts.size();
   All.AlikeParts = countRenamed<CPEStats>(*Refined);

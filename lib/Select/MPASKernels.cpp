@@ -94,7 +94,7 @@ Expected<MPASStats> orderInTurn(const Graph &G, const TargetDesc &T,
       continue;
     }
     uint32_t Kernel = KernelOfUnit[U];
-    for (NodeIdx I : (*Ordered)[Kernel].Part->Order)
+    for (NodeIdx I : (*Ordered)[Kernel].order())
       Order.push_back(Kernels[Kernel][I]);
   }
   std::vector<PartResult<MPASStats>> &Results = *Ordered;

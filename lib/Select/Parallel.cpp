@@ -13,11 +13,10 @@ void runConcurrently(const SelectOptions &Select, size_t N,
   JobRunner(Select.Threads).run(N, Job);
 }
 
-std::vector<size_t> findAlikeParts(ArrayRef<std::unique_ptr<Graph>> Parts,
-                                   ArrayRef<PartIds> Ids,
+std::vector<size_t> findAlikeParts(const PartMap &Map, ArrayRef<PartIds> Ids,
                                    ArrayRef<uint64_t> Shapes,
                                    const SelectOptions &Select) {
-  std::vector<size_t> FirstAlike(Parts.size());
+  std::vector<size_t> FirstAlike(Map.size());
   std::iota(FirstAlike.begin(), FirstAlike.end(), 0);
   if (!Select.ReuseAlikeParts)
     return FirstAlike;
@@ -25,12 +24,12 @@ std::vector<size_t> findAlikeParts(ArrayRef<std::unique_ptr<Graph>> Parts,
   // of one hash that are not alike (a collision) each run the pass.
   DenseMap<uint64_t, size_t> FirstOfShape;
   std::vector<size_t> Candidates;
-  for (size_t K = 0; K != Parts.size(); ++K)
+  for (size_t K = 0; K != Map.size(); ++K)
     if (!FirstOfShape.try_emplace(Shapes[K], K).second)
       Candidates.push_back(K);
   runConcurrently(Select, Candidates.size(), [&](size_t I) {
     size_t K = Candidates[I], F = FirstOfShape.find(Shapes[K])->second;
-    if (partsAlike(*Parts[F], Ids[F], *Parts[K], Ids[K]))
+    if (partsAlike(Map, F, Ids[F], K, Ids[K]))
       FirstAlike[K] = F;
   });
   return FirstAlike;

@@ -42,12 +42,12 @@ inline SelectOptions insideJob(const SelectOptions &Select) {
   return Inner;
 }
 
-/// For each of \p Parts, with ids \p Ids and hashes \p Shapes
+/// For each part of \p Map, with ids \p Ids and hashes \p Shapes
 /// (partShapeHash), the first part of its hash when the two are alike
 /// (partsAlike), else itself; itself for every part when
 /// Select.ReuseAlikeParts is off. Parts of one hash that are not alike (a
 /// collision) each run the pass.
-std::vector<size_t> findAlikeParts(llvm::ArrayRef<std::unique_ptr<Graph>> Parts,
+std::vector<size_t> findAlikeParts(const PartMap &Map,
                                    llvm::ArrayRef<PartIds> Ids,
                                    llvm::ArrayRef<uint64_t> Shapes,
                                    const SelectOptions &Select);
@@ -58,14 +58,22 @@ std::vector<size_t> findAlikeParts(llvm::ArrayRef<std::unique_ptr<Graph>> Parts,
 enum class PartUse { Graph, Order };
 
 /// One part of a graph after a pass ran on it alone: the part's graph (the
-/// pass's result; under PartUse::Order, for a part that took an alike
-/// part's result, its input under the result's order) and the pass's
-/// figures.
+/// pass's result) and the pass's figures.
 template <typename StatsT> struct PartResult {
+  /// Null under PartUse::Order for a part that took an alike part's order.
   std::unique_ptr<Graph> Part;
   StatsT Stats;
   /// Whether the part took an alike part's result renamed.
   bool Renamed = false;
+  /// A renamed part's order under PartUse::Order.
+  std::vector<NodeIdx> RenamedOrder;
+
+  /// The part's schedule, by its own indices (the part's nodes in the
+  /// order runOnParts was given them).
+  llvm::ArrayRef<NodeIdx> order() const {
+    return Part ? llvm::ArrayRef<NodeIdx>(Part->Order)
+                : llvm::ArrayRef<NodeIdx>(RenamedOrder);
+  }
 };
 
 /// How many of \p Results took an alike part's result renamed.
@@ -75,16 +83,18 @@ size_t countRenamed(llvm::ArrayRef<PartResult<StatsT>> Results) {
                         [](const PartResult<StatsT> &R) { return R.Renamed; });
 }
 
-/// Cuts each of \p Parts out of \p G (extractPart), runs \p Prepare on it
-/// when given, and runs \p Pass on it, the parts at once as \p Select runs
-/// candidates. A part alike an earlier one up to its ids (partsAlike: copies
-/// of a kernel, a kernel in each layer of a model) takes that part's result
-/// renamed to its ids (takeRenamedResult, or takeRenamedOrder under
-/// PartUse::Order) instead of running \p Pass again,
-/// unless Select.ReuseAlikeParts is off: the same bytes for a pass that
-/// reads ids only by their order (docs/Kernels.md, "Parts alike"). The
-/// results in part order, or the first failing part's error (the others'
-/// consumed).
+/// Runs \p Pass on each of \p Parts of \p G cut out (extractPart, then
+/// \p Prepare when given), the parts at once as \p Select runs candidates.
+/// A part alike an earlier one up to its ids (partsAlike, found in place:
+/// copies of a kernel, a kernel in each layer of a model) is not cut out
+/// but takes that part's result renamed to its ids (renamedResult), or
+/// under PartUse::Order that part's order when the pass kept the nodes of
+/// its input at their indices, instead of running \p Pass again; unless
+/// Select.ReuseAlikeParts is off. The same bytes for a pass that reads ids
+/// only by their order (docs/Kernels.md, "Parts alike"). \p Prepare, which
+/// renames ids, goes only with PartUse::Order, whose parts are compared by
+/// G's ids: it must keep the ranks of a part's ids. The results in part
+/// order, or the first failing part's error (the others' consumed).
 template <typename StatsT>
 llvm::Expected<std::vector<PartResult<StatsT>>>
 runOnParts(const Graph &G, llvm::ArrayRef<std::vector<NodeIdx>> Parts,
@@ -92,41 +102,62 @@ runOnParts(const Graph &G, llvm::ArrayRef<std::vector<NodeIdx>> Parts,
            llvm::function_ref<llvm::Expected<StatsT>(Graph &Part)> Pass,
            PartUse Use = PartUse::Graph,
            llvm::function_ref<void(Graph &Part)> Prepare = nullptr) {
+  assert((!Prepare || Use == PartUse::Order) &&
+         "a renamed graph would carry the ids before Prepare");
   size_t N = Parts.size();
-  std::vector<std::unique_ptr<Graph>> Graphs(N);
+  PartMap Map(G, Parts);
   std::vector<PartIds> Ids(N);
   std::vector<uint64_t> Shapes(N);
   runConcurrently(Select, N, [&](size_t K) {
-    Graphs[K] = extractPart(G, Parts[K]);
-    if (Prepare)
-      Prepare(*Graphs[K]);
-    Ids[K] = partIds(*Graphs[K]);
-    Shapes[K] = partShapeHash(*Graphs[K], Ids[K]);
+    Ids[K] = partIds(Map, K);
+    Shapes[K] = partShapeHash(Map, K, Ids[K]);
   });
-  std::vector<size_t> FirstAlike = findAlikeParts(Graphs, Ids, Shapes, Select);
+  std::vector<size_t> FirstAlike = findAlikeParts(Map, Ids, Shapes, Select);
   std::vector<size_t> Firsts, Copies;
   for (size_t K = 0; K != N; ++K)
     (FirstAlike[K] == K ? Firsts : Copies).push_back(K);
+  std::vector<std::unique_ptr<Graph>> Graphs(N);
   std::vector<std::optional<llvm::Expected<StatsT>>> Stats(N);
-  // (Not a vector<bool>: the copies set their entries at once.)
-  std::vector<char> Renamed(N, 0);
-  runConcurrently(Select, Firsts.size(), [&](size_t I) {
-    Stats[Firsts[I]].emplace(Pass(*Graphs[Firsts[I]]));
-  });
+  // Per part that ran the pass, whether its result holds the nodes of its
+  // input at their indices, as they were (PartUse::Order). (Not
+  // vector<bool>: the parts set their entries at once.)
+  std::vector<char> Kept(N, 0), Renamed(N, 0);
+  auto RunPass = [&](size_t K) {
+    Graphs[K] = extractPart(G, Parts[K]);
+    if (Prepare)
+      Prepare(*Graphs[K]);
+    std::vector<uint64_t> InputIds;
+    if (Use == PartUse::Order)
+      for (const Node &Nd : Graphs[K]->Nodes)
+        InputIds.push_back(Nd.Id);
+    Stats[K].emplace(Pass(*Graphs[K]));
+    const std::vector<Node> &Result = Graphs[K]->Nodes;
+    bool Same = Use == PartUse::Order && Result.size() == InputIds.size();
+    for (size_t I = 0; Same && I != Result.size(); ++I)
+      Same = Result[I].Id == InputIds[I];
+    Kept[K] = Same;
+  };
+  runConcurrently(Select, Firsts.size(), [&](size_t I) { RunPass(Firsts[I]); });
+  std::vector<std::vector<NodeIdx>> Orders(N);
   runConcurrently(Select, Copies.size(), [&](size_t I) {
     size_t K = Copies[I], First = FirstAlike[K];
     // A failed first part's error stands for its copies, which come later.
     if (!*Stats[First])
       return;
-    bool Taken =
-        Use == PartUse::Order
-            ? takeRenamedOrder(*Graphs[First], Ids[First], *Graphs[K], Ids[K])
-            : takeRenamedResult(*Graphs[First], Ids[First], *Graphs[K], Ids[K]);
+    bool Taken = false;
+    if (Use == PartUse::Order) {
+      Taken = Kept[First];
+      if (Taken)
+        Orders[K] = Graphs[First]->Order;
+    } else {
+      Graphs[K] = renamedResult(*Graphs[First], Ids[First], Map, K, Ids[K]);
+      Taken = Graphs[K] != nullptr;
+    }
     if (Taken) {
       Stats[K].emplace(**Stats[First]);
       Renamed[K] = 1;
     } else {
-      Stats[K].emplace(Pass(*Graphs[K]));
+      RunPass(K);
     }
   });
   std::vector<PartResult<StatsT>> Out;
@@ -141,7 +172,8 @@ runOnParts(const Graph &G, llvm::ArrayRef<std::vector<NodeIdx>> Parts,
       else
         llvm::consumeError(S.takeError());
     } else if (!First) {
-      Out.push_back({std::move(Graphs[K]), std::move(*S), Renamed[K] != 0});
+      Out.push_back({std::move(Graphs[K]), std::move(*S), Renamed[K] != 0,
+                     std::move(Orders[K])});
     }
   }
   if (First)

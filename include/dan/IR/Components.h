@@ -44,52 +44,72 @@ std::vector<NodeIdx> neighbourhood(const Graph &G, NodeIdx Center,
 std::unique_ptr<Graph> joinParts(llvm::ArrayRef<Graph *> Parts,
                                  const Graph &Shape);
 
+/// Parts of one graph in place, without cutting them out: each part's
+/// nodes (indices into the graph, in part order: a part's storage and
+/// schedule as extractPart would make them) and, for every node of the
+/// graph, its part and its index there. Parts must not share a node.
+class PartMap {
+public:
+  static constexpr uint32_t None = UINT32_MAX;
+
+  PartMap(const Graph &G, llvm::ArrayRef<std::vector<NodeIdx>> Parts);
+
+  const Graph &graph() const { return G; }
+  size_t size() const { return Parts.size(); }
+  llvm::ArrayRef<NodeIdx> nodes(size_t K) const { return Parts[K]; }
+  /// Node \p I's index in part \p K, or None when it is not in K.
+  uint32_t localIndex(size_t K, NodeIdx I) const {
+    return PartOf[I] == K ? Local[I] : None;
+  }
+
+private:
+  const Graph &G;
+  llvm::ArrayRef<std::vector<NodeIdx>> Parts;
+  std::vector<uint32_t> PartOf, Local;
+};
+
 /// The node ids and the buffer ids of a part, each in increasing order. A
 /// pass that reads ids only by their order (compares them, numbers new
 /// nodes after them) sees an id as its rank here.
 struct PartIds {
   std::vector<uint64_t> Nodes;
   std::vector<uint64_t> Buffers;
-  /// Node by node in storage order, the rank of its id and then of each
+  /// Node by node in part order, the rank of its id and then of each
   /// buffer id it names (a buffer node's Buf, an operation's Bufs).
   std::vector<uint32_t> Ranks;
 };
 
-/// The ids of \p Part (its spill nodes' too) and their ranks. O(V log V).
-PartIds partIds(const Graph &Part);
+/// The ids of part \p K of \p Map (its spill nodes' too) and their ranks.
+/// O(V log V) in the part's size.
+PartIds partIds(const PartMap &Map, size_t K);
 
-/// A hash of \p Part, whose ids are \p Ids, that reads its ids by rank:
-/// parts alike (partsAlike) hash alike. O(V).
-uint64_t partShapeHash(const Graph &Part, const PartIds &Ids);
+/// A hash of part \p K of \p Map, whose ids are \p Ids, that reads its ids
+/// by rank: parts alike (partsAlike) hash alike. O(V + E) in the part's
+/// size.
+uint64_t partShapeHash(const PartMap &Map, size_t K, const PartIds &Ids);
 
-/// Whether \p B, a part of the same graph as \p A (extractPart), is \p A
-/// with its node ids and buffer ids renamed in a way that keeps their
-/// order, and the same in all else a pass reads (kinds, op names, pipes,
-/// tiers, sizes, cycles, offsets, edges, schedule); the nodes may differ in
-/// source locations, tile and attribute sets. A kernel and its copies, or
-/// one kernel in each layer of a model, are alike. O(V + E).
-bool partsAlike(const Graph &A, const PartIds &IdsA, const Graph &B,
+/// Whether part \p B of \p Map is part \p A with its node ids and buffer
+/// ids renamed in a way that keeps their order, and the same in all else a
+/// pass reads (kinds, op names, pipes, tiers, sizes, cycles, offsets, edges
+/// inside the part, schedule); the nodes may differ in source locations,
+/// tile and attribute sets. A kernel and its copies, or one kernel in each
+/// layer of a model, are alike. O(V + E) in the parts' size.
+bool partsAlike(const PartMap &Map, size_t A, const PartIds &IdsA, size_t B,
                 const PartIds &IdsB);
 
-/// Makes \p Part, alike the part whose ids were \p ResultIds and from
-/// which a pass made \p Result, into Result renamed to Part's ids: the nodes
-/// of the input with Part's ids, locations, tile and attribute sets, the
-/// nodes the pass added with ids as far past Part's last id as theirs are
-/// past the input's, buffer ids by rank. What a pass that reads ids only by
-/// their order and keeps the nodes of its input at their indices makes of
-/// Part. False, leaving Part as it was, when Result did not keep them there,
-/// names an id it cannot rename, has other op names, or an id would pass
-/// the IR's limit. O(V log V).
-bool takeRenamedResult(const Graph &Result, const PartIds &ResultIds,
-                       Graph &Part, const PartIds &Ids);
-
-/// The schedule of takeRenamedResult alone, for a caller that reads only
-/// the order of a pass's result: Part's order becomes Result's, when the
-/// pass kept exactly the nodes of its input at their indices (it only
-/// reordered them); Part's nodes stay as they are. False, leaving Part as
-/// it was, otherwise. O(V).
-bool takeRenamedOrder(const Graph &Result, const PartIds &ResultIds,
-                      Graph &Part, const PartIds &Ids);
+/// Part \p K of \p Map, alike the part whose ids were \p ResultIds and
+/// from which a pass made \p Result, as Result renamed to part K's ids:
+/// the nodes of the input with K's ids, locations, tile and attribute sets,
+/// the nodes the pass added with ids as far past K's last id as theirs are
+/// past the input's, buffer ids by rank; the tables of Result. What a pass
+/// that reads ids only by their order and keeps the nodes of its input at
+/// their indices makes of part K cut out (extractPart). Null when Result
+/// did not keep them there, names an id it cannot rename, has other op
+/// names than the graph, or an id would pass the IR's limit. O(V log V).
+std::unique_ptr<Graph> renamedResult(const Graph &Result,
+                                     const PartIds &ResultIds,
+                                     const PartMap &Map, size_t K,
+                                     const PartIds &Ids);
 
 } // namespace dan
 
