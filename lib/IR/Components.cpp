@@ -10,15 +10,20 @@ using namespace llvm;
 
 namespace dan {
 
+void copyNodeTables(const Graph &From, Node &N, Graph &Into) {
+  if (N.TileSet)
+    N.TileSet = Into.addTiles(From.Tiles[N.TileSet - 1]);
+  if (N.AttrSet)
+    N.AttrSet = Into.addAttrs(From.Attrs[N.AttrSet - 1]);
+}
+
 std::unique_ptr<Graph> extractPart(const Graph &G, ArrayRef<NodeIdx> Nodes) {
   auto Out = std::make_unique<Graph>();
   Out->Name = G.Name;
   Out->Target = G.Target;
-  // The same op name, tile and attribute tables, index for index.
+  // The same op name table, index for index.
   for (const std::string &Name : G.OpNames)
     Out->internOpName(Name);
-  Out->Tiles = G.Tiles;
-  Out->Attrs = G.Attrs;
   DenseMap<NodeIdx, NodeIdx> NewIndex;
   NewIndex.reserve(Nodes.size());
   for (NodeIdx I : Nodes)
@@ -28,6 +33,7 @@ std::unique_ptr<Graph> extractPart(const Graph &G, ArrayRef<NodeIdx> Nodes) {
   for (NodeIdx I : Nodes) {
     Out->Order.push_back(Out->Nodes.size());
     Node &N = Out->Nodes.emplace_back(G[I]);
+    copyNodeTables(G, N, *Out);
     // The mapping keeps each list sorted: ids are unchanged. Edges from
     // nodes left out are dropped.
     for (EdgeList *L : {&N.Preds, &N.ReusePreds}) {
@@ -118,9 +124,6 @@ std::unique_ptr<Graph> joinParts(ArrayRef<Graph *> Parts, const Graph &Shape) {
   Out->Target = Shape.Target;
   for (const std::string &Name : Shape.OpNames)
     Out->internOpName(Name);
-  // The parts were cut out of Shape (extractPart): its tile table.
-  Out->Tiles = Shape.Tiles;
-  Out->Attrs = Shape.Attrs;
   // Spill ids for the whole: each part's spill k is N + Base + 2k, N one
   // past every non-spill id of the whole, Base past the parts before.
   uint64_t FirstSpill = Shape.firstSpillId(), Base = 0;
@@ -142,6 +145,10 @@ std::unique_ptr<Graph> joinParts(ArrayRef<Graph *> Parts, const Graph &Shape) {
       }
       if (!C.isBufferNode())
         C.OpName = OpNameOf[C.OpName];
+      if (C.TileSet)
+        C.TileSet = Out->addTiles(std::move(P->Tiles[C.TileSet - 1]));
+      if (C.AttrSet)
+        C.AttrSet = Out->addAttrs(std::move(P->Attrs[C.AttrSet - 1]));
       for (EdgeList *L : {&C.Preds, &C.ReusePreds})
         for (NodeIdx &Pred : *L)
           Pred += IndexBase;
@@ -151,6 +158,8 @@ std::unique_ptr<Graph> joinParts(ArrayRef<Graph *> Parts, const Graph &Shape) {
       Out->Order.push_back(I + IndexBase);
     P->Nodes.clear();
     P->Order.clear();
+    P->Tiles.clear();
+    P->Attrs.clear();
     Base += (PartEnd + 1) / 2 * 2;
     PartStart.push_back(IndexBase);
   }

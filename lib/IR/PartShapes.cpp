@@ -181,8 +181,6 @@ std::unique_ptr<Graph> renamedResult(const Graph &Result,
   Out->Target = Result.Target;
   for (const std::string &Name : Result.OpNames)
     Out->internOpName(Name);
-  Out->Tiles = Result.Tiles;
-  Out->Attrs = Result.Attrs;
   Out->Nodes = Result.Nodes;
   Out->Order = Result.Order;
   const uint32_t *NextRank = BufferRanks.data();
@@ -193,6 +191,9 @@ std::unique_ptr<Graph> renamedResult(const Graph &Result,
       N.Loc = In.Loc;
       N.TileSet = In.TileSet;
       N.AttrSet = In.AttrSet;
+      copyNodeTables(G, N, *Out);
+    } else {
+      copyNodeTables(Result, N, *Out);
     }
     N.Id = NodeIds[I];
     if (N.isBufferNode())

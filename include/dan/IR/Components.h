@@ -18,11 +18,16 @@
 namespace dan {
 
 /// The graph of \p Nodes of \p G, in that order as its storage and its
-/// schedule, with the same ids, name, target and op names; edge lists
-/// follow the new indices, and edges from nodes left out are dropped
-/// (joinParts adds them back).
+/// schedule, with the same ids, name, target and op names, and the tiles
+/// and attributes of its own nodes; edge lists follow the new indices, and
+/// edges from nodes left out are dropped (joinParts adds them back).
+/// O(part size), whatever the size of G.
 std::unique_ptr<Graph> extractPart(const Graph &G,
                                    llvm::ArrayRef<NodeIdx> Nodes);
+
+/// Gives \p N, a node of \p From (or with its tile and attribute sets),
+/// copied into \p Into, Into's own copy of its tiles and attributes.
+void copyNodeTables(const Graph &From, Node &N, Graph &Into);
 
 /// The nodes within \p Depth edges of \p Center (dependence and reuse
 /// edges, followed either way), in schedule order: what a picture of a
@@ -33,14 +38,16 @@ std::vector<NodeIdx> neighbourhood(const Graph &G, NodeIdx Center,
 /// The inverse of extractPart after each part was planned on its own:
 /// \p Parts are graphs made from the parts of \p Shape (in schedule order)
 /// and then ordered or planned; the result has Shape's name and target,
-/// every part's nodes and edges, the edges of Shape between nodes of two
+/// every part's nodes (with their tiles and attributes) and edges, the
+/// edges of Shape between nodes of two
 /// parts (the parts may follow one another, as segments of a schedule),
 /// the parts' schedules one after another, the spill nodes renumbered for the
 /// whole (each part's spills keep their order, the parts' spills follow one
 /// another), and the reuse edges the whole plan implies (a part may now wait on
 /// the addresses an earlier part releases). Parts must not share a non-spill
-/// id. The parts' nodes and schedules are moved into the result, which
-/// leaves the parts empty. O(V + E) plus the reuse-edge computation.
+/// id. The parts' nodes, schedules, tiles and attributes are moved into the
+/// result, which leaves the parts empty. O(V + E) plus the reuse-edge
+/// computation.
 std::unique_ptr<Graph> joinParts(llvm::ArrayRef<Graph *> Parts,
                                  const Graph &Shape);
 
@@ -99,9 +106,10 @@ bool partsAlike(const PartMap &Map, size_t A, const PartIds &IdsA, size_t B,
 
 /// Part \p K of \p Map, alike the part whose ids were \p ResultIds and
 /// from which a pass made \p Result, as Result renamed to part K's ids:
-/// the nodes of the input with K's ids, locations, tile and attribute sets,
+/// the nodes of the input with K's ids, locations, tiles and attributes,
 /// the nodes the pass added with ids as far past K's last id as theirs are
-/// past the input's, buffer ids by rank; the tables of Result. What a pass
+/// past the input's, buffer ids by rank; Result's name, target and op
+/// names. What a pass
 /// that reads ids only by their order and keeps the nodes of its input at
 /// their indices makes of part K cut out (extractPart). Null when Result
 /// did not keep them there, names an id it cannot rename, has other op
