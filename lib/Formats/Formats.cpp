@@ -83,7 +83,7 @@ std::string graphNameForFile(StringRef Path) {
 std::unique_ptr<Graph> importGraph(SourceMgr &SM, unsigned BufferID,
                                    StringRef JSONName, const TargetDesc *Base) {
   if (SM.getMemoryBuffer(BufferID)->getBuffer().ltrim().starts_with("{"))
-    return importJSON(SM, BufferID, JSONName, JSONStreamAbove, Base);
+    return importJSON(SM, BufferID, JSONName, Base);
   return parseGraph(SM, BufferID, Base);
 }
 
@@ -130,7 +130,7 @@ Expected<std::unique_ptr<Graph>> importFiles(ImportFormat F, SourceMgr &SM,
       return ID.takeError();
     if (F == ImportFormat::IR)
       return parseGraph(SM, *ID, Base);
-    return importJSON(SM, *ID, graphNameForFile(First), JSONStreamAbove, Base);
+    return importJSON(SM, *ID, graphNameForFile(First), Base);
   }
   case ImportFormat::CSV: {
     Expected<unsigned> Nodes = Read(Paths[0]);

@@ -9,12 +9,14 @@ using namespace llvm;
 namespace dan::detail {
 
 bool GraphBuilder::error(SMLoc Loc, const Twine &Msg) {
-  printLocated(SM, Loc, SourceMgr::DK_Error, Msg);
+  if (!Quiet)
+    printLocated(SM, Loc, SourceMgr::DK_Error, Msg);
   return false;
 }
 
 void GraphBuilder::note(SMLoc Loc, const Twine &Msg) {
-  printLocated(SM, Loc, SourceMgr::DK_Note, Msg);
+  if (!Quiet)
+    printLocated(SM, Loc, SourceMgr::DK_Note, Msg);
 }
 
 bool GraphBuilder::addNode(Node N) {

@@ -24,6 +24,9 @@ public:
 
   bool error(llvm::SMLoc Loc, const llvm::Twine &Msg);
   void note(llvm::SMLoc Loc, const llvm::Twine &Msg);
+  /// While quiet, errors and notes are not reported: the caller reads the
+  /// input again, reporting, when a check fails.
+  void setQuiet(bool Q) { Quiet = Q; }
 
   /// Adds \p N (its Id and Loc set); fails on a duplicate id.
   bool addNode(Node N);
@@ -48,6 +51,7 @@ private:
 
   llvm::SourceMgr &SM;
   Graph &G;
+  bool Quiet = false;
   IdIndex Ids;
   /// (to, from) of every edge in a list longer than ShortList; [1]: reuse.
   llvm::DenseSet<std::pair<NodeIdx, NodeIdx>> LongLists[2];

@@ -1,29 +1,27 @@
-//===- JSONScan.h - Finding values in JSON text -----------------*- C++ -*-===//
+//===- JSONScan.h - The tokens of JSON text ---------------------*- C++ -*-===//
 //
-// Private to lib/Formats: what the JSON importer (JSONImport.cpp) reads the
-// text with besides llvm::json, which keeps no positions and parses a file
-// whole: a scanner of its tokens, where an element or a field is written
-// (for a diagnostic), and the file's top-level skeleton (to read a large
-// file a value at a time). The scans are in JSONScan.cpp.
+// Private to lib/Formats: the JSON importer (JSONImport.cpp) reads the text
+// as tokens, with their offsets for its diagnostics. It first checks the
+// grammar over every token; then it walks the values it needs with the
+// helpers below, which trust that grammar. llvm::json decodes the strings
+// that hold escapes and reports what is wrong inside a string.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef DAN_LIB_FORMATS_JSONSCAN_H
 #define DAN_LIB_FORMATS_JSONSCAN_H
 
-#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <utility>
-#include <vector>
 
 namespace dan::detail {
 
-/// JSON's white space, the structural bytes and the quote, for JSONScanner.
+/// What a byte is to the scanner between tokens: JSON's white space, a
+/// structural byte, the quote.
 constexpr std::array<uint8_t, 256> byteClasses() {
   std::array<uint8_t, 256> T{};
   // JSON's white space only (RFC 8259): not isSpace's \v and \f.
@@ -36,49 +34,82 @@ constexpr std::array<uint8_t, 256> byteClasses() {
 }
 inline constexpr std::array<uint8_t, 256> ByteClass = byteClasses();
 
-/// Tokens of JSON text, just enough to find where a value starts.
+/// What a byte is inside a string: 0 for most, 1 for the closing quote, 2
+/// for a backslash, 3 for a byte llvm::json must judge (a control byte or
+/// one of a UTF-8 sequence).
+constexpr std::array<uint8_t, 256> stringByteClasses() {
+  std::array<uint8_t, 256> T{};
+  for (unsigned C = 0; C != 0x20; ++C)
+    T[C] = 3;
+  for (unsigned C = 0x80; C != 0x100; ++C)
+    T[C] = 3;
+  T[static_cast<unsigned char>('"')] = 1;
+  T[static_cast<unsigned char>('\\')] = 2;
+  return T;
+}
+inline constexpr std::array<uint8_t, 256> StringByteClass = stringByteClasses();
+
+/// One token of JSON text.
+struct JSONToken {
+  /// The structural character, '"' for a string or 'v' for another scalar
+  /// (a number, true, false, null or, in malformed text, anything else).
+  char Kind = 0;
+  /// Its offset in the text.
+  size_t Pos = 0;
+  /// A string's raw contents (without the quotes) or a scalar's text.
+  llvm::StringRef Str;
+  /// A string of printable ASCII without escapes: what it holds is Str.
+  bool Plain = true;
+};
+
+/// Tokens of JSON text, one at a time.
 class JSONScanner {
 public:
   JSONScanner(llvm::StringRef Text, size_t Start = 0) : Text(Text), I(Start) {}
 
-  /// What a byte is to the scanner, from a table: the scanner reads every
-  /// byte of the file several times, and a search of a short string per
-  /// byte was a tenth of the import.
   enum : uint8_t { Space = 1, Punct = 2, Quote = 4 };
+  /// What a byte is to the scanner, from a table: the importer reads every
+  /// byte twice, and a search of a short string per byte was a tenth of it.
   static uint8_t classOf(char C) {
     return ByteClass[static_cast<unsigned char>(C)];
   }
   /// Whether \p C ends a bare value (a number, true, false, null).
   static bool endsValue(char C) { return classOf(C) != 0; }
 
-  /// Moves to the next structural character or the start of a scalar; Pos
-  /// is its offset. Kind is the character, '"' for a string (Str holds its
-  /// raw contents) or 'v' for another scalar (Str holds its text).
-  bool next(char &Kind, size_t &Pos, llvm::StringRef &Str) {
+  /// Reads the next token into \p T; false at the end of the text.
+  bool next(JSONToken &T) {
     while (I < Text.size() && classOf(Text[I]) == Space)
       ++I;
     if (I >= Text.size())
       return false;
-    Pos = I;
+    T.Pos = I;
+    T.Plain = true;
     char C = Text[I];
     if (C == '"') {
       size_t J = I + 1;
-      while (J < Text.size() && Text[J] != '"')
-        J += Text[J] == '\\' ? 2 : 1;
-      Str = Text.slice(I + 1, std::min(J, Text.size()));
+      while (J < Text.size()) {
+        uint8_t Class = StringByteClass[static_cast<unsigned char>(Text[J])];
+        if (Class == 1)
+          break;
+        if (Class != 0)
+          T.Plain = false;
+        J += Class == 2 ? 2 : 1;
+      }
+      T.Str = Text.slice(I + 1, std::min(J, Text.size()));
       I = J + 1;
-      Kind = '"';
+      T.Kind = '"';
       return true;
     }
     if (classOf(C) == Punct) {
       ++I;
-      Kind = C;
+      T.Kind = C;
+      T.Str = llvm::StringRef();
       return true;
     }
     while (I < Text.size() && !endsValue(Text[I]))
       ++I;
-    Str = Text.slice(Pos, I);
-    Kind = 'v';
+    T.Str = Text.slice(T.Pos, I);
+    T.Kind = 'v';
     return true;
   }
 
@@ -87,27 +118,32 @@ private:
   size_t I;
 };
 
-/// The offsets of the elements of the array under top-level key \p Key, in
-/// one pass over the text.
-std::vector<size_t> elementStarts(llvm::StringRef Text, llvm::StringRef Key);
+// The walks below read text whose grammar was checked: they report nothing
+// and, on text that is not JSON, stop at its end without looping.
 
-/// The offset of the value of member \p Field of the object at \p Start, or
-/// \p Start when there is none.
-size_t memberOffset(llvm::StringRef Text, size_t Start, llvm::StringRef Field);
+/// Moves \p S past the contents of the value whose first token is \p T,
+/// when it is an array or an object.
+void skipContents(JSONScanner &S, const JSONToken &T);
 
-/// A top-level member of the file as the chunked path scans it.
-struct SkeletonMember {
-  size_t Begin = 0, End = 0; // the value's text
-  std::vector<std::pair<size_t, size_t>> Elements;
-  bool IsArray = false;
-};
+/// After an array's '[', calls \p Each with the first token of every
+/// element; Each reads the rest of its element from \p S (skipContents if
+/// it needs none of it). Stops at the first call that returns false and
+/// returns false.
+bool forEachElement(JSONScanner &S,
+                    llvm::function_ref<bool(const JSONToken &)> Each);
 
-/// The skeleton: '{', then "key": value pairs separated by ',', then '}'
-/// and nothing after. The arrays of the three known keys are split into
-/// their elements' ranges; any other value is kept whole. std::nullopt when
-/// the text is not in that shape.
-std::optional<llvm::StringMap<SkeletonMember>>
-scanSkeleton(llvm::StringRef Text);
+/// After an object's '{', calls \p Each with every member's key and the
+/// first token of its value, which Each reads on as forEachElement's does.
+bool forEachMember(
+    JSONScanner &S,
+    llvm::function_ref<bool(const JSONToken &Key, const JSONToken &Value)>
+        Each);
+
+/// The integer a scalar writes when it is one from 0 to INT64_MAX (or
+/// "-0"), as llvm::json's getAsInteger would read it; std::nullopt for a
+/// negative one, one past that range, anything else, and (in text whose
+/// integers were checked to have neither) a fraction or an exponent.
+std::optional<uint64_t> nonNegativeInteger(const JSONToken &T);
 
 } // namespace dan::detail
 

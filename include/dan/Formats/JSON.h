@@ -20,19 +20,13 @@ namespace dan {
 /// Reads contest JSON from a buffer of \p SM, reporting errors through it
 /// at file:line:col; never crashes or loops on malformed input. The order
 /// of "Nodes" is the schedule. Also reads what exportJSON writes: offsets,
-/// spill nodes and "ReuseEdges". A file larger than \p StreamAbove bytes
-/// (by default every file) is parsed an element of its arrays at a time
-/// instead of whole: the whole-file DOM of a million nodes takes about
-/// 5 GB, and even on Matmul_Case1 the elements are faster (0.08 s against
-/// 0.45 s) and smaller (18 MB against 158 MB). The graph and the
-/// diagnostics are the same either way; a malformed file is read again
-/// whole, which reports it.
-constexpr size_t JSONStreamAbove = 0;
-/// The graph starts with target \p Base (null: Davinci), whose names the
-/// tiers and pipes must be.
+/// spill nodes and "ReuseEdges". The text is read as tokens, not as a JSON
+/// DOM (which takes about 5 GB for a million nodes); every error is
+/// reported as reading it whole with llvm::json would meet it, syntax
+/// first. The graph starts with target \p Base (null: Davinci), whose
+/// names the tiers and pipes must be.
 std::unique_ptr<Graph> importJSON(llvm::SourceMgr &SM, unsigned BufferID,
                                   llvm::StringRef GraphName,
-                                  size_t StreamAbove = JSONStreamAbove,
                                   const TargetDesc *Base = nullptr);
 
 /// Contest JSON, nodes in schedule order. With a memory plan it adds each
