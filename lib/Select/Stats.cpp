@@ -299,13 +299,14 @@ static void printCPEText(raw_ostream &OS, const Graph &G, const CPEStats &S,
        << ")\n";
     OS << Head << "reuse edges broken in order: " << S.OrderViolations << '\n';
   }
+  // Parts of the schedule: its kernels run in turn and the nodes without
+  // buffers between them (a SYNC), as dan-dlr counts them.
   if (S.Parts > 1)
-    OS << Head << "kernels: " << S.Parts
-       << " refined alone and joined: makespan " << S.JoinedMakespan
+    OS << Head << "parts: " << S.Parts << " refined alone and joined: makespan "
+       << S.JoinedMakespan
        << ", then searched whole (the counts below are their sums)\n";
   if (S.AlikeParts)
-    OS << Head
-       << "kernels alike an earlier one up to their ids: " << S.AlikeParts
+    OS << Head << "parts alike an earlier one up to their ids: " << S.AlikeParts
        << " of " << S.Parts << " (its order renamed)\n";
   if (S.ListMakespan)
     OS << Head << "list schedule: makespan " << S.ListMakespan
