@@ -6,9 +6,10 @@ Usage: bench/driver.py [--build DIR] [--workloads DIR] [--copies K]
                        [--runs R] [--md] [--update FILE]
 
 The graph is K copies (default 32) of Matmul_Case1 joined by dan-link
-(about 10^6 nodes), under the default options. Each step runs --runs
-times (default 3) and keeps its least wall time (other work on a shared
-machine only adds time) and its largest peak RSS (wait4):
+(about 10^6 nodes), under the default options. The steps run in turn,
+--runs rounds of them (default 3), and each keeps its least wall time
+(other work on a shared machine only adds time) and its largest peak RSS
+(wait4):
 
   read+print  dan-translate G.dan (parse and print the IR)
   mpas        dan-mpas G.dan           -> S1
@@ -45,16 +46,20 @@ END = "<!-- bench/driver.py --md: end -->"
 TIMEOUT = 600
 
 
-def least(cmd, runs, shell=False):
-    """The least wall seconds and the largest peak MiB of `runs` runs."""
-    times, peaks = [], []
+def rounds(cmds, runs):
+    """Every step of `cmds` (name -> (command, through bash)) once per
+    round, `runs` rounds: a slow spell of a shared machine then falls on
+    the steps of a round alike, not on every run of one step. Per step the
+    least wall seconds and the largest peak MiB."""
+    results = {name: ([], []) for name in cmds}
     for _ in range(runs):
-        r = measure(["bash", "-c", cmd] if shell else cmd, TIMEOUT)
-        if r is None:
-            sys.exit(f"timed out: {cmd}")
-        times.append(r[0])
-        peaks.append(r[1])
-    return min(times), max(peaks)
+        for name, (cmd, shell) in cmds.items():
+            r = measure(["bash", "-c", cmd] if shell else cmd, TIMEOUT)
+            if r is None:
+                sys.exit(f"timed out: {cmd}")
+            results[name][0].append(r[0])
+            results[name][1].append(r[1])
+    return {name: (min(t), max(m)) for name, (t, m) in results.items()}
 
 
 def run(args):
@@ -69,24 +74,24 @@ def run(args):
     subprocess.run([b("dan-translate"), "--export=json", g, "-o", gj],
                    check=True)
     nodes = sum(1 for line in open(g) if " = " in line)
-    steps = {}
-    steps["read+print"] = least([b("dan-translate"), g, "-o", os.devnull],
-                                args.runs)
-    steps["mpas"] = least([b("dan-mpas"), g, "-o", s[0]], args.runs)
-    steps["dlr"] = least([b("dan-dlr"), s[0], "-o", s[1]], args.runs)
-    steps["cpe"] = least([b("dan-cpe"), s[1], "-o", s[2]], args.runs)
     piped = os.path.join(tmp, "pipe.dan")
-    steps["pipe"] = least(
-        f"set -o pipefail; {b('dan-mpas')} {g} | {b('dan-dlr')} | "
-        f"{b('dan-cpe')} > {piped}", args.runs, shell=True)
     opt = os.path.join(tmp, "opt.dan")
-    steps["dan-opt"] = least(
-        [b("dan-opt"), "-passes=mpas,dlr,cpe", g, "-o", opt], args.runs)
+    # In this order: each stage reads what the one before wrote.
+    steps = rounds({
+        "read+print": ([b("dan-translate"), g, "-o", os.devnull], False),
+        "mpas": ([b("dan-mpas"), g, "-o", s[0]], False),
+        "dlr": ([b("dan-dlr"), s[0], "-o", s[1]], False),
+        "cpe": ([b("dan-cpe"), s[1], "-o", s[2]], False),
+        "pipe": (f"set -o pipefail; {b('dan-mpas')} {g} | {b('dan-dlr')} | "
+                 f"{b('dan-cpe')} > {piped}", True),
+        "dan-opt": ([b("dan-opt"), "-passes=mpas,dlr,cpe", g, "-o", opt],
+                    False),
+        "json import": ([b("dan-translate"), "--import=json", gj, "-o",
+                         os.devnull], False),
+    }, args.runs)
     if not filecmp.cmp(piped, opt, shallow=False) or \
        not filecmp.cmp(piped, s[2], shallow=False):
         sys.exit("dan-opt's output differs from the pipe's")
-    steps["json import"] = least(
-        [b("dan-translate"), "--import=json", gj, "-o", os.devnull], args.runs)
     sizes = {"ir": os.path.getsize(g), "json": os.path.getsize(gj)}
     return nodes, sizes, steps
 
@@ -104,8 +109,8 @@ def report(args, nodes, sizes, steps):
 
     print(f"{args.copies} x Matmul_Case1 ({nodes:,} nodes; IR "
           f"{sizes['ir'] / 1e6:.1f} MB, JSON {sizes['json'] / 1e6:.1f} MB), "
-          f"default options; least of {args.runs} runs, wall seconds; peak "
-          f"RSS the largest")
+          f"default options; least of {args.runs} rounds of the steps in "
+          f"turn, wall seconds; peak RSS the largest")
     row(["step", "seconds", "peak MiB"])
     if md:
         print("| --- | --- | --- |")
