@@ -31,6 +31,8 @@ std::string NodeText::name(std::optional<Field> F) const {
 }
 
 static StringRef arrayName(ArrayKey Key) {
+  assert((Key == ArrayKey::Edges || Key == ArrayKey::ReuseEdges) &&
+         "only the arrays of edges are named here");
   return Key == ArrayKey::Edges ? "Edges" : "ReuseEdges";
 }
 
@@ -178,22 +180,19 @@ bool JSONImporter::readOp(const NodeText &N, StringRef Op, Node &Out) {
   const JSONToken *Bufs = N.get(Field::Bufs);
   if (!Bufs)
     return B.error(at(N.Pos), Twine(N.name()) + " has no 'Bufs'");
-  bool Ok = Bufs->Kind == '[';
-  if (Ok) {
-    JSONScanner S(Text, Bufs->Pos + 1);
-    Ok = forEachElement(S, [&](const JSONToken &E) {
-      std::optional<uint64_t> I = nonNegativeInteger(E);
-      if (I && *I <= MaxValue)
-        Out.Bufs.push_back(*I);
-      return I && *I <= MaxValue;
-    });
-    if (!Ok)
-      return B.error(at(Bufs->Pos), Twine(N.name(Field::Bufs)) +
-                                        " must hold integers from 0 to 2^40");
-  }
-  if (!Ok)
+  if (Bufs->Kind != '[')
     return B.error(at(Bufs->Pos), Twine(N.name(Field::Bufs)) +
                                       " must be an array of buffer ids");
+  JSONScanner S(Text, Bufs->Pos + 1);
+  if (!forEachElement(S, [&](const JSONToken &E) {
+        std::optional<uint64_t> I = nonNegativeInteger(E);
+        if (!I || *I > MaxValue)
+          return false;
+        Out.Bufs.push_back(*I);
+        return true;
+      }))
+    return B.error(at(Bufs->Pos), Twine(N.name(Field::Bufs)) +
+                                      " must hold integers from 0 to 2^40");
   Out.OpName = G.internOpName(Op);
   return readTiles(N, Out);
 }

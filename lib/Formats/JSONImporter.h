@@ -45,6 +45,8 @@ inline constexpr llvm::StringLiteral FieldNames[] = {
     "Id",   "Op",     "BufId", "Size",  "Type",   "Offset",
     "Pipe", "Cycles", "Bufs",  "Reads", "Writes", "Attrs"};
 inline constexpr size_t NumFields = std::size(FieldNames);
+static_assert(NumFields == size_t(Field::Attrs) + 1,
+              "a name for every field, in the order of Field");
 inline llvm::StringRef fieldName(Field F) {
   return FieldNames[static_cast<size_t>(F)];
 }
@@ -123,7 +125,11 @@ private:
   }
 
   // JSONSyntax.cpp: the pass over every token.
+  struct Grammar;
   bool checkSyntax();
+  /// A key where the grammar wants one, or a value where it wants one.
+  bool checkKey(Grammar &Gr, const JSONToken &T);
+  bool checkValue(Grammar &Gr, const JSONToken &T);
   bool checkStrings();
   /// Reports llvm::json's error \p E from parsing the text at \p Base.
   bool reportParseError(llvm::Error E, size_t Base);

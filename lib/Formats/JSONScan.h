@@ -1,10 +1,11 @@
 //===- JSONScan.h - The tokens of JSON text ---------------------*- C++ -*-===//
 //
-// Private to lib/Formats: the JSON importer (JSONImport.cpp) reads the text
-// as tokens, with their offsets for its diagnostics. It first checks the
-// grammar over every token; then it walks the values it needs with the
-// helpers below, which trust that grammar. llvm::json decodes the strings
-// that hold escapes and reports what is wrong inside a string.
+// Private to lib/Formats: the JSON importer (JSONImporter.h) reads the text
+// as tokens, with their offsets for its diagnostics. One pass checks the
+// grammar over every token; the helpers below walk values whose grammar
+// that pass has checked (an element that has closed, or the text once the
+// pass is over). llvm::json decodes the strings that hold escapes and
+// reports what is wrong inside a string.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,20 +35,25 @@ constexpr std::array<uint8_t, 256> byteClasses() {
 }
 inline constexpr std::array<uint8_t, 256> ByteClass = byteClasses();
 
-/// What a byte is inside a string: 0 for most, 1 for the closing quote, 2
-/// for a backslash, 3 for a byte llvm::json must judge (a control byte or
-/// one of a UTF-8 sequence).
-constexpr std::array<uint8_t, 256> stringByteClasses() {
-  std::array<uint8_t, 256> T{};
+/// What a byte is inside a string.
+enum class StringByte : uint8_t {
+  Plain,    // most bytes: itself
+  EndQuote, // the closing quote
+  Escape,   // a backslash: it and the next byte
+  Judged,   // a control byte or one of a UTF-8 sequence: llvm::json's call
+};
+constexpr std::array<StringByte, 256> stringByteClasses() {
+  std::array<StringByte, 256> T{};
   for (unsigned C = 0; C != 0x20; ++C)
-    T[C] = 3;
+    T[C] = StringByte::Judged;
   for (unsigned C = 0x80; C != 0x100; ++C)
-    T[C] = 3;
-  T[static_cast<unsigned char>('"')] = 1;
-  T[static_cast<unsigned char>('\\')] = 2;
+    T[C] = StringByte::Judged;
+  T[static_cast<unsigned char>('"')] = StringByte::EndQuote;
+  T[static_cast<unsigned char>('\\')] = StringByte::Escape;
   return T;
 }
-inline constexpr std::array<uint8_t, 256> StringByteClass = stringByteClasses();
+inline constexpr std::array<StringByte, 256> StringByteClass =
+    stringByteClasses();
 
 /// One token of JSON text.
 struct JSONToken {
@@ -68,8 +74,8 @@ public:
   JSONScanner(llvm::StringRef Text, size_t Start = 0) : Text(Text), I(Start) {}
 
   enum : uint8_t { Space = 1, Punct = 2, Quote = 4 };
-  /// What a byte is to the scanner, from a table: the importer reads every
-  /// byte twice, and a search of a short string per byte was a tenth of it.
+  /// What a byte is to the scanner, from a table: a search of a short
+  /// string per byte was a tenth of the import.
   static uint8_t classOf(char C) {
     return ByteClass[static_cast<unsigned char>(C)];
   }
@@ -88,12 +94,12 @@ public:
     if (C == '"') {
       size_t J = I + 1;
       while (J < Text.size()) {
-        uint8_t Class = StringByteClass[static_cast<unsigned char>(Text[J])];
-        if (Class == 1)
+        StringByte Class = StringByteClass[static_cast<unsigned char>(Text[J])];
+        if (Class == StringByte::EndQuote)
           break;
-        if (Class != 0)
+        if (Class != StringByte::Plain)
           T.Plain = false;
-        J += Class == 2 ? 2 : 1;
+        J += Class == StringByte::Escape ? 2 : 1;
       }
       T.Str = Text.slice(I + 1, std::min(J, Text.size()));
       I = J + 1;
@@ -118,8 +124,8 @@ private:
   size_t I;
 };
 
-// The walks below read text whose grammar was checked: they report nothing
-// and, on text that is not JSON, stop at its end without looping.
+// The walks below read values whose grammar was checked: they report
+// nothing and, on text that is not JSON, stop at its end without looping.
 
 /// Moves \p S past the contents of the value whose first token is \p T,
 /// when it is an array or an object.

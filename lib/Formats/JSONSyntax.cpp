@@ -50,16 +50,10 @@ static bool isJSONLiteral(StringRef S) {
   return S.empty();
 }
 
-/// JSON's grammar (llvm::json reports a bad token one byte late), then what
-/// this reader requires beyond llvm::json: nesting at most 64 levels
-/// (llvm::json::parse recurses once per level; a contest file nests four
-/// deep), no key twice in one object (llvm::json keeps the last one
-/// silently), and every number inside "Nodes", "Edges" and "ReuseEdges"
-/// written as an integer (llvm::json reads 2e2 and 200.0 as the integer
-/// 200). What is inside a string is checkStrings' part.
-bool JSONImporter::checkSyntax() {
-  constexpr size_t MaxDepth = 64;
-  // What the grammar allows next.
+/// Where the pass is in JSON's grammar: what it allows next, the
+/// containers open and their keys.
+struct JSONImporter::Grammar {
+  static constexpr size_t MaxDepth = 64;
   enum class Want : uint8_t {
     Value,        // after '[' with ']' allowed too when Close
     Key,          // after '{' with '}' allowed too when Close
@@ -77,123 +71,156 @@ bool JSONImporter::checkSyntax() {
   // The keys of every object open, outermost first: one list, since a
   // list in each frame made opening one cost more than checking it.
   SmallVector<StringRef, 32> Keys;
+  // Keys written with escapes, decoded; rare, so kept apart.
+  std::deque<std::string> DecodedKeys;
   Want TopNext = Want::Value;
-  auto next = [&]() -> Want & {
-    return Stack.empty() ? TopNext : Stack.back().Next;
-  };
-  auto valueDone = [&] {
+  StringRef TopKey, MemberKey; // the last key at depth 1 and at depth 3
+  bool InArrays = false;       // under "Nodes", "Edges" or "ReuseEdges"
+
+  Want &next() { return Stack.empty() ? TopNext : Stack.back().Next; }
+  void valueDone() {
     next() = Stack.empty() ? Want::Nothing : Want::CommaOrClose;
-  };
+  }
+  /// Whether \p K closes the innermost container here.
+  bool closes(char K) {
+    return (K == '}' || K == ']') && !Stack.empty() &&
+           Stack.back().IsObject == (K == '}') &&
+           (next() == Want::CommaOrClose ||
+            (Stack.back().Close && next() != Want::Colon));
+  }
+  void open(char K) {
+    valueDone();
+    Frame &F = Stack.emplace_back();
+    F.IsObject = K == '{';
+    F.Next = F.IsObject ? Want::Key : Want::Value;
+    F.FirstKey = Keys.size();
+  }
+  void close() {
+    Keys.truncate(Stack.back().FirstKey);
+    Stack.pop_back();
+    valueDone();
+  }
+};
+
+/// JSON's grammar (llvm::json reports a bad token one byte late), then what
+/// this reader requires beyond llvm::json: nesting at most 64 levels
+/// (llvm::json::parse recurses once per level; a contest file nests four
+/// deep), no key twice in one object (llvm::json keeps the last one
+/// silently), and every number inside "Nodes", "Edges" and "ReuseEdges"
+/// written as an integer (llvm::json reads 2e2 and 200.0 as the integer
+/// 200). What is inside a string is checkStrings' part.
+bool JSONImporter::checkSyntax() {
+  using Want = Grammar::Want;
+  Grammar Gr;
   auto invalid = [&](size_t Pos, const Twine &What) {
     return B.error(at(Pos), "invalid JSON: " + What);
   };
-  // Keys written with escapes, decoded; rare, so kept apart.
-  std::deque<std::string> DecodedKeys;
-  StringRef TopKey, MemberKey; // the last key at depth 1 and at depth 3
-  bool InArrays = false;       // under "Nodes", "Edges" or "ReuseEdges"
   JSONScanner S(Text);
   JSONToken T;
   while (S.next(T)) {
     char K = T.Kind;
     if (K == '"' && !T.Plain && FirstOddString == StringRef::npos)
       FirstOddString = T.Pos;
-    bool Closes = K == '}' || K == ']';
-    if (Closes && !Stack.empty() && Stack.back().IsObject == (K == '}') &&
-        (next() == Want::CommaOrClose ||
-         (Stack.back().Close && next() != Want::Colon))) {
-      if (Reading != ArrayKey::None && Stack.size() == 3)
+    if (Gr.closes(K)) {
+      if (Reading != ArrayKey::None && Gr.Stack.size() == 3)
         quickElementDone();
-      else if (Reading != ArrayKey::None && Stack.size() == 2)
+      else if (Reading != ArrayKey::None && Gr.Stack.size() == 2)
         quickArrayDone();
-      Keys.truncate(Stack.back().FirstKey);
-      Stack.pop_back();
-      valueDone();
+      Gr.close();
       continue;
     }
     if (K == '"' && T.Pos + T.Str.size() + 1 >= Text.size())
       return invalid(T.Pos, "Unterminated string");
-    switch (next()) {
+    switch (Gr.next()) {
     case Want::Nothing:
       return invalid(T.Pos, "Text after end of JSON value");
     case Want::Colon:
       if (K != ':')
         return invalid(T.Pos, "Expected : after object key");
-      next() = Want::Value;
-      Stack.back().Close = false;
+      Gr.next() = Want::Value;
+      Gr.Stack.back().Close = false;
       break;
     case Want::CommaOrClose:
       if (K != ',')
-        return invalid(T.Pos, Stack.back().IsObject
+        return invalid(T.Pos, Gr.Stack.back().IsObject
                                   ? "Expected , or } after object member"
                                   : "Expected , or ] after array element");
-      next() = Stack.back().IsObject ? Want::Key : Want::Value;
-      Stack.back().Close = false;
+      Gr.next() = Gr.Stack.back().IsObject ? Want::Key : Want::Value;
+      Gr.Stack.back().Close = false;
       break;
-    case Want::Key: {
-      if (K != '"')
-        return invalid(T.Pos, "Expected object key");
-      Frame &F = Stack.back();
-      F.Next = Want::Colon;
-      StringRef Key = T.Str;
-      if (!T.Plain && Key.contains('\\')) {
-        Expected<json::Value> V =
-            json::parse(Text.substr(T.Pos, T.Str.size() + 2));
-        if (!V) // A bad escape: checkStrings reports it.
-          consumeError(V.takeError());
-        else
-          Key = DecodedKeys.emplace_back(V->getAsString().value_or(Key).str());
-      }
-      if (llvm::is_contained(ArrayRef(Keys).drop_front(F.FirstKey), Key))
-        return B.error(at(T.Pos),
-                       "duplicate key " + quoteToken(Key) + " in one object");
-      Keys.push_back(Key);
-      if (Stack.size() == 1) {
-        TopKey = Key;
-        InArrays = Key == "Nodes" || Key == "Edges" || Key == "ReuseEdges";
-      } else if (Stack.size() == 3) {
-        MemberKey = Key;
-      }
+    case Want::Key:
+      if (!checkKey(Gr, T))
+        return false;
       break;
-    }
     case Want::Value:
-      if (Stack.size() == 1 && Stack[0].IsObject) {
-        TopValues.try_emplace(TopKey, T);
-        quickTopValue(TopKey, T);
-      } else if (Reading != ArrayKey::None && Stack.size() == 2)
-        quickElement(T);
-      else if (Reading != ArrayKey::None && Stack.size() == 3)
-        quickMember(MemberKey, T);
-      if (K == '{' || K == '[') {
-        if (Stack.size() == MaxDepth)
-          return B.error(at(T.Pos), "JSON nests deeper than " +
-                                        Twine(MaxDepth) + " levels");
-        valueDone();
-        Frame &F = Stack.emplace_back();
-        F.IsObject = K == '{';
-        F.Next = F.IsObject ? Want::Key : Want::Value;
-        F.FirstKey = Keys.size();
-        break;
-      }
-      if (K != '"' && K != 'v')
-        return invalid(T.Pos, "Invalid JSON value");
-      if (K != 'v' || isJSONInteger(T.Str)) {
-        valueDone();
-        break;
-      }
-      if (!isJSONLiteral(T.Str))
-        return invalid(T.Pos, "Invalid JSON value " + quoteToken(T.Str));
-      if (InArrays && Stack.size() >= 2 &&
-          (isDigit(T.Str.front()) || T.Str.front() == '-'))
-        return B.error(at(T.Pos), "a number in '" + TopKey +
-                                      "' must be an integer, written without "
-                                      "a fraction or an exponent, not " +
-                                      quoteToken(T.Str));
-      valueDone();
+      if (!checkValue(Gr, T))
+        return false;
       break;
     }
   }
-  if (!Stack.empty() || TopNext != Want::Nothing)
+  if (!Gr.Stack.empty() || Gr.TopNext != Want::Nothing)
     return invalid(Text.size(), "Unexpected EOF");
+  return true;
+}
+
+bool JSONImporter::checkKey(Grammar &Gr, const JSONToken &T) {
+  if (T.Kind != '"')
+    return B.error(at(T.Pos), "invalid JSON: Expected object key");
+  Grammar::Frame &F = Gr.Stack.back();
+  F.Next = Grammar::Want::Colon;
+  StringRef Key = T.Str;
+  if (!T.Plain && Key.contains('\\')) {
+    Expected<json::Value> V = json::parse(Text.substr(T.Pos, T.Str.size() + 2));
+    if (!V) // A bad escape: checkStrings reports it.
+      consumeError(V.takeError());
+    else
+      Key = Gr.DecodedKeys.emplace_back(V->getAsString().value_or(Key).str());
+  }
+  if (llvm::is_contained(ArrayRef(Gr.Keys).drop_front(F.FirstKey), Key))
+    return B.error(at(T.Pos),
+                   "duplicate key " + quoteToken(Key) + " in one object");
+  Gr.Keys.push_back(Key);
+  if (Gr.Stack.size() == 1) {
+    Gr.TopKey = Key;
+    Gr.InArrays = Key == "Nodes" || Key == "Edges" || Key == "ReuseEdges";
+  } else if (Gr.Stack.size() == 3) {
+    Gr.MemberKey = Key;
+  }
+  return true;
+}
+
+bool JSONImporter::checkValue(Grammar &Gr, const JSONToken &T) {
+  char K = T.Kind;
+  size_t Depth = Gr.Stack.size();
+  if (Depth == 1 && Gr.Stack[0].IsObject) {
+    TopValues.try_emplace(Gr.TopKey, T);
+    quickTopValue(Gr.TopKey, T);
+  } else if (Reading != ArrayKey::None && Depth == 2) {
+    quickElement(T);
+  } else if (Reading != ArrayKey::None && Depth == 3) {
+    quickMember(Gr.MemberKey, T);
+  }
+  if (K == '{' || K == '[') {
+    if (Depth == Grammar::MaxDepth)
+      return B.error(at(T.Pos), "JSON nests deeper than " +
+                                    Twine(Grammar::MaxDepth) + " levels");
+    Gr.open(K);
+    return true;
+  }
+  if (K != '"' && K != 'v')
+    return B.error(at(T.Pos), "invalid JSON: Invalid JSON value");
+  if (K == 'v' && !isJSONInteger(T.Str)) {
+    if (!isJSONLiteral(T.Str))
+      return B.error(at(T.Pos),
+                     "invalid JSON: Invalid JSON value " + quoteToken(T.Str));
+    if (Gr.InArrays && Depth >= 2 &&
+        (isDigit(T.Str.front()) || T.Str.front() == '-'))
+      return B.error(at(T.Pos), "a number in '" + Gr.TopKey +
+                                    "' must be an integer, written without "
+                                    "a fraction or an exponent, not " +
+                                    quoteToken(T.Str));
+  }
+  Gr.valueDone();
   return true;
 }
 
@@ -287,6 +314,7 @@ void JSONImporter::quickElementDone() {
 }
 
 void JSONImporter::quickArrayDone() {
+  assert(Reading != ArrayKey::None && "no array is being read");
   Read[size_t(Reading)] = true;
   Reading = ArrayKey::None;
 }

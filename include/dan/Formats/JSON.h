@@ -21,9 +21,10 @@ namespace dan {
 /// at file:line:col; never crashes or loops on malformed input. The order
 /// of "Nodes" is the schedule. Also reads what exportJSON writes: offsets,
 /// spill nodes and "ReuseEdges". The text is read as tokens, not as a JSON
-/// DOM (which takes about 5 GB for a million nodes); every error is
-/// reported as reading it whole with llvm::json would meet it, syntax
-/// first. The graph starts with target \p Base (null: Davinci), whose
+/// DOM (which takes about 5 GB for a million nodes). The first error of
+/// the text is reported: JSON's grammar first, then what is inside its
+/// strings, then the graph's shape, nodes and edges, in that order. The
+/// graph starts with target \p Base (null: Davinci), whose
 /// names the tiers and pipes must be.
 std::unique_ptr<Graph> importJSON(llvm::SourceMgr &SM, unsigned BufferID,
                                   llvm::StringRef GraphName,
