@@ -71,8 +71,6 @@ struct JSONImporter::Grammar {
   // The keys of every object open, outermost first: one list, since a
   // list in each frame made opening one cost more than checking it.
   SmallVector<StringRef, 32> Keys;
-  // Keys written with escapes, decoded; rare, so kept apart.
-  std::deque<std::string> DecodedKeys;
   Want TopNext = Want::Value;
   StringRef TopKey, MemberKey; // the last key at depth 1 and at depth 3
   bool InArrays = false;       // under "Nodes", "Edges" or "ReuseEdges"
@@ -168,14 +166,7 @@ bool JSONImporter::checkKey(Grammar &Gr, const JSONToken &T) {
     return B.error(at(T.Pos), "invalid JSON: Expected object key");
   Grammar::Frame &F = Gr.Stack.back();
   F.Next = Grammar::Want::Colon;
-  StringRef Key = T.Str;
-  if (!T.Plain && Key.contains('\\')) {
-    Expected<json::Value> V = json::parse(Text.substr(T.Pos, T.Str.size() + 2));
-    if (!V) // A bad escape: checkStrings reports it.
-      consumeError(V.takeError());
-    else
-      Key = Gr.DecodedKeys.emplace_back(V->getAsString().value_or(Key).str());
-  }
+  StringRef Key = decode(T);
   if (llvm::is_contained(ArrayRef(Gr.Keys).drop_front(F.FirstKey), Key))
     return B.error(at(T.Pos),
                    "duplicate key " + quoteToken(Key) + " in one object");
