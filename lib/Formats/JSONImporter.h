@@ -107,6 +107,14 @@ struct EdgeText {
 /// The three arrays the importer reads, in the order it must.
 enum class ArrayKey : uint8_t { Nodes, Edges, ReuseEdges, None };
 
+/// The array a top-level key names; None for any other key.
+inline ArrayKey arrayKeyOf(llvm::StringRef Key) {
+  return Key == "Nodes"        ? ArrayKey::Nodes
+         : Key == "Edges"      ? ArrayKey::Edges
+         : Key == "ReuseEdges" ? ArrayKey::ReuseEdges
+                               : ArrayKey::None;
+}
+
 class JSONImporter {
 public:
   /// Reads the graph from the text of \p BufferID into \p G. With \p Quick

@@ -173,7 +173,7 @@ bool JSONImporter::checkKey(Grammar &Gr, const JSONToken &T) {
   Gr.Keys.push_back(Key);
   if (Gr.Stack.size() == 1) {
     Gr.TopKey = Key;
-    Gr.InArrays = Key == "Nodes" || Key == "Edges" || Key == "ReuseEdges";
+    Gr.InArrays = arrayKeyOf(Key) != ArrayKey::None;
   } else if (Gr.Stack.size() == 3) {
     Gr.MemberKey = Key;
   }
@@ -257,10 +257,7 @@ bool JSONImporter::reportParseError(Error E, size_t Base) {
 
 void JSONImporter::quickTopValue(StringRef Key, const JSONToken &T) {
   Reading = ArrayKey::None;
-  ArrayKey A = Key == "Nodes"        ? ArrayKey::Nodes
-               : Key == "Edges"      ? ArrayKey::Edges
-               : Key == "ReuseEdges" ? ArrayKey::ReuseEdges
-                                     : ArrayKey::None;
+  ArrayKey A = arrayKeyOf(Key);
   // An array of edges waits for the nodes; an element that fails stops it
   // all, to be read again, reporting.
   if (!Quick || QuickFailed || A == ArrayKey::None || T.Kind != '[' ||
