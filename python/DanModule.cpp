@@ -132,7 +132,8 @@ public:
 
   /// Runs \p Pipeline; the figures of each pass, as dan-opt --stats-json
   /// writes them. The passes work on a copy that replaces the graph only
-  /// when all succeed, so a failed run leaves the graph as it was.
+  /// when all succeed, so a failed run leaves the graph as it was. As in
+  /// dan-opt, the first pass checks its input and the result is verified.
   py::list run(const std::string &Pipeline, unsigned Threads) {
     std::vector<StagePass> Passes = unwrap(parsePassPipeline(Pipeline));
     py::list Stats;
@@ -140,9 +141,11 @@ public:
     auto Work = std::make_unique<Graph>(*G);
     for (const StagePass &P : Passes) {
       TargetDesc Target = Work->Target;
+      bool First = &P == &Passes.front();
       llvm::Expected<StageStats> S = [&] {
         py::gil_scoped_release Release;
-        return runStage(*Work, Target, P, Threads, /*Measured=*/true);
+        return runStage(*Work, Target, P, Threads, /*Measured=*/true,
+                        /*InputVerified=*/!First);
       }();
       if (!S)
         raise(describe(S.takeError()));
@@ -158,6 +161,23 @@ public:
         });
       }
       Stats.append(Loads(Text));
+    }
+    if (!Passes.empty()) {
+      std::string Failure;
+      {
+        py::gil_scoped_release Release;
+        llvm::Error E = verifyAfterPass(
+            *Work, Work->Target, passInfo(Passes.back().Kind).Name,
+            /*Before=*/nullptr,
+            [&](llvm::SMLoc Loc, llvm::SourceMgr::DiagKind Kind,
+                const llvm::Twine &Msg) {
+              Failure += located(Loc, Kind, Msg);
+            });
+        if (E)
+          Failure += llvm::toString(std::move(E));
+      }
+      if (!Failure.empty())
+        raise(Failure);
     }
     G = std::move(Work);
     return Stats;

@@ -240,9 +240,11 @@ Error checkPassOptions(const StagePass &P, StringRef Spelling) {
 }
 
 Expected<StageStats> runStage(Graph &G, const TargetDesc &T, const StagePass &P,
-                              unsigned Threads, bool Measured) {
+                              unsigned Threads, bool Measured,
+                              bool InputVerified) {
   SelectOptions Select;
   Select.Threads = Threads;
+  Select.InputVerified = InputVerified;
   switch (P.Kind) {
   case StageKind::MPAS: {
     Select.SampleAbove = P.SampleAbove;

@@ -12,12 +12,14 @@ using namespace llvm;
 
 namespace dan {
 
-Error checkPlannableInput(const Graph &G, const TargetDesc &T) {
+Error checkPlannableInput(const Graph &G, const TargetDesc &T, bool Verified) {
   // A plan cannot be planned again: its offsets and spills would be lost.
   if (Error E = verifyNoMemoryPlan(G, "dan-dlr",
                                    "plans a graph without one (stage 1's "
                                    "output or an imported trace)"))
     return E;
+  if (Verified)
+    return Error::success();
 
   // The scan relies on a legal schedule: every buffer allocated once, used
   // inside its lifetime, freed once. The verifier says where it is not.

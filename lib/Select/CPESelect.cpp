@@ -74,7 +74,7 @@ Expected<CPEStats> selectCPE(Graph &G, const TargetDesc &T,
                              const CPEOptions &Opts,
                              const SelectOptions &Select) {
   if (Opts.Mode != CPEMode::Refine)
-    return runCPE(G, T, Opts);
+    return runCPE(G, T, Opts, Select.InputVerified);
   // Kernels as the plan left them: the reuse edges between kernels are
   // the plan's address handoffs, not part of either.
   KernelSplit K = splitKernels(G, /*ByReuseEdges=*/false);
@@ -82,14 +82,15 @@ Expected<CPEStats> selectCPE(Graph &G, const TargetDesc &T,
   if (K.NumKernels > 1)
     Parts = scheduleSegments(G, K);
   if (Parts.size() < 2)
-    return runCPE(G, T, Opts);
+    return runCPE(G, T, Opts, Select.InputVerified);
   uint64_t Before = 0;
   {
     // The check's replay, when it made one, measures the input.
     std::optional<ReplayResult> Replayed;
-    if (Error E =
-            verifyPassInput(G, T, "dan-cpe", /*Scheduled=*/true, &Replayed))
-      return Expected<CPEStats>(std::move(E));
+    if (!Select.InputVerified)
+      if (Error E =
+              verifyPassInput(G, T, "dan-cpe", /*Scheduled=*/true, &Replayed))
+        return Expected<CPEStats>(std::move(E));
     Before = Replayed ? Replayed->Makespan : replay(G, T).Makespan;
   }
   std::vector<NodeIdx> ByParts;

@@ -129,12 +129,17 @@ Expected<DLRStats> planSegmented(Graph &G, const TargetDesc &T,
   std::vector<std::vector<NodeIdx>> Segments;
   if (K.NumKernels > 1)
     Segments = scheduleSegments(G, K);
-  if (Segments.size() < 2)
-    return PlanOne(G, /*Whole=*/true, /*Checked=*/false);
+  if (Segments.size() < 2) {
+    // Checked by the plan unless the graph is known to verify.
+    if (Select.InputVerified)
+      if (Error E = checkPlannableInput(G, T, /*Verified=*/true))
+        return E;
+    return PlanOne(G, /*Whole=*/true, /*Checked=*/Select.InputVerified);
+  }
   // Kernels scheduled in turn: each segment is planned as it would be
   // alone, the segments at once, and the plans joined: no worse than
   // running the kernels in turn, each with its own plan (docs/Kernels.md).
-  if (Error E = checkPlannableInput(G, T))
+  if (Error E = checkPlannableInput(G, T, Select.InputVerified))
     return E;
   // The same schedule planned whole competes, up to the size at which a
   // selection samples: a plan of the whole may place a kernel's buffers

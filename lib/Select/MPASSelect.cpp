@@ -132,7 +132,7 @@ Expected<MPASStats> selectMPAS(Graph &G, const TargetDesc &T,
                                const SelectOptions &Select) {
   if (Opts.Order == Traversal::Input)
     return runMPAS(G, T, Opts);
-  if (Error E = checkMPASInput(G, T))
+  if (Error E = checkMPASInput(G, T, Select.InputVerified))
     return E;
   // The kernels are composed under --order=auto; a traversal asked for is
   // one of the whole graph.

@@ -140,9 +140,14 @@ static void printStatsJSON(raw_ostream &OS, const Graph &G,
 }
 
 /// Runs \p Pipeline on \p G with what -print-*, -verify-each and --stats
-/// ask for around each pass.
+/// ask for around each pass. As opt does, the first pass checks the input
+/// and the result is verified at the end; a pass after the first takes
+/// what the one before it wrote without checking it again.
 static Error runPipeline(Graph &G, ArrayRef<StagePass> Pipeline, SourceMgr &SM,
                          std::vector<std::pair<StagePass, StageStats>> &Ran) {
+  auto Diag = [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
+    printDiagnostic(SM, Loc, Kind, Msg);
+  };
   std::string Last;
   if (PrintChanged) {
     Last = printed(G);
@@ -161,7 +166,8 @@ static Error runPipeline(Graph &G, ArrayRef<StagePass> Pipeline, SourceMgr &SM,
                          countOf(G.size(), "node") + ")")
                             .str(),
                         Progress);
-      return runStage(G, Target, P, toolThreads(), Stats || StatsJSON);
+      return runStage(G, Target, P, toolThreads(), Stats || StatsJSON,
+                      /*InputVerified=*/!Ran.empty());
     }();
     if (!S)
       return S.takeError();
@@ -171,11 +177,8 @@ static Error runPipeline(Graph &G, ArrayRef<StagePass> Pipeline, SourceMgr &SM,
       printStageStats(errs(), G, P, *S, /*AsJSON=*/false);
     Ran.emplace_back(P, std::move(*S));
     if (VerifyEach)
-      if (Error E = verifyAfterPass(
-              G, Target, Name, Before ? &*Before : nullptr,
-              [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
-                printDiagnostic(SM, Loc, Kind, Msg);
-              }))
+      if (Error E = verifyAfterPass(G, Target, Name,
+                                    Before ? &*Before : nullptr, Diag))
         return E;
     if (PrintChanged) {
       std::string Now = printed(G);
@@ -190,7 +193,11 @@ static Error runPipeline(Graph &G, ArrayRef<StagePass> Pipeline, SourceMgr &SM,
       printGraph(G, errs());
     }
   }
-  return Error::success();
+  if (Ran.empty() || VerifyEach)
+    return Error::success();
+  PhaseTimer T("verify", "Verifying the result");
+  return verifyAfterPass(G, G.Target, passInfo(Ran.back().first.Kind).Name,
+                         /*Before=*/nullptr, Diag);
 }
 
 /// -print-after names passes that exist.

@@ -113,10 +113,11 @@ using StageStats = std::variant<MPASStats, DLRStats, CPEStats>;
 /// Runs \p P on \p G under \p T: the stage's selection, on \p Threads
 /// threads (0: one per hardware thread). \p Measured: the figures will be
 /// printed, so mpas measures candidates it need not (an order every
-/// candidate reached).
+/// candidate reached). \p InputVerified: \p G is known to verify, as the
+/// result of a pass before it in the same process (SelectOptions).
 llvm::Expected<StageStats> runStage(Graph &G, const TargetDesc &T,
                                     const StagePass &P, unsigned Threads,
-                                    bool Measured);
+                                    bool Measured, bool InputVerified = false);
 
 /// --stats (lines) or --stats-json (one object) of a pass's run on \p G.
 void printStageStats(llvm::raw_ostream &OS, const Graph &G, const StagePass &P,

@@ -29,8 +29,10 @@ constexpr unsigned MAGISStride = 5;
 
 /// dan-dlr's input checks, located at the offending nodes: no memory plan,
 /// a graph that verifies, no buffer larger than its tier and no operation
-/// whose buffers of one tier exceed it.
-llvm::Error checkPlannableInput(const Graph &G, const TargetDesc &T);
+/// whose buffers of one tier exceed it. With \p Verified (\p G is known to
+/// verify) only the first.
+llvm::Error checkPlannableInput(const Graph &G, const TargetDesc &T,
+                                bool Verified = false);
 
 /// The input check of the operation-level orderings: \p G has no memory
 /// plan and verifies; otherwise the first error of checkPlannableInput.

@@ -45,6 +45,11 @@ struct SelectOptions {
   /// result renamed to its ids instead of running the pass again
   /// (runOnParts; the same bytes either way).
   bool ReuseAlikeParts = true;
+  /// Whether the graph is known to verify as the stage requires: a pass
+  /// before it in the same process wrote it (dan-opt, which verifies its
+  /// input and its result). The stage then checks only what the verifier
+  /// does not (that a graph for mpas or dlr has no memory plan).
+  bool InputVerified = false;
 };
 
 /// runMPAS with any option Auto: --l0=auto is the candidate selection of

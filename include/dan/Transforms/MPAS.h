@@ -183,8 +183,10 @@ llvm::StringRef weightsName(MPASWeights W);
 /// The input check of stage 1, located: \p G has no memory plan and
 /// verifies under \p T, its input order apart (verifyPassInput: stage 1
 /// makes the order). runMPAS and selectMPAS run it; orderMPAS, which a
-/// selection calls once per candidate, checks only that there is no plan.
-llvm::Error checkMPASInput(const Graph &G, const TargetDesc &T);
+/// selection calls once per candidate, checks only that there is no plan;
+/// so does this with \p Verified (\p G is known to verify).
+llvm::Error checkMPASInput(const Graph &G, const TargetDesc &T,
+                           bool Verified = false);
 
 /// What stage 1's list scheduler derives from a graph whatever the setting
 /// (its edges with the implicit ALLOC -> use -> FREE orderings, the

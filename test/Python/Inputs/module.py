@@ -49,6 +49,8 @@ for what, call in [
     ("builder", lambda: dan.Builder("B").alloc("L9", 5)),
     ("pipeline", lambda: g.run("mpas<l0=sometimes>")),
     ("refused", lambda: g.run("mpas")),
+    # A later pass still refuses what it cannot take.
+    ("later", lambda: g.run("cpe,dlr")),
     ("target", lambda: dan.Builder("B", target="tpu")),
     ("read", lambda: dan.read(tmp + "/missing.dan")),
     # A buffer of another builder: refused, not taken for this one's b0.
