@@ -331,6 +331,22 @@ std::string runStages(const fuzz::FuzzCase &C) {
                Twine(R2.SpillCount) + " and " + Twine(R2.ExtraTraffic));
   if (originalOrder(S2) != originalOrder(S1))
     failOn(S2, T, "dan-dlr reordered the nodes of its input");
+  // In one process (dan-opt) a stage after the first takes its input
+  // unchecked; it must write the same bytes.
+  SelectOptions Verified;
+  Verified.InputVerified = true;
+  std::string Planned = fuzz::printed(S2);
+  Graph S2v = S1;
+  orFail(selectDLR(S2v, T, C.DLR, Verified), S1, T, "dan-dlr in one process");
+  if (fuzz::printed(S2v) != Planned)
+    fail("dan-dlr plans a verified input otherwise", Planned,
+         fuzz::printed(S2v));
+  Graph S3s = S2, S3v = S2;
+  orFail(selectCPE(S3s, T, C.CPE), S2, T, "dan-cpe");
+  orFail(selectCPE(S3v, T, C.CPE, Verified), S2, T, "dan-cpe in one process");
+  if (fuzz::printed(S3v) != fuzz::printed(S3s))
+    fail("dan-cpe refines a verified input otherwise", fuzz::printed(S3s),
+         fuzz::printed(S3v));
 
   Graph S3 = S2;
   CPEStats P = orFail(runCPE(S3, T, C.CPE), S2, T, "dan-cpe");
