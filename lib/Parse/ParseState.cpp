@@ -60,8 +60,8 @@ bool ParseState::addId(uint64_t Id, NodeIdx I) {
   if (findId(Id))
     return false;
   // Grow the direct table while ids stay within a few times the node count,
-  // counted as the nodes reserved from the file's '=' (a planned file
-  // defines spill nodes, numbered after every other node, from its start).
+  // counted as the nodes reserved up front (a planned file defines spill
+  // nodes, numbered after every other node, from its start).
   uint64_t Count = std::max(G.size(), G.Nodes.capacity());
   if (Id >= DenseIds.size() && Id < 4 * Count + 1024)
     DenseIds.resize(std::max<uint64_t>(Id + 1, 2 * DenseIds.size()),

@@ -129,8 +129,8 @@ public:
   bool finish();
 
   Graph &graph() { return G; }
-  /// Room for \p N node references, so that the list is not regrown (and
-  /// copied) while a large file is read.
+  /// Room for \p N node references, so that the list is rarely regrown
+  /// (and copied) while a large file is read.
   void reserveRefs(size_t N) { Refs.reserve(N); }
 
 private:
