@@ -166,9 +166,8 @@ public:
       std::string Failure;
       {
         py::gil_scoped_release Release;
-        llvm::Error E = verifyAfterPass(
-            *Work, Work->Target, passInfo(Passes.back().Kind).Name,
-            /*Before=*/nullptr,
+        llvm::Error E = verifyPipelineResult(
+            *Work, Work->Target,
             [&](llvm::SMLoc Loc, llvm::SourceMgr::DiagKind Kind,
                 const llvm::Twine &Msg) {
               Failure += located(Loc, Kind, Msg);

@@ -88,6 +88,16 @@ TEST(PassesTest, VerifyAfterPassReportsABrokenPlan) {
                 .rfind("the graph after pass 'dlr' does not verify: ", 0),
             0u);
   EXPECT_FALSE(Messages.empty());
+  // The check of a pipeline's result says the same without a pass.
+  Messages.clear();
+  E = verifyPipelineResult(*G, G->Target, Collect);
+  ASSERT_TRUE(bool(E));
+  EXPECT_EQ(llvm::toString(std::move(E)),
+            "the result of the passes does not verify: " +
+                std::to_string(Messages.size()) +
+                (Messages.size() == 1 ? " error" : " errors") +
+                " (--verify-each finds the pass)");
+  EXPECT_FALSE(Messages.empty());
 }
 
 } // namespace

@@ -314,6 +314,17 @@ Error verifyAfterPass(const Graph &G, const TargetDesc &T, StringRef Pass,
           "' does not verify: " + countOf(Errors, "error"));
 }
 
+Error verifyPipelineResult(const Graph &G, const TargetDesc &T,
+                           const DiagHandler &Diag) {
+  unsigned Errors = verifyGraph(G, T, VerifyOptions(), Diag);
+  if (!Errors)
+    return Error::success();
+  return createStringError(
+      inconvertibleErrorCode(),
+      "the result of the passes does not verify: " + countOf(Errors, "error") +
+          " (--verify-each finds the pass)");
+}
+
 Error runStagePass(Graph &G, const TargetDesc &T, const StagePass &P,
                    unsigned Threads, raw_ostream *Stats, bool StatsAsJSON) {
   Expected<StageStats> S = runStage(G, T, P, Threads, Stats != nullptr);

@@ -130,7 +130,8 @@ Expected<DLRStats> planSegmented(Graph &G, const TargetDesc &T,
   if (K.NumKernels > 1)
     Segments = scheduleSegments(G, K);
   if (Segments.size() < 2) {
-    // Checked by the plan unless the graph is known to verify.
+    // PlanOne checks an unverified graph itself; a verified one may still
+    // carry a plan (cpe's result), which verifies but DLR cannot take.
     if (Select.InputVerified)
       if (Error E = checkPlannableInput(G, T, /*Verified=*/true))
         return E;

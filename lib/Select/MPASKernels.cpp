@@ -28,8 +28,11 @@ MPASStats::Composition measure(const Graph &G, const TargetDesc &T,
   MPASStats::Composition C{Kind};
   Graph Copy = copyForPlan(G);
   Copy.Order.assign(Order.begin(), Order.end());
+  // InputVerified speaks of the graph in its input order, not of this one.
+  SelectOptions Plan = Select;
+  Plan.InputVerified = false;
   Expected<DLRStats> D =
-      planSegmented(Copy, T, Select, [&](Graph &Part, bool, bool Checked) {
+      planSegmented(Copy, T, Plan, [&](Graph &Part, bool, bool Checked) {
         return runDLR(Part, T, DLROptions::oneSetting(), Checked);
       });
   if (!D) {

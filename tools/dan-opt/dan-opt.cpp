@@ -196,8 +196,7 @@ static Error runPipeline(Graph &G, ArrayRef<StagePass> Pipeline, SourceMgr &SM,
   if (Ran.empty() || VerifyEach)
     return Error::success();
   PhaseTimer T("verify", "Verifying the result");
-  return verifyAfterPass(G, G.Target, passInfo(Ran.back().first.Kind).Name,
-                         /*Before=*/nullptr, Diag);
+  return verifyPipelineResult(G, G.Target, Diag);
 }
 
 /// -print-after names passes that exist.

@@ -147,6 +147,14 @@ llvm::Error verifyAfterPass(const Graph &G, const TargetDesc &T,
                             llvm::StringRef Pass, const Graph *Before,
                             const DiagHandler &Diag);
 
+/// The check of a pipeline's result (dan-opt, the Python module's run()),
+/// whose passes took each other's output unverified: \p G must verify
+/// under \p T. Prints each diagnostic through \p Diag; on errors, returns
+/// "the result of the passes does not verify: N errors (--verify-each
+/// finds the pass)".
+llvm::Error verifyPipelineResult(const Graph &G, const TargetDesc &T,
+                                 const DiagHandler &Diag);
+
 } // namespace dan
 
 #endif // DAN_PASSES_PIPELINE_H

@@ -47,8 +47,9 @@ struct SelectOptions {
   bool ReuseAlikeParts = true;
   /// Whether the graph is known to verify as the stage requires: a pass
   /// before it in the same process wrote it (dan-opt, which verifies its
-  /// input and its result). The stage then checks only what the verifier
-  /// does not (that a graph for mpas or dlr has no memory plan).
+  /// input and its result). The stage then skips verifying it where the
+  /// check costs most (the selections' input checks), and still checks
+  /// what the verifier does not: that a graph for mpas or dlr has no plan.
   bool InputVerified = false;
 };
 
