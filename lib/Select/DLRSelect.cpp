@@ -20,26 +20,20 @@ using namespace llvm;
 
 namespace dan {
 
-/// The selection on a graph of one part, or of parts planned together.
-/// \p Checked: \p G passed checkPlannableInput already.
+/// The selection on a graph of one part, or of parts planned together; \p G
+/// passed checkPlannableInput already (planSegmented).
 static Expected<DLRStats> selectWhole(Graph &G, const TargetDesc &T,
                                       const DLROptions &Opts,
-                                      const SelectOptions &Select,
-                                      bool Checked) {
+                                      const SelectOptions &Select) {
   bool AutoFit = Opts.Fit == FitPolicy::Auto;
   if (!Opts.AutoHorizon && !AutoFit)
-    return runDLR(G, T, Opts, Checked);
+    return runDLR(G, T, Opts, /*InputChecked=*/true);
   SmallVector<FitPolicy, 3> Fits = {Opts.Fit};
   if (AutoFit)
     Fits = {FitPolicy::Timed, FitPolicy::Best, FitPolicy::Next};
   SmallVector<uint32_t, 4> Horizons = {Opts.Horizon};
   if (Opts.AutoHorizon)
     Horizons.assign(std::begin(AutoHorizons), std::end(AutoHorizons));
-  // The input checks depend on the graph alone: once for every plan (each
-  // plan would fail them with the same first error).
-  if (!Checked)
-    if (Error E = checkPlannableInput(G, T))
-      return E;
   // The ranking: the lowest planCost wins, then the least traffic, then
   // the lowest makespan, ties to the earlier plan; a strict order on
   // (key, index), so its least element does not depend on the order the
@@ -125,23 +119,20 @@ static DLRStats addPartStats(ArrayRef<PartResult<DLRStats>> Parts) {
 
 Expected<DLRStats> planSegmented(Graph &G, const TargetDesc &T,
                                  const SelectOptions &Select, PlanFn PlanOne) {
+  // The input checks depend on the graph alone: once, for every plan. (A
+  // verified graph may still carry a plan, cpe's result, which DLR cannot
+  // take.)
+  if (Error E = checkPlannableInput(G, T, Select.InputVerified))
+    return E;
   KernelSplit K = splitKernels(G);
   std::vector<std::vector<NodeIdx>> Segments;
   if (K.NumKernels > 1)
     Segments = scheduleSegments(G, K);
-  if (Segments.size() < 2) {
-    // PlanOne checks an unverified graph itself; a verified one may still
-    // carry a plan (cpe's result), which verifies but DLR cannot take.
-    if (Select.InputVerified)
-      if (Error E = checkPlannableInput(G, T, /*Verified=*/true))
-        return E;
-    return PlanOne(G, /*Whole=*/true, /*Checked=*/Select.InputVerified);
-  }
+  if (Segments.size() < 2)
+    return PlanOne(G, /*Whole=*/true);
   // Kernels scheduled in turn: each segment is planned as it would be
   // alone, the segments at once, and the plans joined: no worse than
   // running the kernels in turn, each with its own plan (docs/Kernels.md).
-  if (Error E = checkPlannableInput(G, T, Select.InputVerified))
-    return E;
   // The same schedule planned whole competes, up to the size at which a
   // selection samples: a plan of the whole may place a kernel's buffers
   // where the kernel before it frees bytes first.
@@ -149,11 +140,11 @@ Expected<DLRStats> planSegmented(Graph &G, const TargetDesc &T,
   std::optional<Expected<DLRStats>> WholeStats;
   if (!Select.SampleAbove || G.size() <= Select.SampleAbove) {
     Whole.emplace(copyForPlan(G));
-    WholeStats.emplace(PlanOne(*Whole, /*Whole=*/true, /*Checked=*/true));
+    WholeStats.emplace(PlanOne(*Whole, /*Whole=*/true));
   }
   Expected<std::vector<PartResult<DLRStats>>> Planned =
       runOnParts<DLRStats>(G, Segments, Select, [&](Graph &Part) {
-        return PlanOne(Part, /*Whole=*/false, /*Checked=*/true);
+        return PlanOne(Part, /*Whole=*/false);
       });
   if (!Planned) {
     if (WholeStats && !*WholeStats)
@@ -175,12 +166,11 @@ Expected<DLRStats> selectDLR(Graph &G, const TargetDesc &T,
                              const DLROptions &Opts,
                              const SelectOptions &Select) {
   SelectOptions Inner = insideJob(Select);
-  return planSegmented(
-      G, T, Select, [&](Graph &Part, bool Whole, bool Checked) {
-        // The whole graph on the caller's threads; a segment, run beside
-        // the others, on one.
-        return selectWhole(Part, T, Opts, Whole ? Select : Inner, Checked);
-      });
+  return planSegmented(G, T, Select, [&](Graph &Part, bool Whole) {
+    // The whole graph on the caller's threads; a segment, run beside
+    // the others, on one.
+    return selectWhole(Part, T, Opts, Whole ? Select : Inner);
+  });
 }
 
 } // namespace dan

@@ -31,10 +31,9 @@ MPASStats::Composition measure(const Graph &G, const TargetDesc &T,
   // InputVerified speaks of the graph in its input order, not of this one.
   SelectOptions Plan = Select;
   Plan.InputVerified = false;
-  Expected<DLRStats> D =
-      planSegmented(Copy, T, Plan, [&](Graph &Part, bool, bool Checked) {
-        return runDLR(Part, T, DLROptions::oneSetting(), Checked);
-      });
+  Expected<DLRStats> D = planSegmented(Copy, T, Plan, [&](Graph &Part, bool) {
+    return runDLR(Part, T, DLROptions::oneSetting(), /*InputChecked=*/true);
+  });
   if (!D) {
     consumeError(D.takeError());
     return C;

@@ -191,12 +191,12 @@ inline bool beatsFloor(const ReplayResult &R, const ReplayResult &Floor,
          planCost(R, T) < planCost(Floor, T);
 }
 
-/// Plans a graph (or a part of it): the whole graph when \p Whole is set;
-/// \p Checked says that it passed checkPlannableInput (a segment of a
-/// graph that passed them, scheduleSegments, passes them too: it holds
-/// every node of its buffers and every path between those).
-using PlanFn = llvm::function_ref<llvm::Expected<DLRStats>(Graph &, bool Whole,
-                                                           bool Checked)>;
+/// Plans a graph (or a part of it): the whole graph when \p Whole is set.
+/// The graph passed checkPlannableInput: planSegmented checks it first,
+/// and a segment of a graph that passes (scheduleSegments) passes too, as
+/// it holds every node of its buffers and every path between those.
+using PlanFn =
+    llvm::function_ref<llvm::Expected<DLRStats>(Graph &, bool Whole)>;
 
 /// Plans \p G as dan-dlr does: a schedule that runs several kernels in turn
 /// (scheduleSegments, dan/IR/Kernels.h) has each of its segments planned
