@@ -175,13 +175,13 @@ TEST(ComponentsTest, PartsPlannedAloneJoinIntoAValidPlan) {
       scheduleSegments(*Two, splitKernels(*Two));
   ASSERT_EQ(P.size(), 5u);
   std::vector<std::unique_ptr<Graph>> Planned;
-  std::vector<Graph *> Ptrs;
+  std::vector<JoinPart> Ptrs;
   size_t SpillsAlone = 0;
   for (const auto &Part : P) {
     Planned.push_back(extractPart(*Two, Part));
     ASSERT_TRUE(bool(runDLR(*Planned.back(), T, DLROptions::oneSetting())));
     SpillsAlone += Planned.back()->counts().Spills;
-    Ptrs.push_back(Planned.back().get());
+    Ptrs.push_back({Planned.back().get()});
   }
   ASSERT_GT(SpillsAlone, 0u);
   std::unique_ptr<Graph> Joined = joinParts(Ptrs, *Two);
@@ -217,21 +217,32 @@ TEST(ComponentsTest, AlikePartsTakeTheFirstsResultRenamed) {
   EXPECT_TRUE(partsAlike(Map, 0, FirstIds, 1, SecondIds));
   EXPECT_EQ(partShapeHash(Map, 0, FirstIds), partShapeHash(Map, 1, SecondIds));
 
-  // The second's plan is the first's renamed: its spill nodes too.
+  // The second's plan is the first's renamed, its spill nodes too: joined
+  // with the first, it is the join of the two planned alone.
   std::unique_ptr<Graph> First = extractPart(*Two, P[0]),
                          Direct = extractPart(*Two, P[1]);
   ASSERT_TRUE(bool(runDLR(*First, T, DLROptions::oneSetting())));
   ASSERT_TRUE(bool(runDLR(*Direct, T, DLROptions::oneSetting())));
   ASSERT_GT(Direct->counts().Spills, 0u);
-  std::unique_ptr<Graph> Renamed =
-      renamedResult(*First, FirstIds, Map, 1, SecondIds);
+  std::optional<RenamedPart> Renamed =
+      renamePart(*First, FirstIds, Map, 1, SecondIds);
   ASSERT_TRUE(Renamed);
-  EXPECT_EQ(print(*Renamed), print(*Direct));
+  Graph FirstAgain = *First;
+  std::string FirstText = print(*First);
+  std::unique_ptr<Graph> ByRenaming =
+      joinParts({{First.get()}, {nullptr, &*Renamed}}, *Two);
+  std::unique_ptr<Graph> ByPlanning =
+      joinParts({{&FirstAgain}, {Direct.get()}}, *Two);
+  EXPECT_EQ(print(*ByRenaming), print(*ByPlanning));
+  EXPECT_EQ(verifyErrors(*ByRenaming, T), "");
+  // The first part, which the renamed one reads, is copied, not moved.
+  EXPECT_EQ(print(*First), FirstText);
+  EXPECT_TRUE(FirstAgain.Nodes.empty());
 
   // A result that moved its input's nodes is not renamed.
   Graph Moved = *First;
   std::swap(Moved.Nodes[0], Moved.Nodes[1]);
-  EXPECT_FALSE(renamedResult(Moved, FirstIds, Map, 1, SecondIds));
+  EXPECT_FALSE(renamePart(Moved, FirstIds, Map, 1, SecondIds));
 
   // One cycle more, one edge fewer, or ids in another order, and the parts
   // are not alike.

@@ -4,6 +4,8 @@
 #include "dan/IR/IdIndex.h"
 #include "dan/IR/MemoryPlan.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include <algorithm>
 #include <vector>
 
 using namespace llvm;
@@ -111,12 +113,48 @@ static void addEdgesBetweenParts(Graph &Out, ArrayRef<NodeIdx> PartStart,
   }
 }
 
-std::unique_ptr<Graph> joinParts(ArrayRef<Graph *> Parts, const Graph &Shape) {
+/// The first spill id of \p P's nodes: one past its largest other id.
+static uint64_t firstSpillIdOf(const JoinPart &P) {
+  if (!P.Renamed)
+    return P.Planned->firstSpillId();
+  const RenamedPart &R = *P.Renamed;
+  uint64_t Next = 0;
+  for (size_t I = 0; I != R.NodeIds.size(); ++I)
+    if (!R.Result->Nodes[I].isSpill())
+      Next = std::max(Next, R.NodeIds[I] + 1);
+  return Next;
+}
+
+/// Gives \p C, node \p I of renamed part \p R copied, part K's ids, and an
+/// input node its location, tiles and attributes; the graph whose tables
+/// its tile and attribute sets now index.
+static const Graph *renameNode(Node &C, size_t I, const RenamedPart &R,
+                               const uint64_t *&NextBuf, const Graph &Shape) {
+  C.Id = R.NodeIds[I];
+  if (C.isBufferNode())
+    C.Buf = *NextBuf++;
+  for (uint64_t &B : C.Bufs)
+    B = *NextBuf++;
+  if (I >= R.Inputs.size())
+    return R.Result;
+  const Node &In = Shape[R.Inputs[I]];
+  C.Loc = In.Loc;
+  C.TileSet = In.TileSet;
+  C.AttrSet = In.AttrSet;
+  return &Shape;
+}
+
+std::unique_ptr<Graph> joinParts(ArrayRef<JoinPart> Parts, const Graph &Shape) {
   auto Out = std::make_unique<Graph>();
   size_t Nodes = 0, Scheduled = 0;
-  for (const Graph *P : Parts) {
-    Nodes += P->Nodes.size();
-    Scheduled += P->Order.size();
+  // The planned parts a renamed part reads: copied, not moved.
+  SmallPtrSet<const Graph *, 4> Read;
+  for (const JoinPart &P : Parts) {
+    const Graph &From = P.Renamed ? *P.Renamed->Result : *P.Planned;
+    Nodes += From.Nodes.size();
+    Scheduled += From.Order.size();
+    if (P.Renamed)
+      Read.insert(P.Renamed->Result);
   }
   Out->Nodes.reserve(Nodes);
   Out->Order.reserve(Scheduled);
@@ -129,16 +167,22 @@ std::unique_ptr<Graph> joinParts(ArrayRef<Graph *> Parts, const Graph &Shape) {
   uint64_t FirstSpill = Shape.firstSpillId(), Base = 0;
   bool Planned = false;
   std::vector<NodeIdx> PartStart;
-  for (Graph *P : Parts) {
-    uint64_t PartFirst = P->firstSpillId(), PartEnd = 0;
+  for (const JoinPart &P : Parts) {
+    const Graph &From = P.Renamed ? *P.Renamed->Result : *P.Planned;
+    Graph *Moved = P.Planned && !Read.count(P.Planned) ? P.Planned : nullptr;
+    const uint64_t *NextBuf = P.Renamed ? P.Renamed->BufferIds.data() : nullptr;
+    uint64_t PartFirst = firstSpillIdOf(P), PartEnd = 0;
     NodeIdx IndexBase = Out->Nodes.size();
     // The part's op names as indices into Out's table.
     std::vector<uint32_t> OpNameOf;
-    OpNameOf.reserve(P->OpNames.size());
-    for (const std::string &Name : P->OpNames)
+    OpNameOf.reserve(From.OpNames.size());
+    for (const std::string &Name : From.OpNames)
       OpNameOf.push_back(Out->internOpName(Name));
-    for (Node &N : P->Nodes) {
-      Node &C = Out->Nodes.emplace_back(std::move(N));
+    for (size_t I = 0; I != From.Nodes.size(); ++I) {
+      Node &C = Moved ? Out->Nodes.emplace_back(std::move(Moved->Nodes[I]))
+                      : Out->Nodes.emplace_back(From.Nodes[I]);
+      const Graph *Tables =
+          P.Renamed ? renameNode(C, I, *P.Renamed, NextBuf, Shape) : &From;
       if (C.isSpill()) {
         PartEnd = std::max(PartEnd, C.Id - PartFirst + 1);
         C.Id = FirstSpill + Base + (C.Id - PartFirst);
@@ -146,20 +190,26 @@ std::unique_ptr<Graph> joinParts(ArrayRef<Graph *> Parts, const Graph &Shape) {
       if (!C.isBufferNode())
         C.OpName = OpNameOf[C.OpName];
       if (C.TileSet)
-        C.TileSet = Out->addTiles(std::move(P->Tiles[C.TileSet - 1]));
+        C.TileSet = Moved
+                        ? Out->addTiles(std::move(Moved->Tiles[C.TileSet - 1]))
+                        : Out->addTiles(Tables->Tiles[C.TileSet - 1]);
       if (C.AttrSet)
-        C.AttrSet = Out->addAttrs(std::move(P->Attrs[C.AttrSet - 1]));
+        C.AttrSet = Moved
+                        ? Out->addAttrs(std::move(Moved->Attrs[C.AttrSet - 1]))
+                        : Out->addAttrs(Tables->Attrs[C.AttrSet - 1]);
       for (EdgeList *L : {&C.Preds, &C.ReusePreds})
         for (NodeIdx &Pred : *L)
           Pred += IndexBase;
       Planned |= C.HasOffset || C.isSpill();
     }
-    for (NodeIdx I : P->Order)
+    for (NodeIdx I : From.Order)
       Out->Order.push_back(I + IndexBase);
-    P->Nodes.clear();
-    P->Order.clear();
-    P->Tiles.clear();
-    P->Attrs.clear();
+    if (Moved) {
+      Moved->Nodes.clear();
+      Moved->Order.clear();
+      Moved->Tiles.clear();
+      Moved->Attrs.clear();
+    }
     Base += (PartEnd + 1) / 2 * 2;
     PartStart.push_back(IndexBase);
   }

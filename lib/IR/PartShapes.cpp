@@ -146,62 +146,39 @@ static std::optional<uint64_t> renameNodeId(uint64_t Id, const PartIds &From,
   return To.Nodes[Rank];
 }
 
-std::unique_ptr<Graph> renamedResult(const Graph &Result,
-                                     const PartIds &ResultIds,
-                                     const PartMap &Map, size_t K,
-                                     const PartIds &Ids) {
+std::optional<RenamedPart> renamePart(const Graph &Result,
+                                      const PartIds &ResultIds,
+                                      const PartMap &Map, size_t K,
+                                      const PartIds &Ids) {
   const Graph &G = Map.graph();
   ArrayRef<NodeIdx> Inputs = Map.nodes(K);
   if (Result.Nodes.size() < Inputs.size() ||
       Result.OpNames.size() != G.OpNames.size())
-    return nullptr;
-  // The renamed ids first.
-  std::vector<uint64_t> NodeIds(Result.Nodes.size());
-  std::vector<uint32_t> BufferRanks;
+    return std::nullopt;
+  RenamedPart R;
+  R.Result = &Result;
+  R.Inputs = Inputs;
+  R.NodeIds.resize(Result.Nodes.size());
+  auto Rename = [&](uint64_t Buf) {
+    uint32_t Rank = rankOf(ResultIds.Buffers, Buf);
+    if (Rank != UINT32_MAX)
+      R.BufferIds.push_back(Ids.Buffers[Rank]);
+    return Rank != UINT32_MAX;
+  };
   for (size_t I = 0; I != Result.Nodes.size(); ++I) {
     const Node &N = Result.Nodes[I];
     std::optional<uint64_t> Id = renameNodeId(N.Id, ResultIds, Ids);
     // The pass kept the input's node I at index I.
     if (!Id || *Id > MaxValue || (I < Inputs.size() && *Id != G[Inputs[I]].Id))
-      return nullptr;
-    NodeIds[I] = *Id;
-    auto Rank = [&](uint64_t Buf) {
-      BufferRanks.push_back(rankOf(ResultIds.Buffers, Buf));
-      return BufferRanks.back() != UINT32_MAX;
-    };
-    if (N.isBufferNode() && !Rank(N.Buf))
-      return nullptr;
+      return std::nullopt;
+    R.NodeIds[I] = *Id;
+    if (N.isBufferNode() && !Rename(N.Buf))
+      return std::nullopt;
     for (uint64_t B : N.Bufs)
-      if (!Rank(B))
-        return nullptr;
+      if (!Rename(B))
+        return std::nullopt;
   }
-  // Then Result with part K's ids and what a pass does not read.
-  auto Out = std::make_unique<Graph>();
-  Out->Name = Result.Name;
-  Out->Target = Result.Target;
-  for (const std::string &Name : Result.OpNames)
-    Out->internOpName(Name);
-  Out->Nodes = Result.Nodes;
-  Out->Order = Result.Order;
-  const uint32_t *NextRank = BufferRanks.data();
-  for (size_t I = 0; I != Out->Nodes.size(); ++I) {
-    Node &N = Out->Nodes[I];
-    if (I < Inputs.size()) {
-      const Node &In = G[Inputs[I]];
-      N.Loc = In.Loc;
-      N.TileSet = In.TileSet;
-      N.AttrSet = In.AttrSet;
-      copyNodeTables(G, N, *Out);
-    } else {
-      copyNodeTables(Result, N, *Out);
-    }
-    N.Id = NodeIds[I];
-    if (N.isBufferNode())
-      N.Buf = Ids.Buffers[*NextRank++];
-    for (uint64_t &B : N.Bufs)
-      B = Ids.Buffers[*NextRank++];
-  }
-  return Out;
+  return R;
 }
 
 } // namespace dan

@@ -60,17 +60,22 @@ enum class PartUse { Graph, Order };
 /// One part of a graph after a pass ran on it alone: the part's graph (the
 /// pass's result) and the pass's figures.
 template <typename StatsT> struct PartResult {
-  /// Null under PartUse::Order for a part that took an alike part's order.
+  /// Null for a part that took an alike part's result.
   std::unique_ptr<Graph> Part;
   StatsT Stats;
   /// Whether the part took an alike part's result renamed.
   bool Renamed = false;
   /// A renamed part's order under PartUse::Order.
   std::vector<NodeIdx> RenamedOrder;
+  /// A renamed part's result under PartUse::Graph, which reads the alike
+  /// part's graph (joinPartResults writes it).
+  std::optional<RenamedPart> RenamedGraph;
 
   /// The part's schedule, by its own indices (the part's nodes in the
   /// order runOnParts was given them).
   llvm::ArrayRef<NodeIdx> order() const {
+    if (RenamedGraph)
+      return RenamedGraph->Result->Order;
     return Part ? llvm::ArrayRef<NodeIdx>(Part->Order)
                 : llvm::ArrayRef<NodeIdx>(RenamedOrder);
   }
@@ -87,7 +92,7 @@ size_t countRenamed(llvm::ArrayRef<PartResult<StatsT>> Results) {
 /// \p Prepare when given), the parts at once as \p Select runs candidates.
 /// A part alike an earlier one up to its ids (partsAlike, found in place:
 /// copies of a kernel, a kernel in each layer of a model) is not cut out
-/// but takes that part's result renamed to its ids (renamedResult), or
+/// but takes that part's result renamed to its ids (renamePart), or
 /// under PartUse::Order that part's order when the pass kept the nodes of
 /// its input at their indices, instead of running \p Pass again; unless
 /// Select.ReuseAlikeParts is off. The same bytes for a pass that reads ids
@@ -139,6 +144,7 @@ runOnParts(const Graph &G, llvm::ArrayRef<std::vector<NodeIdx>> Parts,
   };
   runConcurrently(Select, Firsts.size(), [&](size_t I) { RunPass(Firsts[I]); });
   std::vector<std::vector<NodeIdx>> Orders(N);
+  std::vector<std::optional<RenamedPart>> Renamings(N);
   runConcurrently(Select, Copies.size(), [&](size_t I) {
     size_t K = Copies[I], First = FirstAlike[K];
     // A failed first part's error stands for its copies, which come later.
@@ -150,8 +156,8 @@ runOnParts(const Graph &G, llvm::ArrayRef<std::vector<NodeIdx>> Parts,
       if (Taken)
         Orders[K] = Graphs[First]->Order;
     } else {
-      Graphs[K] = renamedResult(*Graphs[First], Ids[First], Map, K, Ids[K]);
-      Taken = Graphs[K] != nullptr;
+      Renamings[K] = renamePart(*Graphs[First], Ids[First], Map, K, Ids[K]);
+      Taken = Renamings[K].has_value();
     }
     if (Taken) {
       Stats[K].emplace(**Stats[First]);
@@ -173,7 +179,7 @@ runOnParts(const Graph &G, llvm::ArrayRef<std::vector<NodeIdx>> Parts,
         llvm::consumeError(S.takeError());
     } else if (!First) {
       Out.push_back({std::move(Graphs[K]), std::move(*S), Renamed[K] != 0,
-                     std::move(Orders[K])});
+                     std::move(Orders[K]), std::move(Renamings[K])});
     }
   }
   if (First)
@@ -208,13 +214,14 @@ llvm::Expected<DLRStats> planSegmented(Graph &G, const TargetDesc &T,
                                        const SelectOptions &Select,
                                        PlanFn PlanOne);
 
-/// Replaces \p G with the parts of \p Results joined (joinParts, which
-/// empties them).
+/// Replaces \p G, the graph runOnParts cut \p Results from, with them
+/// joined (joinParts, which empties them).
 template <typename StatsT>
 void joinPartResults(Graph &G, llvm::ArrayRef<PartResult<StatsT>> Results) {
-  std::vector<Graph *> Parts;
+  std::vector<JoinPart> Parts;
   for (const PartResult<StatsT> &R : Results)
-    Parts.push_back(R.Part.get());
+    Parts.push_back(
+        {R.Part.get(), R.RenamedGraph ? &*R.RenamedGraph : nullptr});
   G = std::move(*joinParts(Parts, G));
 }
 

@@ -13,6 +13,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace dan {
@@ -35,20 +36,31 @@ void copyNodeTables(const Graph &From, Node &N, Graph &Into);
 std::vector<NodeIdx> neighbourhood(const Graph &G, NodeIdx Center,
                                    unsigned Depth);
 
+struct RenamedPart;
+
+/// One part for joinParts: a graph made from a part of the shape and then
+/// ordered or planned, whose nodes joinParts moves, or an alike part's
+/// result renamed to this part's ids, whose nodes it copies.
+struct JoinPart {
+  Graph *Planned = nullptr;
+  const RenamedPart *Renamed = nullptr;
+};
+
 /// The inverse of extractPart after each part was planned on its own:
-/// \p Parts are graphs made from the parts of \p Shape (in schedule order)
-/// and then ordered or planned; the result has Shape's name and target,
-/// every part's nodes (with their tiles and attributes) and edges, the
-/// edges of Shape between nodes of two
-/// parts (the parts may follow one another, as segments of a schedule),
-/// the parts' schedules one after another, the spill nodes renumbered for the
+/// \p Parts come from the parts of \p Shape (in schedule order); the result
+/// has Shape's name and target, every part's nodes (with their tiles and
+/// attributes) and edges, the edges of Shape between nodes of two parts
+/// (the parts may follow one another, as segments of a schedule), the
+/// parts' schedules one after another, the spill nodes renumbered for the
 /// whole (each part's spills keep their order, the parts' spills follow one
-/// another), and the reuse edges the whole plan implies (a part may now wait on
-/// the addresses an earlier part releases). Parts must not share a non-spill
-/// id. The parts' nodes, schedules, tiles and attributes are moved into the
-/// result, which leaves the parts empty. O(V + E) plus the reuse-edge
+/// another), and the reuse edges the whole plan implies (a part may now
+/// wait on the addresses an earlier part releases). Parts must not share a
+/// non-spill id. The nodes, schedules, tiles and attributes of a planned
+/// part are moved into the result, which leaves it empty, unless a renamed
+/// part later in \p Parts reads it; a renamed part is copied, so a kernel
+/// and its copies are written once. O(V + E) plus the reuse-edge
 /// computation.
-std::unique_ptr<Graph> joinParts(llvm::ArrayRef<Graph *> Parts,
+std::unique_ptr<Graph> joinParts(llvm::ArrayRef<JoinPart> Parts,
                                  const Graph &Shape);
 
 /// Parts of one graph in place, without cutting them out: each part's
@@ -105,19 +117,33 @@ bool partsAlike(const PartMap &Map, size_t A, const PartIds &IdsA, size_t B,
                 const PartIds &IdsB);
 
 /// Part \p K of \p Map, alike the part whose ids were \p ResultIds and
-/// from which a pass made \p Result, as Result renamed to part K's ids:
-/// the nodes of the input with K's ids, locations, tiles and attributes,
-/// the nodes the pass added with ids as far past K's last id as theirs are
-/// past the input's, buffer ids by rank; Result's name, target and op
-/// names. What a pass
-/// that reads ids only by their order and keeps the nodes of its input at
-/// their indices makes of part K cut out (extractPart). Null when Result
-/// did not keep them there, names an id it cannot rename, has other op
-/// names than the graph, or an id would pass the IR's limit. O(V log V).
-std::unique_ptr<Graph> renamedResult(const Graph &Result,
-                                     const PartIds &ResultIds,
-                                     const PartMap &Map, size_t K,
-                                     const PartIds &Ids);
+/// from which a pass made \p Result, as Result renamed to part K's ids: the
+/// nodes of the input with K's ids, locations, tiles and attributes, the
+/// nodes the pass added with ids as far past K's last id as theirs are past
+/// the input's, buffer ids by rank. What a pass that reads ids only by their
+/// order and keeps the nodes of its input at their indices makes of part K
+/// cut out (extractPart). joinParts writes it; Result and Map's parts must
+/// outlive it.
+struct RenamedPart {
+  const Graph *Result = nullptr;
+  /// Part K's nodes in the graph: Result's node I < Inputs.size() is the
+  /// input's node Inputs[I].
+  llvm::ArrayRef<NodeIdx> Inputs;
+  /// Result's node I's id in part K.
+  std::vector<uint64_t> NodeIds;
+  /// The buffer ids Result's nodes name (a buffer node's Buf, then an
+  /// operation's Bufs), node after node, in part K.
+  std::vector<uint64_t> BufferIds;
+};
+
+/// Part \p K renamed (RenamedPart), or nullopt when Result did not keep
+/// the nodes of its input at their indices, names an id it cannot rename,
+/// has other op names than the graph, or an id would pass the IR's limit.
+/// O(V log V).
+std::optional<RenamedPart> renamePart(const Graph &Result,
+                                      const PartIds &ResultIds,
+                                      const PartMap &Map, size_t K,
+                                      const PartIds &Ids);
 
 } // namespace dan
 
