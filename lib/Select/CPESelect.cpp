@@ -73,8 +73,16 @@ static Expected<CPEStats> refinePartByPart(const Graph &G, const TargetDesc &T,
 Expected<CPEStats> selectCPE(Graph &G, const TargetDesc &T,
                              const CPEOptions &Opts,
                              const SelectOptions &Select) {
+  // The input checked once, first, for every path below; the check's
+  // replay, when it made one, measures the input.
+  std::optional<ReplayResult> Replayed;
+  if (!Select.InputVerified)
+    if (Error E =
+            verifyPassInput(G, T, "dan-cpe", /*Scheduled=*/true, &Replayed))
+      return Expected<CPEStats>(std::move(E));
+  auto Input = [&] { return Replayed ? std::move(*Replayed) : replay(G, T); };
   if (Opts.Mode != CPEMode::Refine)
-    return runCPE(G, T, Opts, Select.InputVerified);
+    return runCPEOnVerified(G, T, Opts, Input());
   // Kernels as the plan left them: the reuse edges between kernels are
   // the plan's address handoffs, not part of either.
   KernelSplit K = splitKernels(G, /*ByReuseEdges=*/false);
@@ -82,17 +90,8 @@ Expected<CPEStats> selectCPE(Graph &G, const TargetDesc &T,
   if (K.NumKernels > 1)
     Parts = scheduleSegments(G, K);
   if (Parts.size() < 2)
-    return runCPE(G, T, Opts, Select.InputVerified);
-  uint64_t Before = 0;
-  {
-    // The check's replay, when it made one, measures the input.
-    std::optional<ReplayResult> Replayed;
-    if (!Select.InputVerified)
-      if (Error E =
-              verifyPassInput(G, T, "dan-cpe", /*Scheduled=*/true, &Replayed))
-        return Expected<CPEStats>(std::move(E));
-    Before = Replayed ? Replayed->Makespan : replay(G, T).Makespan;
-  }
+    return runCPEOnVerified(G, T, Opts, Input());
+  uint64_t Before = Input().Makespan;
   std::vector<NodeIdx> ByParts;
   Expected<CPEStats> Joined = [&] {
     PhaseTimer Timer("cpe-kernels", "dan-cpe: refining each kernel alone",
@@ -108,14 +107,14 @@ Expected<CPEStats> selectCPE(Graph &G, const TargetDesc &T,
   // alone; one of the whole would cost more than the search.)
   CPEOptions Across = Opts;
   Across.Start = CPEStart::Input;
-  std::vector<NodeIdx> Input = std::exchange(G.Order, std::move(ByParts));
+  std::vector<NodeIdx> InputOrder = std::exchange(G.Order, std::move(ByParts));
   Expected<CPEStats> Whole = [&] {
     PhaseTimer Timer("cpe-whole", "dan-cpe: refining the joined kernels whole",
                      Select.TimePhases);
     return runCPE(G, T, Across, /*InputChecked=*/true);
   }();
   if (!Whole) {
-    G.Order = std::move(Input);
+    G.Order = std::move(InputOrder);
     return Whole;
   }
   addSearchCounts(*Joined, *Whole);

@@ -299,8 +299,14 @@ Expected<CPEStats> runCPE(Graph &G, const TargetDesc &T, const CPEOptions &Opts,
     if (Error E =
             verifyPassInput(G, T, "dan-cpe", /*Scheduled=*/true, &Replayed))
       return Expected<CPEStats>(std::move(E));
+  return runCPEOnVerified(G, T, Opts,
+                          Replayed ? std::move(*Replayed) : replay(G, T));
+}
+
+Expected<CPEStats> runCPEOnVerified(Graph &G, const TargetDesc &T,
+                                    const CPEOptions &Opts,
+                                    ReplayResult RBefore) {
   CPEStats S;
-  ReplayResult RBefore = Replayed ? std::move(*Replayed) : replay(G, T);
   S.MakespanBefore = RBefore.Makespan;
   for (const Node &N : G.Nodes)
     S.ReuseEdges += N.ReusePreds.size();

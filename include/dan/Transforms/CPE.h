@@ -12,6 +12,7 @@
 #ifndef DAN_TRANSFORMS_CPE_H
 #define DAN_TRANSFORMS_CPE_H
 
+#include "dan/Analysis/Replay.h"
 #include "dan/IR/Graph.h"
 #include "dan/Support/EnumTable.h"
 #include "dan/Target/Target.h"
@@ -147,6 +148,12 @@ llvm::ArrayRef<EnumEntry<CPEStart>> cpeStartTable();
 llvm::Expected<CPEStats> runCPE(Graph &G, const TargetDesc &T,
                                 const CPEOptions &Opts,
                                 bool InputChecked = false);
+
+/// runCPE on a graph that verifies, whose replay is \p Input (the input
+/// check's, when it made one): neither checked nor replayed again.
+llvm::Expected<CPEStats> runCPEOnVerified(Graph &G, const TargetDesc &T,
+                                          const CPEOptions &Opts,
+                                          ReplayResult Input);
 
 } // namespace dan
 
