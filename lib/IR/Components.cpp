@@ -6,13 +6,16 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include <algorithm>
+#include <cassert>
 #include <vector>
 
 using namespace llvm;
 
 namespace dan {
 
-void copyNodeTables(const Graph &From, Node &N, Graph &Into) {
+/// Gives \p N, a node of \p From copied into \p Into, Into's own copy of
+/// its tiles and attributes.
+static void copyNodeTables(const Graph &From, Node &N, Graph &Into) {
   if (N.TileSet)
     N.TileSet = Into.addTiles(From.Tiles[N.TileSet - 1]);
   if (N.AttrSet)
@@ -150,6 +153,7 @@ std::unique_ptr<Graph> joinParts(ArrayRef<JoinPart> Parts, const Graph &Shape) {
   // The planned parts a renamed part reads: copied, not moved.
   SmallPtrSet<const Graph *, 4> Read;
   for (const JoinPart &P : Parts) {
+    assert(!P.Planned != !P.Renamed && "a part is planned or renamed");
     const Graph &From = P.Renamed ? *P.Renamed->Result : *P.Planned;
     Nodes += From.Nodes.size();
     Scheduled += From.Order.size();

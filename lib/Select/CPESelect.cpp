@@ -80,9 +80,12 @@ Expected<CPEStats> selectCPE(Graph &G, const TargetDesc &T,
     if (Error E =
             verifyPassInput(G, T, "dan-cpe", /*Scheduled=*/true, &Replayed))
       return Expected<CPEStats>(std::move(E));
-  auto Input = [&] { return Replayed ? std::move(*Replayed) : replay(G, T); };
+  // Called once on each path below: it may move the check's replay out.
+  auto TakeReplay = [&] {
+    return Replayed ? std::move(*Replayed) : replay(G, T);
+  };
   if (Opts.Mode != CPEMode::Refine)
-    return runCPEOnVerified(G, T, Opts, Input());
+    return runCPEOnVerified(G, T, Opts, TakeReplay());
   // Kernels as the plan left them: the reuse edges between kernels are
   // the plan's address handoffs, not part of either.
   KernelSplit K = splitKernels(G, /*ByReuseEdges=*/false);
@@ -90,8 +93,8 @@ Expected<CPEStats> selectCPE(Graph &G, const TargetDesc &T,
   if (K.NumKernels > 1)
     Parts = scheduleSegments(G, K);
   if (Parts.size() < 2)
-    return runCPEOnVerified(G, T, Opts, Input());
-  uint64_t Before = Input().Makespan;
+    return runCPEOnVerified(G, T, Opts, TakeReplay());
+  uint64_t Before = TakeReplay().Makespan;
   std::vector<NodeIdx> ByParts;
   Expected<CPEStats> Joined = [&] {
     PhaseTimer Timer("cpe-kernels", "dan-cpe: refining each kernel alone",

@@ -215,7 +215,7 @@ llvm::Expected<DLRStats> planSegmented(Graph &G, const TargetDesc &T,
                                        PlanFn PlanOne);
 
 /// Replaces \p G, the graph runOnParts cut \p Results from, with them
-/// joined (joinParts, which empties them).
+/// joined (joinParts, which moves what no renamed part reads).
 template <typename StatsT>
 void joinPartResults(Graph &G, llvm::ArrayRef<PartResult<StatsT>> Results) {
   std::vector<JoinPart> Parts;

@@ -26,10 +26,6 @@ namespace dan {
 std::unique_ptr<Graph> extractPart(const Graph &G,
                                    llvm::ArrayRef<NodeIdx> Nodes);
 
-/// Gives \p N, a node of \p From (or with its tile and attribute sets),
-/// copied into \p Into, Into's own copy of its tiles and attributes.
-void copyNodeTables(const Graph &From, Node &N, Graph &Into);
-
 /// The nodes within \p Depth edges of \p Center (dependence and reuse
 /// edges, followed either way), in schedule order: what a picture of a
 /// large graph around one node shows. O(V + E).
@@ -38,9 +34,9 @@ std::vector<NodeIdx> neighbourhood(const Graph &G, NodeIdx Center,
 
 struct RenamedPart;
 
-/// One part for joinParts: a graph made from a part of the shape and then
-/// ordered or planned, whose nodes joinParts moves, or an alike part's
-/// result renamed to this part's ids, whose nodes it copies.
+/// One part for joinParts, exactly one of: a graph made from a part of the
+/// shape and then ordered or planned, or an alike part's result renamed to
+/// this part's ids.
 struct JoinPart {
   Graph *Planned = nullptr;
   const RenamedPart *Renamed = nullptr;
@@ -55,11 +51,12 @@ struct JoinPart {
 /// whole (each part's spills keep their order, the parts' spills follow one
 /// another), and the reuse edges the whole plan implies (a part may now
 /// wait on the addresses an earlier part releases). Parts must not share a
-/// non-spill id. The nodes, schedules, tiles and attributes of a planned
-/// part are moved into the result, which leaves it empty, unless a renamed
-/// part later in \p Parts reads it; a renamed part is copied, so a kernel
-/// and its copies are written once. O(V + E) plus the reuse-edge
-/// computation.
+/// non-spill id; a renamed part's Inputs are nodes of Shape (the graph
+/// its PartMap was made on). The nodes, schedules, tiles and attributes of
+/// a planned part are moved into the result, which leaves it empty, unless
+/// a renamed part of \p Parts reads it: then they are copied, as a renamed
+/// part is, so a kernel and its copies are written once each. O(V + E)
+/// plus the reuse-edge computation.
 std::unique_ptr<Graph> joinParts(llvm::ArrayRef<JoinPart> Parts,
                                  const Graph &Shape);
 
@@ -117,13 +114,13 @@ bool partsAlike(const PartMap &Map, size_t A, const PartIds &IdsA, size_t B,
                 const PartIds &IdsB);
 
 /// Part \p K of \p Map, alike the part whose ids were \p ResultIds and
-/// from which a pass made \p Result, as Result renamed to part K's ids: the
-/// nodes of the input with K's ids, locations, tiles and attributes, the
+/// from which a pass made \p Result, as Result renamed to part K's ids:
+/// what a pass that reads ids only by their order and keeps the nodes of
+/// its input at their indices makes of part K cut out (extractPart). It
+/// holds the renamed ids; joinParts writes the nodes, the input's with K's
+/// ids and their own locations, tiles and attributes (from the graph), the
 /// nodes the pass added with ids as far past K's last id as theirs are past
-/// the input's, buffer ids by rank. What a pass that reads ids only by their
-/// order and keeps the nodes of its input at their indices makes of part K
-/// cut out (extractPart). joinParts writes it; Result and Map's parts must
-/// outlive it.
+/// the input's, buffer ids by rank. Result and Map's parts must outlive it.
 struct RenamedPart {
   const Graph *Result = nullptr;
   /// Part K's nodes in the graph: Result's node I < Inputs.size() is the
