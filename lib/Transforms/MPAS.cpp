@@ -139,12 +139,14 @@ static Expected<MPASStats> keepInputOrder(const Graph &G, const TargetDesc &T,
   std::vector<uint32_t> Pos = G.positions();
   for (NodeIdx I = 0, V = G.size(); I != V; ++I)
     for (NodeIdx P : G[I].Preds)
-      if (Pos[P] > Pos[I])
-        return createStringError(
-            inconvertibleErrorCode(),
-            "the input order is not a schedule: %s runs before its "
-            "predecessor %s",
-            describeNode(G, I).c_str(), describeNode(G, P).c_str());
+      if (Pos[P] > Pos[I]) {
+        DiagList Diags;
+        Diags.error(G[I].Loc,
+                    "the input order is not a schedule: " + describeNode(G, I) +
+                        " runs before its predecessor " + describeNode(G, P));
+        Diags.note(G[P].Loc, describeNode(G, P) + " is scheduled here");
+        return Diags.takeError();
+      }
   MPASStats Stats;
   Stats.PeakL1UB = peakL1UB(G, T, G.Order);
   Out = G.Order;
