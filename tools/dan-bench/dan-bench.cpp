@@ -188,12 +188,11 @@ static Error readGraphs(SourceMgr &SM,
     Expected<std::unique_ptr<Graph>> G = readAnyGraph(SM, Path);
     if (!G)
       return G.takeError();
-    if ((*G)->hasMemoryPlan())
-      return createStringError(
-          inconvertibleErrorCode(),
-          "'" + displayName(Path) + "' (graph " + (*G)->Name +
-              ") already has a memory plan; every method plans the graph "
-              "itself: give the graph without one");
+    // Located at the first planned node.
+    if (Error E = verifyNoMemoryPlan(
+            **G, "dan-bench",
+            "plans it with every method itself: give the graph without one"))
+      return E;
     if (Error E = verifyAndReport(**G, (*G)->Target, VerifyOptions(), SM, Path))
       return E;
     auto [It, New] = Seen.try_emplace((*G)->Name, Path);
