@@ -20,6 +20,9 @@ config.substitutions.append(("%examples", os.path.join(config.dan_src_root, "exa
 # The contest workloads live in the repository (data/contest/README.md).
 config.substitutions.append(("%workloads", os.path.join(config.dan_src_root, "data", "contest")))
 config.substitutions.append(("%python", "python3"))
+# "%expect-exit N cmd ...": cmd must exit with status N (utils/expect-exit.sh).
+config.substitutions.append(
+    ("%expect-exit", "sh " + os.path.join(config.dan_src_root, "utils", "expect-exit.sh")))
 config.substitutions.append(("%utils", os.path.join(config.dan_src_root, "utils")))
 config.substitutions.append(("%fuzz", os.path.join(config.dan_src_root, "fuzz")))
 config.substitutions.append(("%src", config.dan_src_root))

@@ -86,6 +86,7 @@ def substitute(cmd, test, build):
         "%workloads": os.path.join(ROOT, "data", "contest"),
         "%python": "python3",
         "%utils": os.path.join(ROOT, "utils"),
+        "%expect-exit": "sh " + os.path.join(ROOT, "utils", "expect-exit.sh"),
     }
     for key in sorted(subs, key=len, reverse=True):
         cmd = cmd.replace(key, subs[key])
