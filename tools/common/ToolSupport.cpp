@@ -141,6 +141,11 @@ static bool parseCommandLine(int Argc, char **Argv, StringRef Overview) {
   install_bad_alloc_error_handler(
       [](void *, const char *, bool) { exitOutOfMemory(); });
   cl::HideUnrelatedOptions(danCategories());
+  // LLVM's --print-options and --print-all-options would print to stdout,
+  // into the output a pipe reads, and only when a tool asks: not offered.
+  for (StringRef Name : {"print-options", "print-all-options"})
+    if (cl::Option *O = cl::getRegisteredOptions().lookup(Name))
+      O->removeArgument();
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "DAN (DAN-Scheduler toolkit) version 0.1.0\n";
   });
