@@ -7,8 +7,16 @@
 
 namespace dan {
 
-JobRunner::JobRunner(unsigned Threads)
-    : Threads(llvm::hardware_concurrency(Threads).compute_thread_count()) {}
+/// \p Requested threads, 0 for one per hardware thread, and never more than
+/// there are: more would only take turns on the same cores (and a count
+/// past INT_MAX would start none).
+static unsigned threadCount(unsigned Requested) {
+  llvm::ThreadPoolStrategy S = llvm::hardware_concurrency(Requested);
+  S.Limit = true;
+  return S.compute_thread_count();
+}
+
+JobRunner::JobRunner(unsigned Threads) : Threads(threadCount(Threads)) {}
 
 JobRunner::~JobRunner() = default;
 

@@ -17,7 +17,8 @@ static cl::opt<unsigned>
             cl::desc("Threads that run independent work at once (the "
                      "candidates of a selection, the kernels of a graph, "
                      "dan-bench's cells), 0 for one per hardware thread "
-                     "(default 0); the output is the same for any N"),
+                     "(default 0), at most one per hardware thread; the "
+                     "output is the same for any N"),
             cl::cat(DANCategory));
 
 unsigned toolThreads() { return Threads; }

@@ -21,7 +21,7 @@ namespace dan {
 /// this one included.
 class JobRunner {
 public:
-  /// \p Threads: 0 for one per hardware thread.
+  /// \p Threads: 0 for one per hardware thread, and at most that many.
   explicit JobRunner(unsigned Threads);
   ~JobRunner();
 
