@@ -283,7 +283,7 @@ PyGraph parse(const std::string &Text, const std::string &Name,
 class PyBuilder {
 public:
   PyBuilder(const std::string &Name, const std::string &Target)
-      : B(Name, targetNamed(Target)) {}
+      : B(unwrap(Builder::create(Name, targetNamed(Target)))) {}
 
   BufferHandle alloc(const std::string &TierName, uint64_t Size,
                      const std::vector<NodeHandle> &After) {

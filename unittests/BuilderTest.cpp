@@ -99,4 +99,51 @@ TEST(BuilderTest, RefusesAnotherBuildersBuffer) {
   EXPECT_EQ(Free.Index, 1u);
 }
 
+TEST(BuilderTest, RefusesHandlesOfAnotherGraph) {
+  // Handles alike in every field but their builder: another builder's, or
+  // this one's from before take. Each is refused.
+  Builder A("A"), B("B");
+  BufferHandle InA = cantFail(A.alloc("UB", 64));
+  BufferHandle InB = cantFail(B.alloc("UB", 64));
+  EXPECT_EQ(errorText(B.op("X", "VECTOR", 1, {InA})),
+            "buffer handle b0 is not a buffer of this graph");
+  EXPECT_EQ(errorText(B.free(InA)),
+            "buffer handle b0 is not a buffer of this graph");
+  EXPECT_EQ(errorText(B.op("X", "VECTOR", 1, {InB}, {InA.Alloc})),
+            "node handle 0 is not a node of this graph");
+  EXPECT_EQ(errorText(B.addEdge(InA.Alloc, InB.Alloc)),
+            "node handle 0 is not a node of this graph");
+  B.take();
+  cantFail(B.alloc("UB", 64));
+  EXPECT_EQ(errorText(B.free(InB)),
+            "buffer handle b0 is not a buffer of this graph");
+}
+
+TEST(BuilderTest, FailedCallChangesNothing) {
+  Builder B("G");
+  BufferHandle A = cantFail(B.alloc("UB", 64));
+  EXPECT_EQ(errorText(B.op("Y", "VECTOR", 1, {A}, {A.Alloc, A.Alloc})),
+            "duplicate edge from n0 to n1");
+  EXPECT_EQ(errorText(B.alloc("UB", 8, {A.Alloc, A.Alloc})),
+            "duplicate edge from n0 to n1");
+  EXPECT_EQ(errorText(B.free(A, {A.Alloc, A.Alloc})),
+            "duplicate edge from n0 to n1");
+  // The next buffer is still b1, and the graph holds the alloc alone.
+  BufferHandle Next = cantFail(B.alloc("UB", 8));
+  EXPECT_EQ(Next.Id, 1u);
+  EXPECT_EQ(Next.Alloc.Index, 1u);
+  std::unique_ptr<Graph> G = B.take();
+  EXPECT_EQ(G->size(), 2u);
+  EXPECT_EQ(G->OpNames.size(), 0u);
+}
+
+TEST(BuilderTest, CreateChecksTheGraphName) {
+  EXPECT_EQ(errorText(Builder::create("a b")),
+            "'a b' is not a graph name: use letters, digits and _ . $ -");
+  EXPECT_EQ(errorText(Builder::create("")),
+            "'' is not a graph name: use letters, digits and _ . $ -");
+  Builder B = cantFail(Builder::create("a.b$-1"));
+  EXPECT_EQ(B.take()->Name, "a.b$-1");
+}
+
 } // namespace

@@ -3,6 +3,8 @@
 #include "dan/IR/Builder.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/JSON.h"
+#include <atomic>
+#include <cassert>
 
 using namespace llvm;
 
@@ -12,14 +14,27 @@ static Error failure(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);
 }
 
+uint64_t Builder::newOwner() {
+  static std::atomic<uint64_t> Next{1};
+  return Next.fetch_add(1);
+}
+
 Builder::Builder(StringRef Name, const TargetDesc &Target)
-    : G(std::make_unique<Graph>()) {
+    : G(std::make_unique<Graph>()), Owner(newOwner()) {
+  assert(isGraphName(Name) && "not a graph name; Builder::create checks");
   G->Name = Name.str();
   G->Target = Target;
 }
 
+Expected<Builder> Builder::create(StringRef Name, const TargetDesc &Target) {
+  if (!isGraphName(Name))
+    return failure("'" + Name + "' is not a graph name: use letters, " +
+                   "digits and _ . $ -");
+  return Builder(Name, Target);
+}
+
 Error Builder::checkHandle(NodeHandle H) const {
-  if (H.Index >= G->size())
+  if (H.Owner != Owner || H.Index >= G->size())
     return failure("node handle " + Twine(H.Index) +
                    " is not a node of this graph");
   return Error::success();
@@ -32,15 +47,23 @@ Error Builder::checkNumber(uint64_t V) const {
   return Error::success();
 }
 
-Expected<NodeHandle> Builder::addNode(Node N, ArrayRef<NodeHandle> After) {
-  for (NodeHandle P : After)
-    if (Error E = checkHandle(P))
+Error Builder::checkAfter(ArrayRef<NodeHandle> After) const {
+  for (size_t I = 0; I != After.size(); ++I) {
+    if (Error E = checkHandle(After[I]))
       return E;
+    if (llvm::any_of(After.take_front(I),
+                     [&](NodeHandle H) { return H.Index == After[I].Index; }))
+      return failure("duplicate edge from n" + Twine((*G)[After[I].Index].Id) +
+                     " to n" + Twine(G->size()));
+  }
+  return Error::success();
+}
+
+NodeHandle Builder::addNode(Node N, ArrayRef<NodeHandle> After) {
   N.Id = G->size();
-  NodeHandle H{G->addNode(std::move(N))};
+  NodeHandle H{G->addNode(std::move(N)), Owner};
   for (NodeHandle P : After)
-    if (Error E = addEdge(P, H))
-      return E;
+    (*G)[H.Index].Preds.push_back(P.Index);
   return H;
 }
 
@@ -51,15 +74,15 @@ Expected<BufferHandle> Builder::alloc(StringRef TierName, uint64_t Size,
     return failure(unknownNameMessage("tier", TierName, G->Target.tierNames()));
   if (Error E = checkNumber(Size))
     return E;
+  if (Error E = checkAfter(After))
+    return E;
   Node N;
   N.Kind = NodeKind::Alloc;
   N.Buf = NextBuffer;
   N.BufTier = *T;
   N.Size = Size;
-  Expected<NodeHandle> H = addNode(std::move(N), After);
-  if (!H)
-    return H.takeError();
-  return BufferHandle{*H, NextBuffer++, *T, Size};
+  NodeHandle H = addNode(std::move(N), After);
+  return BufferHandle{H, NextBuffer++, *T, Size};
 }
 
 Expected<NodeHandle> Builder::op(StringRef Name, StringRef PipeName,
@@ -79,7 +102,6 @@ Expected<NodeHandle> Builder::op(StringRef Name, StringRef PipeName,
     return E;
   Node N;
   N.Kind = NodeKind::Op;
-  N.OpName = G->internOpName(Name);
   N.OpPipe = *P;
   N.Cycles = Cycles;
   for (const BufferHandle &B : Bufs) {
@@ -87,14 +109,18 @@ Expected<NodeHandle> Builder::op(StringRef Name, StringRef PipeName,
       return E;
     N.Bufs.push_back(B.Id);
   }
+  if (Error E = checkAfter(After))
+    return E;
+  N.OpName = G->internOpName(Name);
   return addNode(std::move(N), After);
 }
 
 Error Builder::checkBuffer(const BufferHandle &B) const {
   // A handle of another builder may name a buffer id this graph has, but
   // not its alloc node: the handle must be this graph's own.
-  const Node *Alloc =
-      B.Alloc.Index < G->size() ? &(*G)[B.Alloc.Index] : nullptr;
+  const Node *Alloc = B.Alloc.Owner == Owner && B.Alloc.Index < G->size()
+                          ? &(*G)[B.Alloc.Index]
+                          : nullptr;
   if (B.Id >= NextBuffer || !Alloc || Alloc->Kind != NodeKind::Alloc ||
       Alloc->Buf != B.Id || Alloc->BufTier != B.BufTier ||
       Alloc->Size != B.Size)
@@ -106,6 +132,8 @@ Error Builder::checkBuffer(const BufferHandle &B) const {
 Expected<NodeHandle> Builder::free(const BufferHandle &B,
                                    ArrayRef<NodeHandle> After) {
   if (Error E = checkBuffer(B))
+    return E;
+  if (Error E = checkAfter(After))
     return E;
   const Node &Alloc = (*G)[B.Alloc.Index];
   Node N;
@@ -158,6 +186,7 @@ std::unique_ptr<Graph> Builder::take() {
   G->Name = Out->Name;
   G->Target = Out->Target;
   NextBuffer = 0;
+  Owner = newOwner();
   return Out;
 }
 

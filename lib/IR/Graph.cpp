@@ -123,6 +123,12 @@ static IdentifierProblem identifierProblem(StringRef Name) {
   return IdentifierProblem::None;
 }
 
+bool isGraphName(StringRef Name) {
+  return !Name.empty() && llvm::all_of(Name, [](char C) {
+    return isAlnum(C) || C == '_' || C == '.' || C == '$' || C == '-';
+  });
+}
+
 std::string identifierError(StringRef Name, StringRef Role, StringRef Noun) {
   switch (identifierProblem(Name)) {
   case IdentifierProblem::None:

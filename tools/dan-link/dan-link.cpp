@@ -12,7 +12,6 @@
 #include "dan/IR/Link.h"
 #include "dan/IR/Printer.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/Regex.h"
 
 using namespace llvm;
 using namespace dan;
@@ -51,7 +50,7 @@ static Error link(SourceMgr &SM) {
     Inputs.push_back("-");
   if (Copies == 0)
     return usageError("--copies must be at least 1");
-  if (Name.getNumOccurrences() && !Regex("^[A-Za-z0-9_.$-]+$").match(Name))
+  if (Name.getNumOccurrences() && !isGraphName(Name))
     return usageError("--name '" + Name +
                       "' is not a graph name: use letters, digits and _ . $ -");
   if (count(Inputs, "-") > 1)

@@ -18,9 +18,11 @@
 
 namespace dan {
 
-/// A node of the graph being built.
+/// A node of the graph being built. Owner tells the builders apart: a
+/// handle is valid only in the graph that made it.
 struct NodeHandle {
   NodeIdx Index = UINT32_MAX;
+  uint64_t Owner = 0;
 };
 
 /// A buffer of the graph being built: its alloc node, id, tier and size.
@@ -34,9 +36,15 @@ struct BufferHandle {
 class Builder {
 public:
   /// An empty graph named \p Name (what 'graph @Name' writes) for
-  /// \p Target.
+  /// \p Target. \p Name must be a graph name (isGraphName); create checks
+  /// one that is not known to be.
   explicit Builder(llvm::StringRef Name,
                    const TargetDesc &Target = TargetDesc::davinci());
+  /// The builder of the constructor, or an error when \p Name is not a
+  /// graph name.
+  static llvm::Expected<Builder>
+  create(llvm::StringRef Name,
+         const TargetDesc &Target = TargetDesc::davinci());
 
   /// 'alloc bN TIER SIZE after ...': a new buffer, numbered from 0 in
   /// creation order.
@@ -58,18 +66,26 @@ public:
 
   /// The node ids are 0, 1, ... in creation order, the schedule is that
   /// order, and every edge list is sorted, as the parser leaves a graph.
-  /// The builder is empty afterwards.
+  /// The builder is empty afterwards, and the handles it gave are no
+  /// longer valid in it. A call that fails changes nothing.
   std::unique_ptr<Graph> take();
 
 private:
-  llvm::Expected<NodeHandle> addNode(Node N, llvm::ArrayRef<NodeHandle> After);
+  /// Adds \p N with edges from \p After, which checkAfter passed.
+  NodeHandle addNode(Node N, llvm::ArrayRef<NodeHandle> After);
   llvm::Error checkHandle(NodeHandle H) const;
+  /// Every handle of \p After is this graph's, and none is there twice.
+  llvm::Error checkAfter(llvm::ArrayRef<NodeHandle> After) const;
   /// \p B must be a buffer of this graph, made by alloc.
   llvm::Error checkBuffer(const BufferHandle &B) const;
   llvm::Error checkNumber(uint64_t V) const;
 
+  /// A number no other builder, nor this one before take, has had.
+  static uint64_t newOwner();
+
   std::unique_ptr<Graph> G;
   uint64_t NextBuffer = 0;
+  uint64_t Owner;
 };
 
 } // namespace dan

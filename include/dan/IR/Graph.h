@@ -187,6 +187,10 @@ bool namesBufferNode(llvm::StringRef OpName);
 std::string identifierError(llvm::StringRef Name, llvm::StringRef Role,
                             llvm::StringRef Noun);
 
+/// Whether \p Name can follow '@' in DAN IR (a graph's or a tile's name):
+/// one or more letters, digits and '_' '.' '$' '-'.
+bool isGraphName(llvm::StringRef Name);
+
 /// A short human name of a node for messages: "n5 (COPY_IN)", "n7 (alloc b3)".
 std::string describeNode(const Graph &G, NodeIdx I);
 

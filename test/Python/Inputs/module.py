@@ -56,6 +56,11 @@ for what, call in [
     # A buffer of another builder: refused, not taken for this one's b0.
     ("foreign", lambda: dan.Builder("V", target="vnpu").free(
         dan.Builder("D").alloc("L0C", 64))),
+    # Of the same shape as one of this builder's: still another builder's.
+    ("alike", lambda: (lambda b: (b.alloc("UB", 64), b.free(
+        dan.Builder("E").alloc("UB", 64))))(dan.Builder("D"))),
+    # A name 'graph @a b' would not parse back.
+    ("name", lambda: dan.Builder("a b")),
 ]:
     try:
         call()
