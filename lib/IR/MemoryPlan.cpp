@@ -1,6 +1,7 @@
 //===- MemoryPlan.cpp - Edges a memory plan implies -----------------------===//
 
 #include "dan/IR/MemoryPlan.h"
+#include "dan/IR/Diagnostic.h"
 #include "dan/IR/RangeMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -251,12 +252,30 @@ void renumberSpills(Graph &G) {
   G.sortEdges();
 }
 
-void fixMemoryPlan(Graph &G) {
+Error fixMemoryPlan(Graph &G) {
   if (!G.hasMemoryPlan())
-    return;
+    return Error::success();
+  std::vector<uint64_t> Ids;
+  for (const Node &N : G.Nodes)
+    Ids.push_back(N.Id);
+  uint64_t LastOther = G.firstSpillId() - 1;
   renumberSpills(G);
+  auto Past = find_if(G.Order, [&](NodeIdx I) { return G[I].Id > MaxValue; });
+  if (Past != G.Order.end()) {
+    for (size_t I = 0; I != Ids.size(); ++I)
+      G[I].Id = Ids[I];
+    G.sortEdges();
+    DiagList Diags;
+    Diags.error(G[*Past].Loc,
+                "cannot renumber the spills: " + describeNode(G, *Past) +
+                    " would take an id past the IR's limit of 2^40 (spill "
+                    "ids follow n" +
+                    Twine(LastOther) + ", the largest other id)");
+    return Diags.takeError();
+  }
   addSpillEdges(G);
   setReuseEdges(G);
+  return Error::success();
 }
 
 /// Released address ranges of one tier, each with the node that released it.

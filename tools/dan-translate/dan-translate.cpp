@@ -194,7 +194,8 @@ static Error translate(SourceMgr &SM) {
   if (StripPlan)
     stripMemoryPlan(G);
   if (FixPlan)
-    fixMemoryPlan(G);
+    if (Error E = fixMemoryPlan(G))
+      return E;
   if (AddLifetimeEdges)
     if (Expected<unsigned> Added = addLifetimeEdges(G); !Added)
       return Added.takeError();

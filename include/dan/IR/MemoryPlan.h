@@ -68,8 +68,9 @@ void renumberSpills(Graph &G);
 /// spill edges (addSpillEdges) and replaces the reuse edges with those the
 /// plan implies (setReuseEdges). Does nothing to a graph without a plan.
 /// What it cannot repair (an overlap, a buffer outside its tier) the
-/// verifier still reports.
-void fixMemoryPlan(Graph &G);
+/// verifier still reports. Fails, changing nothing, when a spill id would
+/// pass the IR's limit of 2^40 (the largest other id is too near it).
+llvm::Error fixMemoryPlan(Graph &G);
 
 /// The reuse edges implied by the plan, as a sorted predecessor list for
 /// every node (indexed by NodeIdx). A placement never gets an edge from the
