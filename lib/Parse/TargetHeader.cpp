@@ -193,7 +193,16 @@ bool ParseState::setTargetCapacity(uint64_t Value) {
     reportTargetValueForm();
     return false;
   }
-  G.Target.setCapacity(static_cast<Tier>(TargetValue->Index), Value);
+  Tier T = static_cast<Tier>(TargetValue->Index);
+  // As a description and --capacity require, so that --print-target
+  // writes a description that reads back.
+  if (uint64_t Align = G.Target.alignment(T); Value % Align) {
+    error(TargetValue->KeyR.begin,
+          "capacity " + Twine(Value) + " of tier '" + TargetValue->Key +
+              "' is not a multiple of its alignment " + Twine(Align));
+    return false;
+  }
+  G.Target.setCapacity(T, Value);
   TargetValue.reset();
   return true;
 }
