@@ -40,7 +40,7 @@ void exportJSON(const Graph &G, const TargetDesc &T, raw_ostream &OS) {
                       N.Kind == NodeKind::SpillOut ? "SPILL_OUT" : "SPILL_IN");
           J.attribute("BufId", int64_t(N.Buf));
           J.attribute("Pipe", T.pipeName(*nodePipe(G, I, T, Costs)));
-          J.attribute("Cycles", int64_t(nodeCycles(G, I, T, Costs)));
+          J.attribute("Cycles", uint64_t(nodeCycles(G, I, T, Costs)));
           J.attributeArray("Bufs", [&] { J.value(int64_t(N.Buf)); });
           break;
         }
