@@ -251,7 +251,7 @@ private:
 TargetDesc targetNamed(const std::string &Name) {
   if (std::optional<TargetDesc> T = TargetDesc::builtin(Name))
     return *T;
-  raise("unknown target '" + Name + "'");
+  raise(unknownNameMessage("target", Name, TargetDesc::builtinNames()));
 }
 
 /// Reads IR or contest JSON from \p Text; errors raise dan.Error with the
