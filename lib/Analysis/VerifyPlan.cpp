@@ -81,12 +81,17 @@ void Verifier::checkSpillIds() {
     std::string Fix;
     std::optional<uint64_t> K = SpillNumber(I);
     bool IsOut = G[I].Kind == NodeKind::SpillOut;
-    // Only an id that differs from the one wanted gets the fix.
-    if (K && N0 + 2 * *K + !IsOut != G[I].Id) {
-      Fix = "; write n" + std::to_string(N0 + 2 * *K + !IsOut) + " (spill " +
+    // Only an id that differs from the one wanted gets the fix, and only
+    // one the IR can hold.
+    uint64_t Want = K ? N0 + 2 * *K + !IsOut : 0;
+    if (K && Want > MaxValue)
+      Fix = "; its id n" + std::to_string(Want) +
+            " would pass the IR's limit of 2^40 ('dan-translate --renumber' "
+            "gives every node a smaller id)";
+    else if (K && Want != G[I].Id)
+      Fix = "; write n" + std::to_string(Want) + " (spill " +
             std::to_string(*K) + "'s " + (IsOut ? "spill_out" : "spill_in") +
             "; dan-translate --fix-plan renumbers the spills)";
-    }
     error(I, name(I) + " " + Why + Fix);
   };
   uint64_t Pairs = 0;
