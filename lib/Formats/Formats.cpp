@@ -73,7 +73,7 @@ void exportGraph(ExportFormat F, const Graph &G, raw_ostream &OS) {
 std::string graphNameForFile(StringRef Path) {
   std::string Name = sys::path::stem(Path).str();
   for (char &C : Name)
-    if (!isAlnum(C) && C != '_' && C != '.' && C != '$' && C != '-')
+    if (!isGraphNameChar(C))
       C = '_';
   if (Name.empty() || Name == "-")
     Name = "graph";

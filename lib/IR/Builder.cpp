@@ -14,6 +14,12 @@ static Error failure(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);
 }
 
+/// The parser's message for an edge given twice.
+static Error duplicateEdge(uint64_t FromId, uint64_t ToId) {
+  return failure("duplicate edge from n" + Twine(FromId) + " to n" +
+                 Twine(ToId));
+}
+
 uint64_t Builder::newOwner() {
   static std::atomic<uint64_t> Next{1};
   return Next.fetch_add(1);
@@ -53,8 +59,7 @@ Error Builder::checkAfter(ArrayRef<NodeHandle> After) const {
       return E;
     if (llvm::any_of(After.take_front(I),
                      [&](NodeHandle H) { return H.Index == After[I].Index; }))
-      return failure("duplicate edge from n" + Twine((*G)[After[I].Index].Id) +
-                     " to n" + Twine(G->size()));
+      return duplicateEdge((*G)[After[I].Index].Id, G->size());
   }
   return Error::success();
 }
@@ -151,8 +156,7 @@ Error Builder::addEdge(NodeHandle From, NodeHandle To) {
     return E;
   EdgeList &Preds = (*G)[To.Index].Preds;
   if (is_contained(Preds, From.Index))
-    return failure("duplicate edge from n" + Twine((*G)[From.Index].Id) +
-                   " to n" + Twine((*G)[To.Index].Id));
+    return duplicateEdge((*G)[From.Index].Id, (*G)[To.Index].Id);
   Preds.push_back(From.Index);
   return Error::success();
 }

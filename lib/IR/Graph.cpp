@@ -123,10 +123,12 @@ static IdentifierProblem identifierProblem(StringRef Name) {
   return IdentifierProblem::None;
 }
 
+bool isGraphNameChar(char C) {
+  return isAlnum(C) || C == '_' || C == '.' || C == '$' || C == '-';
+}
+
 bool isGraphName(StringRef Name) {
-  return !Name.empty() && llvm::all_of(Name, [](char C) {
-    return isAlnum(C) || C == '_' || C == '.' || C == '$' || C == '-';
-  });
+  return !Name.empty() && llvm::all_of(Name, isGraphNameChar);
 }
 
 std::string identifierError(StringRef Name, StringRef Role, StringRef Noun) {

@@ -187,8 +187,11 @@ bool namesBufferNode(llvm::StringRef OpName);
 std::string identifierError(llvm::StringRef Name, llvm::StringRef Role,
                             llvm::StringRef Noun);
 
-/// Whether \p Name can follow '@' in DAN IR (a graph's or a tile's name):
-/// one or more letters, digits and '_' '.' '$' '-'.
+/// Whether \p C may be in a name after '@' in DAN IR (a graph's or a
+/// tile's): a letter, a digit or one of '_' '.' '$' '-'.
+bool isGraphNameChar(char C);
+
+/// Whether \p Name can follow '@' in DAN IR: one or more isGraphNameChar.
 bool isGraphName(llvm::StringRef Name);
 
 /// A short human name of a node for messages: "n5 (COPY_IN)", "n7 (alloc b3)".
