@@ -171,19 +171,31 @@ void Verifier::checkTiles() {
                      name(It->second) + " writes too");
         note(It->second, "the first write of @" + Name + " is here");
       }
-  if (Rank.empty())
-    return;
-  // Each write's readers by rank, asked of one search from the write.
+  // A read of a tile the graph writes comes after the write: never in the
+  // writer itself, and otherwise after it by a path of edges.
   std::vector<std::pair<NodeIdx, NodeIdx>> Reads; // (writer, reader)
   for (NodeIdx I : G.Order)
     if (const TileAccess *A = G.tilesOf(G[I]))
-      for (const std::string &Name : A->Reads)
-        if (auto It = Writer.find(Name); It != Writer.end())
+      for (const std::string &Name : A->Reads) {
+        auto It = Writer.find(Name);
+        if (It == Writer.end())
+          continue;
+        if (It->second == I)
+          error(I, name(I) + " reads tile @" + Name +
+                       ", which it writes itself; a read of a tile the "
+                       "graph writes must come after the write");
+        else
           Reads.push_back({It->second, I});
-  llvm::stable_sort(Reads, [&](auto X, auto Y) {
+      }
+  if (Rank.empty())
+    return;
+  // Each write's readers by rank, asked of one search from the write; a
+  // reader of several of its tiles once.
+  llvm::sort(Reads, [&](auto X, auto Y) {
     return std::pair(Rank[X.first], Rank[X.second]) <
            std::pair(Rank[Y.first], Rank[Y.second]);
   });
+  Reads.erase(std::unique(Reads.begin(), Reads.end()), Reads.end());
   NodeIdx Current = NoNode;
   for (auto [W, R] : Reads) {
     if (W != Current)
