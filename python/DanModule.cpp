@@ -266,8 +266,8 @@ PyGraph parse(const std::string &Text, const std::string &Name,
         D.print(nullptr, OS, /*ShowColors=*/false);
       },
       &Diags);
-  unsigned ID = SM->AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(Text, Name), llvm::SMLoc());
+  unsigned ID = addSourceBuffer(
+      *SM, llvm::MemoryBuffer::getMemBufferCopy(Text, Name), llvm::SMLoc());
   std::optional<TargetDesc> Base;
   if (Target)
     Base = targetNamed(*Target);

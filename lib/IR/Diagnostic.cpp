@@ -3,6 +3,7 @@
 #include "dan/IR/Diagnostic.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
@@ -180,6 +181,34 @@ void printLocated(const llvm::SourceMgr &SM, llvm::SMLoc Loc,
                            {});
   }
   emit(SM, D, SourceCol);
+}
+
+} // namespace dan
+
+namespace dan {
+
+unsigned addSourceBuffer(llvm::SourceMgr &SM,
+                         std::unique_ptr<llvm::MemoryBuffer> Buffer,
+                         llvm::SMLoc IncludeLoc) {
+  llvm::StringRef Text = Buffer->getBuffer();
+  auto LoneCR = [&](size_t I) {
+    return Text[I] == '\r' && (I + 1 == Text.size() || Text[I + 1] != '\n');
+  };
+  size_t First = 0;
+  while ((First = Text.find('\r', First)) != llvm::StringRef::npos &&
+         !LoneCR(First))
+    ++First;
+  if (First == llvm::StringRef::npos)
+    return SM.AddNewSourceBuffer(std::move(Buffer), IncludeLoc);
+  std::unique_ptr<llvm::WritableMemoryBuffer> Copy =
+      llvm::WritableMemoryBuffer::getNewUninitMemBuffer(
+          Text.size(), Buffer->getBufferIdentifier());
+  char *Out = Copy->getBufferStart();
+  std::copy(Text.begin(), Text.end(), Out);
+  for (size_t I = First; I != Text.size(); ++I)
+    if (LoneCR(I))
+      Out[I] = '\n';
+  return SM.AddNewSourceBuffer(std::move(Copy), IncludeLoc);
 }
 
 } // namespace dan

@@ -69,8 +69,8 @@ std::unique_ptr<Graph> parseGraph(SourceMgr &SM, unsigned BufferID,
 
 std::unique_ptr<Graph> parseGraphString(StringRef Text, SourceMgr &SM,
                                         StringRef BufferName) {
-  unsigned ID = SM.AddNewSourceBuffer(
-      MemoryBuffer::getMemBufferCopy(Text, BufferName), SMLoc());
+  unsigned ID = addSourceBuffer(
+      SM, MemoryBuffer::getMemBufferCopy(Text, BufferName), SMLoc());
   return parseGraph(SM, ID);
 }
 

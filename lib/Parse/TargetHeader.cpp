@@ -129,7 +129,7 @@ bool ParseState::includeTarget(StringRef Path, SrcRange R) {
                        Buf.getError().message());
     return false;
   }
-  unsigned ID = SM.AddNewSourceBuffer(std::move(*Buf), R.begin);
+  unsigned ID = addSourceBuffer(SM, std::move(*Buf), R.begin);
   std::optional<TargetDesc> T = parseTargetBuffer(SM, ID);
   if (!T) {
     HadError = true;

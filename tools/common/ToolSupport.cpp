@@ -310,7 +310,7 @@ Expected<unsigned> readInput(SourceMgr &SM, StringRef Path) {
   if (!Buf)
     return usageError("cannot read '" + displayName(Path) +
                       "': " + toString(Buf.takeError()));
-  return SM.AddNewSourceBuffer(std::move(*Buf), SMLoc());
+  return addSourceBuffer(SM, std::move(*Buf), SMLoc());
 }
 
 Error checkOutputIsNotInput(StringRef Option, StringRef Output,

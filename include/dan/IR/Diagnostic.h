@@ -99,6 +99,15 @@ void printAboutBuffer(const llvm::SourceMgr &SM, unsigned BufferID,
 /// error at 1:1 would blame on the wrong tool.
 bool reportEmptyInput(const llvm::SourceMgr &SM, unsigned BufferID);
 
+/// Adds \p Buffer to \p SM as SourceMgr::AddNewSourceBuffer does, with
+/// each carriage return that ends a line alone (a classic Mac line end)
+/// read as a line feed: SourceMgr numbers lines by their line feeds, so a
+/// file of such lines would put every diagnostic on line 1. CRLF and LF
+/// files are added as they are. The buffer's ID.
+unsigned addSourceBuffer(llvm::SourceMgr &SM,
+                         std::unique_ptr<llvm::MemoryBuffer> Buffer,
+                         llvm::SMLoc IncludeLoc);
+
 /// Makes the diagnostics printLocated and printAboutBuffer report through
 /// \p SM start with \p ProgName, as LLVM's tools write them
 /// ("dan-dlr: <stdin>:14:3: error: ..."): in a pipe of tools, each message
