@@ -210,6 +210,8 @@ private:
   /// The pipe \p Name of the description, declared before; reports an
   /// unknown one.
   std::optional<Pipe> declaredPipe(llvm::StringRef Name, SrcRange R);
+  /// The same for tier \p Name.
+  std::optional<Tier> declaredTier(llvm::StringRef Name, SrcRange R);
 };
 
 /// Reads the target description file in buffer \p BufferID of \p SM

@@ -242,19 +242,34 @@ static bool mayDeclare(ParseState &PS, StringRef What, StringRef Name,
   return false;
 }
 
+/// The error for \p Name, a \p What ("tier", "pipe") not among \p Declared:
+/// before any is declared, how to declare it (\p Declaration).
+static std::string undeclaredMessage(StringRef What, StringRef Name,
+                                     ArrayRef<StringRef> Declared,
+                                     const Twine &Declaration) {
+  if (Declared.empty())
+    return ("unknown " + What + " " + quoteToken(Name) + ": declare it with '" +
+            Declaration + "' before the entries that name it")
+        .str();
+  return unknownNameMessage(What, Name, Declared) + " (a " + What.str() +
+         " is declared before the entries that name it)";
+}
+
 std::optional<Pipe> ParseState::declaredPipe(StringRef Name, SrcRange R) {
   const TargetDesc &T = Desc->Target;
   if (std::optional<Pipe> P = T.lookupPipe(Name))
     return P;
-  if (T.numPipes() == 0)
-    error(R.begin, "unknown pipe " + quoteToken(Name) +
-                       ": declare it with "
-                       "'pipe " +
-                       Name + "' before the entries that name it");
-  else
-    error(R.begin, unknownNameMessage("pipe", Name, T.pipeNames()) +
-                       " (a pipe is declared before the entries that name "
-                       "it)");
+  error(R.begin,
+        undeclaredMessage("pipe", Name, T.pipeNames(), "pipe " + Name));
+  return std::nullopt;
+}
+
+std::optional<Tier> ParseState::declaredTier(StringRef Name, SrcRange R) {
+  const TargetDesc &T = Desc->Target;
+  if (std::optional<Tier> Tr = T.lookupTier(Name))
+    return Tr;
+  error(R.begin, undeclaredMessage("tier", Name, T.tierNames(),
+                                   "tier " + Name + " { capacity = N }"));
   return std::nullopt;
 }
 
@@ -332,13 +347,9 @@ bool ParseState::descEntry(StringRef Keyword, SrcRange KeywordR, StringRef Name,
     SMLoc *Previous = &D.SpillLoc;
     // 'spill TIER { ... }': that tier's own path.
     if (!Name.empty()) {
-      D.SpillTier = T.lookupTier(Name);
-      if (!D.SpillTier) {
-        error(NameR.begin, unknownNameMessage("tier", Name, T.tierNames()) +
-                               " (a tier is declared before the entries "
-                               "that name it)");
+      D.SpillTier = declaredTier(Name, NameR);
+      if (!D.SpillTier)
         return false;
-      }
       Previous = &D.TierSpillLocs[index(*D.SpillTier)];
     }
     if (Previous->isValid()) {
@@ -459,15 +470,10 @@ bool ParseState::descListBegin() {
 
 bool ParseState::descListName(StringRef Name, SrcRange R) {
   DescState &D = *Desc;
-  const TargetDesc &T = D.Target;
   std::optional<unsigned> Index;
   if (descForm() == Form::TierList) {
-    if (std::optional<Tier> Tr = T.lookupTier(Name))
+    if (std::optional<Tier> Tr = declaredTier(Name, R))
       Index = index(*Tr);
-    else
-      error(R.begin, unknownNameMessage("tier", Name, T.tierNames()) +
-                         " (a tier is declared before the entries that "
-                         "name it)");
   } else if (std::optional<Pipe> P = declaredPipe(Name, R)) {
     Index = index(*P);
   }
@@ -483,12 +489,19 @@ bool ParseState::descListName(StringRef Name, SrcRange R) {
 
 bool ParseState::descListEnd() {
   DescState &D = *Desc;
-  if (D.Kind == DescEntryKind::Pipe)
+  if (D.Kind == DescEntryKind::Pipe) {
     D.Target.setPipeTiers(D.CurPipe, D.List);
-  else if (D.Key == "pipes")
+  } else if (D.Key == "pipes") {
+    // Tiers may be none (an operation without buffers); pipes may not.
+    if (!D.List) {
+      error(D.KeyR.begin, "'pipes' of operation " + quoteToken(D.EntryName) +
+                              " names no pipe: it could run nowhere");
+      return false;
+    }
     D.NewRule.Pipes = D.List;
-  else
+  } else {
     D.NewRule.Tiers = D.List;
+  }
   D.Key = {};
   return true;
 }
