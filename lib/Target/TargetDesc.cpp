@@ -26,6 +26,17 @@ bool TargetDesc::uniformSpill() const {
   return true;
 }
 
+Pipe TargetDesc::syncPipe() const {
+  const OpRule *Rule = opRule("SYNC");
+  PipeMask Allowed = Rule ? Rule->Pipes : AllOfThem;
+  if (VectorPipe && (Allowed >> index(*VectorPipe) & 1))
+    return *VectorPipe;
+  for (unsigned I = 0, E = numPipes(); I != E; ++I)
+    if (Allowed >> I & 1)
+      return static_cast<Pipe>(I);
+  return Pipe{};
+}
+
 const OpRule *TargetDesc::opRule(StringRef OpName) const {
   for (const OpRule &R : OpRules)
     if (R.Name == OpName)

@@ -132,8 +132,8 @@ public:
   /// stage 1's staged traversal orders its operations late.
   std::optional<Pipe> vectorPipe() const { return VectorPipe; }
   /// The pipe of dan-link's SYNC between kernels: the vector pipe, else the
-  /// first.
-  Pipe syncPipe() const { return VectorPipe.value_or(Pipe{}); }
+  /// first; among the pipes the rule of 'SYNC' allows, when it has one.
+  Pipe syncPipe() const;
   /// The operations that load from DDR, in the description's order.
   llvm::ArrayRef<std::string> loadOps() const { return LoadOps; }
   /// The tiers an operation on pipe \p P may use.
