@@ -81,21 +81,23 @@ std::string graphNameForFile(StringRef Path) {
 }
 
 std::unique_ptr<Graph> importGraph(SourceMgr &SM, unsigned BufferID,
-                                   StringRef JSONName, const TargetDesc *Base) {
+                                   StringRef JSONName, const TargetDesc *Base,
+                                   uint64_t MaxIncludeSize) {
   if (SM.getMemoryBuffer(BufferID)->getBuffer().ltrim().starts_with("{"))
     return importJSON(SM, BufferID, JSONName, Base);
-  return parseGraph(SM, BufferID, Base);
+  return parseGraph(SM, BufferID, Base, MaxIncludeSize);
 }
 
 /// A graph and its submission triple, named after the graph.
 static Expected<std::unique_ptr<Graph>>
 importSubmissionFiles(SourceMgr &SM, StringRef GraphPath, StringRef Where,
-                      ReadFile Read, const TargetDesc *Base) {
+                      ReadFile Read, const TargetDesc *Base,
+                      uint64_t MaxIncludeSize) {
   Expected<unsigned> ID = Read(GraphPath);
   if (!ID)
     return ID.takeError();
   std::unique_ptr<Graph> G =
-      importGraph(SM, *ID, graphNameForFile(GraphPath), Base);
+      importGraph(SM, *ID, graphNameForFile(GraphPath), Base, MaxIncludeSize);
   if (!G)
     return nullptr;
   std::string Prefix = submissionPrefix(Where, G->Name);
@@ -117,10 +119,9 @@ importSubmissionFiles(SourceMgr &SM, StringRef GraphPath, StringRef Where,
   return G;
 }
 
-Expected<std::unique_ptr<Graph>> importFiles(ImportFormat F, SourceMgr &SM,
-                                             ArrayRef<std::string> Paths,
-                                             ReadFile Read,
-                                             const TargetDesc *Base) {
+Expected<std::unique_ptr<Graph>>
+importFiles(ImportFormat F, SourceMgr &SM, ArrayRef<std::string> Paths,
+            ReadFile Read, const TargetDesc *Base, uint64_t MaxIncludeSize) {
   StringRef First = Paths.empty() ? StringRef("-") : StringRef(Paths[0]);
   switch (F) {
   case ImportFormat::IR:
@@ -129,7 +130,7 @@ Expected<std::unique_ptr<Graph>> importFiles(ImportFormat F, SourceMgr &SM,
     if (!ID)
       return ID.takeError();
     if (F == ImportFormat::IR)
-      return parseGraph(SM, *ID, Base);
+      return parseGraph(SM, *ID, Base, MaxIncludeSize);
     return importJSON(SM, *ID, graphNameForFile(First), Base);
   }
   case ImportFormat::CSV: {
@@ -142,7 +143,8 @@ Expected<std::unique_ptr<Graph>> importFiles(ImportFormat F, SourceMgr &SM,
     return importCSV(SM, *Nodes, *Edges, csvGraphName(Paths[0]), Base);
   }
   case ImportFormat::Submission:
-    return importSubmissionFiles(SM, Paths[0], Paths[1], Read, Base);
+    return importSubmissionFiles(SM, Paths[0], Paths[1], Read, Base,
+                                 MaxIncludeSize);
   }
   llvm_unreachable("an import format without a reader");
 }

@@ -9,6 +9,7 @@
 
 #include "dan/IR/Diagnostic.h"
 #include "dan/IR/Graph.h"
+#include "dan/Support/ReadFile.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/SMLoc.h"
@@ -31,7 +32,11 @@ using IdRefList = std::vector<IdRef>;
 
 class ParseState {
 public:
-  ParseState(llvm::SourceMgr &SM, Graph &G) : SM(SM), G(G) {}
+  /// \p MaxIncludeSize: the most bytes of a target description file a
+  /// header names.
+  ParseState(llvm::SourceMgr &SM, Graph &G,
+             uint64_t MaxIncludeSize = DefaultMaxInputSize)
+      : SM(SM), G(G), MaxIncludeSize(MaxIncludeSize) {}
 
   void error(llvm::SMLoc Loc, const llvm::Twine &Msg);
   void note(llvm::SMLoc Loc, const llvm::Twine &Msg);
@@ -152,6 +157,7 @@ private:
 
   llvm::SourceMgr &SM;
   Graph &G;
+  uint64_t MaxIncludeSize;
   Node Cur;
   IdRefList CurRefs;
   size_t AfterEnd = 0;

@@ -39,7 +39,8 @@ std::optional<TargetDesc> parseTargetDescription(SourceMgr &SM,
 }
 
 std::unique_ptr<Graph> parseGraph(SourceMgr &SM, unsigned BufferID,
-                                  const TargetDesc *Base) {
+                                  const TargetDesc *Base,
+                                  uint64_t MaxIncludeSize) {
   StringRef Text = textOf(SM, BufferID);
   const char *Begin = Text.begin(), *End = Text.end();
   if (reportEmptyInput(SM, BufferID))
@@ -57,7 +58,7 @@ std::unique_ptr<Graph> parseGraph(SourceMgr &SM, unsigned BufferID,
   size_t Equals = std::min<size_t>(std::count(Begin, End, '='), Size / 32 + 1);
   G->Nodes.reserve(Equals);
   G->Order.reserve(Equals);
-  detail::ParseState PS(SM, *G);
+  detail::ParseState PS(SM, *G, MaxIncludeSize);
   PS.reserveRefs(
       std::min<size_t>(Equals + std::count(Begin, End, ','), Size / 16 + 1));
   detail::Lexer Lex(Begin, End, PS);

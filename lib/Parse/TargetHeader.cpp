@@ -122,11 +122,13 @@ bool ParseState::includeTarget(StringRef Path, SrcRange R) {
   if (sys::path::is_relative(Path) && Including != "<stdin>")
     Full = sys::path::parent_path(Including);
   sys::path::append(Full, Path);
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFile(Full, /*IsText=*/true);
+  // Bounded as every input is: a description names any path, /dev/zero
+  // among them.
+  Expected<std::unique_ptr<MemoryBuffer>> Buf =
+      readFileBounded(Full, MaxIncludeSize);
   if (!Buf) {
     error(R.begin, "cannot read target description " + quoteToken(Path) + ": " +
-                       Buf.getError().message());
+                       toString(Buf.takeError()));
     return false;
   }
   unsigned ID = addSourceBuffer(SM, std::move(*Buf), R.begin);

@@ -6,6 +6,7 @@
 #include "dan/IR/Diagnostic.h"
 #include "dan/IR/Printer.h"
 #include "dan/Parse/Parser.h"
+#include "dan/Support/ReadFile.h"
 #include "dan/Support/Timing.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/BuryPointer.h"
@@ -76,7 +77,7 @@ static cl::opt<std::string>
               cl::cat(TargetCategory));
 
 static cl::opt<uint64_t> MaxInputSize(
-    "max-input-size", cl::init(uint64_t(1) << 30), cl::value_desc("bytes"),
+    "max-input-size", cl::init(DefaultMaxInputSize), cl::value_desc("bytes"),
     cl::desc("Refuse an input file larger than this (default 1073741824, "
              "1 GiB)"),
     cl::cat(DANCategory));
@@ -249,67 +250,24 @@ Error applyTargetOptions(Graph &G) {
   return Error::success();
 }
 
-/// Reads a stream (stdin, a pipe, a device such as /dev/zero) to its end,
-/// stopping as soon as it holds more than \p Limit bytes.
-static Expected<std::unique_ptr<MemoryBuffer>>
-readStream(sys::fs::file_t FD, StringRef Name, uint64_t Limit) {
-  SmallString<0> Data;
-  size_t Size = 0;
-  for (;;) {
-    const size_t Chunk = 1 << 16;
-    Data.resize_for_overwrite(Size + Chunk);
-    Expected<size_t> N = sys::fs::readNativeFile(
-        FD, MutableArrayRef<char>(Data.data() + Size, Chunk));
-    if (!N)
-      return N.takeError();
-    if (*N == 0)
-      break;
-    Size += *N;
-    if (Size > Limit)
-      return createStringError(std::errc::file_too_large,
-                               "input is larger than %llu bytes, the limit "
-                               "(--max-input-size)",
-                               (unsigned long long)Limit);
-  }
-  return MemoryBuffer::getMemBufferCopy(StringRef(Data.data(), Size), Name);
-}
-
-/// Reads \p Path ("-" for stdin) whole, refusing more than --max-input-size
-/// bytes: a regular file by its size, before reading it; anything else as
-/// it is read.
-static Expected<std::unique_ptr<MemoryBuffer>> readBounded(StringRef Path) {
-  if (Path == "-")
-    return readStream(sys::fs::getStdinHandle(), "<stdin>", MaxInputSize);
-  sys::fs::file_status St;
-  if (std::error_code EC = sys::fs::status(Path, St))
-    return errorCodeToError(EC);
-  if (!sys::fs::is_regular_file(St)) {
-    Expected<sys::fs::file_t> FD = sys::fs::openNativeFileForRead(Path);
-    if (!FD)
-      return FD.takeError();
-    Expected<std::unique_ptr<MemoryBuffer>> Buf =
-        readStream(*FD, Path, MaxInputSize);
-    sys::fs::closeFile(*FD);
-    return Buf;
-  }
-  if (St.getSize() > MaxInputSize)
-    return createStringError(std::errc::file_too_large,
-                             "the file has %llu bytes, more than the limit "
-                             "of %llu (--max-input-size)",
-                             (unsigned long long)St.getSize(),
-                             (unsigned long long)MaxInputSize);
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buf)
-    return errorCodeToError(Buf.getError());
-  return std::move(*Buf);
+/// The message of \p E, a failed read; one of the size limit names the
+/// option that sets it.
+static std::string limitMessage(Error E) {
+  std::string Msg;
+  handleAllErrors(std::move(E), [&](const ErrorInfoBase &Info) {
+    Msg = Info.message();
+    if (Info.convertToErrorCode() == std::errc::file_too_large)
+      Msg += " (--max-input-size)";
+  });
+  return Msg;
 }
 
 Expected<unsigned> readInput(SourceMgr &SM, StringRef Path) {
-  Expected<std::unique_ptr<MemoryBuffer>> Buf = readBounded(Path);
+  Expected<std::unique_ptr<MemoryBuffer>> Buf =
+      readFileBounded(Path, MaxInputSize);
   if (!Buf)
     return usageError("cannot read '" + displayName(Path) +
-                      "': " + toString(Buf.takeError()));
+                      "': " + limitMessage(Buf.takeError()));
   return addSourceBuffer(SM, std::move(*Buf), SMLoc());
 }
 
@@ -497,6 +455,8 @@ Error finishStdout() {
   return Error::success();
 }
 
+uint64_t maxInputSize() { return MaxInputSize; }
+
 StringRef displayName(StringRef Path) {
   return Path == "-" ? StringRef("<stdin>") : Path;
 }
@@ -505,8 +465,9 @@ Expected<std::unique_ptr<Graph>> readAnyGraph(SourceMgr &SM, StringRef Path) {
   Expected<unsigned> ID = readInput(SM, Path);
   if (!ID)
     return ID.takeError();
-  std::unique_ptr<Graph> G = importGraph(
-      SM, *ID, graphNameForFile(Path == "-" ? "stdin" : Path), optionTarget());
+  std::unique_ptr<Graph> G =
+      importGraph(SM, *ID, graphNameForFile(Path == "-" ? "stdin" : Path),
+                  optionTarget(), MaxInputSize);
   if (!G)
     return reportedError(ExitInvalid);
   if (Error E = applyTargetOptions(*G))
@@ -538,7 +499,7 @@ Expected<std::unique_ptr<Graph>> readIR(SourceMgr &SM, StringRef Path) {
   Expected<unsigned> ID = readInput(SM, Path);
   if (!ID)
     return ID.takeError();
-  std::unique_ptr<Graph> G = parseGraph(SM, *ID, optionTarget());
+  std::unique_ptr<Graph> G = parseGraph(SM, *ID, optionTarget(), MaxInputSize);
   if (!G)
     return reportedError(ExitInvalid);
   return G;

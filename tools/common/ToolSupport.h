@@ -145,8 +145,11 @@ void printDiagnostic(llvm::SourceMgr &SM, llvm::SMLoc Loc,
                      llvm::SourceMgr::DiagKind Kind, const llvm::Twine &Msg);
 
 /// Adds the file (or stdin for "-") to \p SM and returns its buffer id; a
-/// file that cannot be read is a usage error.
+/// file that cannot be read, or has more than --max-input-size bytes, is a
+/// usage error.
 llvm::Expected<unsigned> readInput(llvm::SourceMgr &SM, llvm::StringRef Path);
+/// --max-input-size: the most bytes of any file a tool reads.
+uint64_t maxInputSize();
 
 /// Refuses an output that would replace an input: when \p Output (the value
 /// of \p Option) names the same file as one of \p Inputs (same device and

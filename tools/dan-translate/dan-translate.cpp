@@ -121,7 +121,7 @@ static Expected<std::unique_ptr<Graph>> readGraph(SourceMgr &SM) {
   }
   Expected<std::unique_ptr<Graph>> G = importFiles(
       Import, SM, Paths, [&](StringRef Path) { return readInput(SM, Path); },
-      optionTarget());
+      optionTarget(), maxInputSize());
   // A reader prints its diagnostics as it finds them.
   if (G && !*G)
     return reportedError(ExitInvalid);

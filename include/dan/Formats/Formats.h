@@ -14,6 +14,7 @@
 
 #include "dan/IR/Graph.h"
 #include "dan/Support/EnumTable.h"
+#include "dan/Support/ReadFile.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/SourceMgr.h"
@@ -50,9 +51,11 @@ std::string graphNameForFile(llvm::StringRef Path);
 
 /// Reads a graph in either form, told apart by content: contest JSON (named
 /// \p JSONName) when the text starts with '{', DAN IR otherwise.
-std::unique_ptr<Graph> importGraph(llvm::SourceMgr &SM, unsigned BufferID,
-                                   llvm::StringRef JSONName,
-                                   const TargetDesc *Base = nullptr);
+/// \p MaxIncludeSize as parseGraph takes it.
+std::unique_ptr<Graph>
+importGraph(llvm::SourceMgr &SM, unsigned BufferID, llvm::StringRef JSONName,
+            const TargetDesc *Base = nullptr,
+            uint64_t MaxIncludeSize = DefaultMaxInputSize);
 
 /// Reads the file \p Path into the caller's SourceMgr and returns its buffer
 /// id: the tool's rules for input (stdin for "-", a size limit) and its
@@ -66,11 +69,13 @@ using ReadFile = llvm::function_ref<llvm::Expected<unsigned>(llvm::StringRef)>;
 /// The caller checks the number of paths (inputCount) and finds the CSV
 /// edges file (csvEdgesPath). Null when a reader found an error in the
 /// text, which it printed through \p SM; an error of \p Read is passed on.
-/// A graph whose file names no target has \p Base (null: Davinci).
+/// A graph whose file names no target has \p Base (null: Davinci);
+/// \p MaxIncludeSize as parseGraph takes it.
 llvm::Expected<std::unique_ptr<Graph>>
 importFiles(ImportFormat F, llvm::SourceMgr &SM,
             llvm::ArrayRef<std::string> Paths, ReadFile Read,
-            const TargetDesc *Base = nullptr);
+            const TargetDesc *Base = nullptr,
+            uint64_t MaxIncludeSize = DefaultMaxInputSize);
 
 } // namespace dan
 
