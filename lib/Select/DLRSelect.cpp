@@ -117,6 +117,37 @@ static DLRStats addPartStats(ArrayRef<PartResult<DLRStats>> Parts) {
   return All;
 }
 
+/// The figures of planned graph \p G once dan-cpe's defaults refine it (a
+/// copy), as the pipe's next stage will; std::nullopt if stage 3 fails.
+static std::optional<ReplayResult> refinedFigures(const Graph &G,
+                                                  const TargetDesc &T,
+                                                  const SelectOptions &Select) {
+  Graph Copy = G;
+  SelectOptions Refine = Select;
+  Refine.InputVerified = true; // A plan made here.
+  Expected<CPEStats> S = selectCPE(Copy, T, CPEOptions(), Refine);
+  if (!S) {
+    consumeError(S.takeError());
+    return std::nullopt;
+  }
+  return replay(Copy, T);
+}
+
+/// Whether the plan of the whole schedule, \p Whole, is kept over
+/// \p Joined, the segments' plans joined (the floor): it beats the floor
+/// (beatsFloor) as planned, and again once stage 3 refines both. Stage 3
+/// never raises a makespan, but it may lower the floor's more than the
+/// whole's, and the floor must hold after the pipe's last stage
+/// (docs/Kernels.md, "The guarantee").
+static bool keepsWholePlan(const Graph &Whole, const Graph &Joined,
+                           const TargetDesc &T, const SelectOptions &Select) {
+  if (!beatsFloor(replay(Whole, T), replay(Joined, T), T))
+    return false;
+  std::optional<ReplayResult> W = refinedFigures(Whole, T, Select);
+  std::optional<ReplayResult> F = refinedFigures(Joined, T, Select);
+  return W && F && beatsFloor(*W, *F, T);
+}
+
 Expected<DLRStats> planSegmented(Graph &G, const TargetDesc &T,
                                  const SelectOptions &Select, PlanFn PlanOne) {
   // The input checks depend on the graph alone: once, for every plan. (A
@@ -152,8 +183,7 @@ Expected<DLRStats> planSegmented(Graph &G, const TargetDesc &T,
     return Planned.takeError();
   }
   joinPartResults<DLRStats>(G, *Planned);
-  if (WholeStats && *WholeStats &&
-      beatsFloor(replay(*Whole, T), replay(G, T), T)) {
+  if (WholeStats && *WholeStats && keepsWholePlan(*Whole, G, T, Select)) {
     G = std::move(*Whole);
     return std::move(**WholeStats);
   }

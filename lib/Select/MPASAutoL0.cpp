@@ -192,13 +192,13 @@ PlannedOrders planOrders(Graph &G, const TargetDesc &T,
 
 /// --l0=auto: a bounded candidate selection across the stage boundary. Each
 /// candidate (an order and an L0 mode, orderCandidates) orders the graph;
-/// default dan-dlr plans each distinct order on a copy and the replay
-/// measures it; the lowest
-/// planCost (makespan plus beta cycles per byte of extra traffic) wins, then
-/// the least traffic, the lower makespan and the lower peak, ties to the
-/// earlier candidate. Orders whose plan fails are kept only if every plan
-/// fails. Candidates often reach the same order (both L0 modes on a reuse
-/// grid), and a plan depends on the order alone, so it is made once.
+/// dan-dlr under one setting (DLROptions::oneSetting()) plans each distinct
+/// order on a copy and the replay measures it; the lowest planCost (makespan
+/// plus beta cycles per byte of extra traffic) wins, then the least traffic,
+/// the lower makespan and the lower peak, ties to the earlier candidate. Orders
+/// whose plan fails are kept only if every plan fails. Candidates often reach
+/// the same order (both L0 modes on a reuse grid), and a plan depends on the
+/// order alone, so it is made once.
 Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
                            const MPASOptions &Opts,
                            const std::optional<TaskOrder> &Tasks,

@@ -132,8 +132,8 @@ rankOnSample(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
 /// --l0=auto on a large graph: the settings rankOnSample chose, \p
 /// Settings (no two of the same L0 mode, order and group size), order the
 /// whole graph (a setting without the placement step takes the order its
-/// run had before it), default dan-dlr plans each distinct order, and the
-/// lowest planCost wins as in autoL0, ties to the earlier setting. Nothing
+/// run had before it), dan-dlr under one setting plans each distinct order, and
+/// the lowest planCost wins as in autoL0, ties to the earlier setting. Nothing
 /// when a setting cannot order the whole graph: then the whole selection
 /// runs.
 std::optional<MPASStats>

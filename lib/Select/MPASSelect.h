@@ -65,7 +65,7 @@ orderAll(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
          JobRunner &Runner, bool Timed, const MPASGraphInfo *Info,
          bool KeepUnplaced = false);
 
-/// What default dan-dlr's plan of one order measured.
+/// What dan-dlr's plan of one order, under one setting, measured.
 struct PlanResult {
   bool Ok = false;
   uint64_t Traffic = 0, Makespan = 0, Cost = 0;
@@ -112,13 +112,13 @@ PlannedOrders planOrders(Graph &G, const TargetDesc &T,
 
 /// --l0=auto: a bounded candidate selection across the stage boundary. Each
 /// candidate (an order and an L0 mode, orderCandidates) orders the graph;
-/// default dan-dlr plans each distinct order on a copy and the replay
-/// measures it; the lowest
-/// planCost (makespan plus beta cycles per byte of extra traffic) wins, then
-/// the least traffic, the lower makespan and the lower peak, ties to the
-/// earlier candidate. Orders whose plan fails are kept only if every plan
-/// fails. Candidates often reach the same order (both L0 modes on a reuse
-/// grid), and a plan depends on the order alone, so it is made once.
+/// dan-dlr under one setting (DLROptions::oneSetting()) plans each distinct
+/// order on a copy and the replay measures it; the lowest planCost (makespan
+/// plus beta cycles per byte of extra traffic) wins, then the least traffic,
+/// the lower makespan and the lower peak, ties to the earlier candidate. Orders
+/// whose plan fails are kept only if every plan fails. Candidates often reach
+/// the same order (both L0 modes on a reuse grid), and a plan depends on the
+/// order alone, so it is made once.
 Expected<MPASStats> autoL0(Graph &G, const TargetDesc &T,
                            const MPASOptions &Opts,
                            const std::optional<TaskOrder> &Tasks,
@@ -138,8 +138,8 @@ rankOnSample(const Graph &G, const TargetDesc &T, const MPASOptions &Opts,
 /// --l0=auto on a large graph: the settings rankOnSample chose, \p
 /// Settings (no two of the same L0 mode, order and group size), order the
 /// whole graph (a setting without the placement step takes the order its
-/// run had before it), default dan-dlr plans each distinct order, and the
-/// lowest planCost wins as in autoL0, ties to the earlier setting. Nothing
+/// run had before it), dan-dlr under one setting plans each distinct order, and
+/// the lowest planCost wins as in autoL0, ties to the earlier setting. Nothing
 /// when a setting cannot order the whole graph: then the whole selection
 /// runs.
 std::optional<MPASStats>

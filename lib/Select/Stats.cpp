@@ -108,6 +108,8 @@ static void printMPASText(raw_ostream &OS, const Graph &G, const MPASStats &S,
          << ", makespan " << C.Makespan;
     else
       OS << "not planned";
+    if (C.PipeMakespan)
+      OS << "; after dan-dlr and dan-cpe, makespan " << *C.PipeMakespan;
     OS << (C.Kept ? " (kept)" : "") << '\n';
   }
   if (S.AlikeParts)
@@ -142,6 +144,8 @@ void writeMPASStatsJSON(json::OStream &J, const Graph &G, const MPASStats &S,
             J.attribute("spills", C.Spills);
             J.attribute("makespan", C.Makespan);
           }
+          if (C.PipeMakespan)
+            J.attribute("pipe_makespan", *C.PipeMakespan);
           J.attribute("kept", C.Kept);
         });
     });

@@ -227,9 +227,9 @@ Expected<MPASStats> Scheduler::run(std::vector<NodeIdx> &Out) {
 
 static const EnumEntry<L0Mode> L0Modes[] = {
     {L0Mode::Auto, "auto",
-     "order with capacity and with single, plan each with default dan-dlr, "
-     "keep the least makespan + beta * extra traffic, then the least "
-     "traffic (default)"},
+     "order with capacity and with single, plan each with one dan-dlr setting "
+     "(no release horizon), keep the least makespan + beta * extra traffic, "
+     "then the least traffic (default)"},
     {L0Mode::Capacity, "capacity", "live L0 bytes never exceed the tier"},
     {L0Mode::Single, "single",
      "at most one live buffer per L0 tier (the contest's stage-1 rule)"},

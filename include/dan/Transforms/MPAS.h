@@ -18,7 +18,7 @@ namespace dan {
 /// How MPAS treats the L0 tiers.
 enum class L0Mode {
   Auto,     ///< order with Capacity and with Single, keep the one whose
-            ///< stage-2 plan (default dan-dlr) has the least traffic
+            ///< stage-2 plan (dan-dlr, one setting) has the least traffic
   Capacity, ///< live L0 bytes never exceed the tier
   Single,   ///< at most one live buffer per L0 tier (the contest's stage 1)
   Ignore,   ///< the paper as written: L0 plays no part
@@ -152,10 +152,13 @@ struct MPASStats {
   size_t AlikeParts = 0;
   /// On a graph of several kernels, each composition of their orders that
   /// the selection planned, the kernels in turn first: its stage-2
-  /// figures as dan-dlr's defaults plan it (docs/Kernels.md).
+  /// figures as dan-dlr's defaults plan it (docs/Kernels.md); and, when a
+  /// composition beat the kernels in turn so, the makespan of each after
+  /// dan-dlr's and dan-cpe's defaults, which decides.
   struct Composition {
     CompositionKind Kind;
     uint64_t Traffic = 0, Spills = 0, Makespan = 0;
+    std::optional<uint64_t> PipeMakespan;
     bool Planned = false;
     bool Kept = false;
   };
