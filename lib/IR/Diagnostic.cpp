@@ -212,3 +212,11 @@ unsigned addSourceBuffer(llvm::SourceMgr &SM,
 }
 
 } // namespace dan
+
+namespace dan {
+
+std::string droppedErrorsNote(unsigned Dropped) {
+  return "too many errors: " + std::to_string(Dropped) + " more not shown";
+}
+
+} // namespace dan

@@ -12,11 +12,25 @@ namespace dan::detail {
 
 void ParseState::error(SMLoc Loc, const Twine &Msg) {
   HadError = true;
+  DropNotes = Errors == ShownErrorLimit;
+  if (DropNotes) {
+    ++Dropped;
+    return;
+  }
+  ++Errors;
   printLocated(SM, Loc, SourceMgr::DK_Error, Msg);
 }
 
 void ParseState::note(SMLoc Loc, const Twine &Msg) {
-  printLocated(SM, Loc, SourceMgr::DK_Note, Msg);
+  if (!DropNotes)
+    printLocated(SM, Loc, SourceMgr::DK_Note, Msg);
+}
+
+void ParseState::reportDropped(unsigned BufferID) {
+  if (Dropped)
+    printAboutBuffer(SM, BufferID, SourceMgr::DK_Note,
+                     droppedErrorsNote(Dropped));
+  Dropped = 0;
 }
 
 bool ParseState::lookupTier(StringRef Name, SrcRange R, Tier &T) {

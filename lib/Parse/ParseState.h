@@ -41,6 +41,9 @@ public:
   void error(llvm::SMLoc Loc, const llvm::Twine &Msg);
   void note(llvm::SMLoc Loc, const llvm::Twine &Msg);
   bool hadError() const { return HadError; }
+  /// After the first ShownErrorLimit errors the rest (and their notes) are
+  /// only counted; this notes how many, about buffer \p BufferID.
+  void reportDropped(unsigned BufferID);
 
   /// Name checks; each reports its own error and returns false on failure.
   bool lookupTier(llvm::StringRef Name, SrcRange R, Tier &T);
@@ -168,6 +171,8 @@ private:
   llvm::DenseMap<uint64_t, NodeIdx> SparseIds;
   std::vector<PendingRef> Refs;
   bool HadError = false;
+  unsigned Errors = 0, Dropped = 0;
+  bool DropNotes = false;
   struct PendingTargetValue {
     llvm::StringRef Key;
     SrcRange KeyR;

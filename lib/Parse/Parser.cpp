@@ -27,8 +27,10 @@ std::optional<TargetDesc> parseTargetBuffer(SourceMgr &SM, unsigned BufferID) {
   Lexer Lex(Text.begin(), Text.end(), PS);
   Lex.startTargetFile();
   IRParser Parser(Lex, PS);
-  if (Parser.parse() != 0 || PS.hadError())
+  if (Parser.parse() != 0 || PS.hadError()) {
+    PS.reportDropped(BufferID);
     return std::nullopt;
+  }
   return std::move(Scratch.Target);
 }
 } // namespace detail
@@ -63,8 +65,10 @@ std::unique_ptr<Graph> parseGraph(SourceMgr &SM, unsigned BufferID,
       std::min<size_t>(Equals + std::count(Begin, End, ','), Size / 16 + 1));
   detail::Lexer Lex(Begin, End, PS);
   detail::IRParser Parser(Lex, PS);
-  if (Parser.parse() != 0 || PS.hadError() || !PS.finish())
+  if (Parser.parse() != 0 || PS.hadError() || !PS.finish()) {
+    PS.reportDropped(BufferID);
     return nullptr;
+  }
   return G;
 }
 

@@ -47,25 +47,49 @@ private:
   std::vector<Diagnostic> Diags;
 };
 
-/// Collects diagnostics and turns them into one DiagError.
+/// The most errors a reader reports before it only counts them (as the
+/// verifier's --error-limit and clang's -ferror-limit default to): each
+/// shows its source line, so thousands of them on one long line would take
+/// time quadratic in its length, and say nothing the first ones do not.
+constexpr unsigned ShownErrorLimit = 20;
+
+/// The note after the errors a reader did not show.
+std::string droppedErrorsNote(unsigned Dropped);
+
+/// Collects diagnostics and turns them into one DiagError: the first
+/// ShownErrorLimit errors with their notes, and a note counting the rest.
 class DiagList {
 public:
   void error(llvm::SMLoc Loc, const llvm::Twine &Msg) {
+    DropNotes = Errors == ShownErrorLimit;
+    if (DropNotes) {
+      ++Dropped;
+      return;
+    }
+    ++Errors;
     Diags.push_back({Loc, llvm::SourceMgr::DK_Error, Msg.str()});
   }
   void note(llvm::SMLoc Loc, const llvm::Twine &Msg) {
-    Diags.push_back({Loc, llvm::SourceMgr::DK_Note, Msg.str()});
+    if (!DropNotes)
+      Diags.push_back({Loc, llvm::SourceMgr::DK_Note, Msg.str()});
   }
   bool empty() const { return Diags.empty(); }
   /// The collected diagnostics as an error, or success when there are none.
   llvm::Error takeError() {
     if (Diags.empty())
       return llvm::Error::success();
+    if (Dropped)
+      Diags.push_back({llvm::SMLoc(), llvm::SourceMgr::DK_Note,
+                       droppedErrorsNote(Dropped)});
+    Errors = Dropped = 0;
+    DropNotes = false;
     return llvm::make_error<DiagError>(std::move(Diags));
   }
 
 private:
   std::vector<Diagnostic> Diags;
+  unsigned Errors = 0, Dropped = 0;
+  bool DropNotes = false;
 };
 
 /// "1 buffer", "2 buffers": \p N and \p Noun, in the plural unless N is 1.
