@@ -125,6 +125,14 @@ Expected<CPEStats> selectCPE(Graph &G, const TargetDesc &T,
   Joined->MakespanBefore = Before;
   Joined->MakespanAfter = Whole->MakespanAfter;
   Joined->ReuseEdges = Whole->ReuseEdges;
+  // Each part refined alone may end a pipe later than the input did, and
+  // the part after it wait: the stage is never slower than its input, so
+  // the input stands then.
+  if (Joined->MakespanAfter > Before) {
+    G.Order = std::move(InputOrder);
+    Joined->MakespanAfter = Before;
+    Joined->KeptInput = true;
+  }
   return Joined;
 }
 

@@ -308,7 +308,8 @@ static void printCPEText(raw_ostream &OS, const Graph &G, const CPEStats &S,
   if (S.Parts > 1)
     OS << Head << "parts: " << S.Parts << " refined alone and joined: makespan "
        << S.JoinedMakespan
-       << ", then searched whole (the counts below are their sums)\n";
+       << ", then searched whole (the counts below are their sums)"
+       << (S.KeptInput ? "; slower than the input, which is kept" : "") << '\n';
   if (S.AlikeParts)
     OS << Head << "parts alike an earlier one up to their ids: " << S.AlikeParts
        << " of " << S.Parts << " (its order renamed)\n";
@@ -360,6 +361,7 @@ void writeCPEStatsJSON(json::OStream &J, const Graph &G, const CPEStats &S,
   if (S.Parts > 1) {
     J.attribute("alike_parts", uint64_t(S.AlikeParts));
     J.attribute("joined_makespan", S.JoinedMakespan);
+    J.attribute("kept_input", S.KeptInput);
   }
 }
 

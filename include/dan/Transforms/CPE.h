@@ -129,6 +129,9 @@ struct CPEStats {
   /// which took its result renamed instead of running again.
   size_t AlikeParts = 0;
   uint64_t JoinedMakespan = 0;
+  /// With more than one part: whether the parts refined, joined and
+  /// searched whole finished later than the input, which was kept instead.
+  bool KeptInput = false;
 };
 
 /// The values of --mode and --move, with their spellings and one-line
