@@ -3,7 +3,9 @@
 #include "dan/IR/Diagnostic.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Unicode.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
@@ -73,8 +75,11 @@ public:
 void printTo(const llvm::SMDiagnostic &D, int SourceCol, const char *ProgName,
              llvm::raw_ostream &OS) {
   llvm::StringRef Line = D.getLineContents();
+  // SMDiagnostic::print shows no caret under a line with a byte past ASCII
+  // (it counts columns in bytes); this prints that line itself.
   if (D.getLineNo() < 0 || D.getColumnNo() < 0 ||
-      (Line.size() <= MaxShownSourceColumns && SourceCol == D.getColumnNo())) {
+      (Line.size() <= MaxShownSourceColumns && SourceCol == D.getColumnNo() &&
+       llvm::isASCII(Line))) {
     D.print(ProgName, OS);
     return;
   }
@@ -91,15 +96,28 @@ void printTo(const llvm::SMDiagnostic &D, int SourceCol, const char *ProgName,
                      ? 0
                      : std::min(Col - std::min(Col, MaxShownSourceColumns / 2),
                                 Line.size() - MaxShownSourceColumns);
-  std::string Shown = Line.substr(Begin, MaxShownSourceColumns).str();
-  // One column per byte, as the column number counts.
+  // The window's ends on whole UTF-8 characters.
+  auto Continues = [&](size_t I) {
+    return I < Line.size() && (Line[I] & 0xC0) == 0x80;
+  };
+  while (Begin && Continues(Begin))
+    --Begin;
+  size_t End = std::min(Line.size(), Begin + MaxShownSourceColumns);
+  while (End > Begin && Continues(End))
+    --End;
+  std::string Shown = Line.slice(Begin, End).str();
+  // A tab is one column, as the column number counts it.
   std::replace(Shown.begin(), Shown.end(), '\t', ' ');
-  size_t Caret = Col - Begin;
+  // The caret under the character: as wide as what the terminal shows
+  // before it (one column per byte when that is not valid UTF-8).
+  llvm::StringRef Before = llvm::StringRef(Shown).take_front(Col - Begin);
+  int Width = llvm::sys::unicode::columnWidthUTF8(Before);
+  size_t Caret = Width >= 0 ? size_t(Width) : Before.size();
   if (Begin) {
     Shown = "..." + Shown;
     Caret += 3;
   }
-  if (Begin + MaxShownSourceColumns < Line.size())
+  if (End < Line.size())
     Shown += "...";
   OS << Shown << '\n';
   llvm::WithColor(OS, llvm::raw_ostream::GREEN, /*Bold=*/true)
