@@ -144,7 +144,9 @@ static Error boundInput(SourceMgr &SM) {
     });
   return writeOutput(OutputPath, [&](raw_ostream &OS) {
     OS << "dan-bound: @" << (*G)->Name << "\n";
-    printSection(OS, "peak L1+UB of every stage-1 schedule" + ruleTitle(L0),
+    printSection(OS,
+                 "peak " + (*G)->Target.peakTierNames() +
+                     " of every stage-1 schedule" + ruleTitle(L0),
                  *Peak);
     printSection(OS, "extra DDR traffic of every plan that keeps this order",
                  Traffic);
@@ -160,8 +162,9 @@ static Error boundInput(SourceMgr &SM) {
 
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
-  return runTool(Argc, Argv,
-                 "dan-bound: lower bounds on the peak L1+UB and the makespan "
-                 "that hold for every schedule of a graph\n",
-                 boundInput);
+  return runTool(
+      Argc, Argv,
+      "dan-bound: lower bounds on the peak (L1+UB on Davinci) and the "
+      "makespan that hold for every schedule of a graph\n",
+      boundInput);
 }
