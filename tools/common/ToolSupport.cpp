@@ -475,20 +475,30 @@ Expected<std::unique_ptr<Graph>> readAnyGraph(SourceMgr &SM, StringRef Path) {
   return G;
 }
 
+/// How a mismatch names a target: its one-line header
+/// ("'target davinci { L1 = 192 }'"), or, for a description of its own,
+/// which prints on many lines, its name.
+static std::string targetInMessage(const TargetDesc &T) {
+  std::string Header;
+  raw_string_ostream OS(Header);
+  T.printHeader(OS);
+  StringRef Line = StringRef(Header).trim();
+  if (!Line.contains('\n'))
+    return ("'" + Line + "'").str();
+  return ("target '" + T.name() + "' as the file describes it").str();
+}
+
 Error checkOneTarget(ArrayRef<std::unique_ptr<Graph>> Graphs,
                      ArrayRef<std::string> Paths, StringRef Why) {
   for (size_t I = 1; I < Graphs.size(); ++I) {
     if (Graphs[I]->Target == Graphs[0]->Target)
       continue;
-    std::string First, Other;
-    raw_string_ostream FirstOS(First), OtherOS(Other);
-    Graphs[0]->Target.printHeader(FirstOS);
-    Graphs[I]->Target.printHeader(OtherOS);
     return createStringError(
         inconvertibleErrorCode(),
         "'" + displayName(Paths[I]) + "' (graph " + Graphs[I]->Name +
-            ") is for '" + Other + "', but '" + displayName(Paths[0]) +
-            "' (graph " + Graphs[0]->Name + ") is for '" + First + "': " + Why +
+            ") is for " + targetInMessage(Graphs[I]->Target) + ", but '" +
+            displayName(Paths[0]) + "' (graph " + Graphs[0]->Name +
+            ") is for " + targetInMessage(Graphs[0]->Target) + ": " + Why +
             "; give the files the same target header, or the --capacity "
             "and --spill-cost options that make them agree");
   }

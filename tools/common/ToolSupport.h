@@ -233,7 +233,8 @@ llvm::Expected<std::unique_ptr<Graph>> readAnyGraph(llvm::SourceMgr &SM,
 /// An error when the graphs read from \p Paths do not all have the target
 /// of the first: "'<path>' is for '<header>', but '<first>' is for
 /// '<header>': <Why>; give the files the same target header, or the
-/// --capacity and --spill-cost options that make them agree".
+/// --capacity and --spill-cost options that make them agree" (a target
+/// described in the file is named, not printed).
 llvm::Error checkOneTarget(llvm::ArrayRef<std::unique_ptr<Graph>> Graphs,
                            llvm::ArrayRef<std::string> Paths,
                            llvm::StringRef Why);
