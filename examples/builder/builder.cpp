@@ -67,7 +67,13 @@ int main(int Argc, char **Argv) {
     llvm::errs() << "usage: dan-builder TILES [GRAPH.dan]\n";
     return 2;
   }
-  unsigned Tiles = std::stoul(Argv[1]);
+  unsigned Tiles;
+  if (llvm::StringRef(Argv[1]).getAsInteger(10, Tiles)) {
+    llvm::errs() << "dan-builder: error: TILES must be a whole number below "
+                    "2^32, not '"
+                 << Argv[1] << "'\n";
+    return 2;
+  }
   dan::TargetDesc Target = dan::TargetDesc::davinci();
   dan::Builder B("Tiles", Target);
   for (unsigned K = 0; K != Tiles; ++K)
@@ -79,8 +85,11 @@ int main(int Argc, char **Argv) {
   if (Argc == 3) {
     std::error_code EC;
     llvm::raw_fd_ostream OS(Argv[2], EC, llvm::sys::fs::OF_Text);
-    if (EC)
+    if (EC) {
+      llvm::errs() << "dan-builder: error: cannot write '" << Argv[2]
+                   << "': " << EC.message() << "\n";
       return 2;
+    }
     dan::printGraph(*G, OS);
   }
   auto Planned = dan::runMethod(*G, Target, dan::Method::DAN);
