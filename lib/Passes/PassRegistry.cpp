@@ -70,10 +70,11 @@ static Error setBool(StringRef Value, bool &Out) {
   return valueError("expected true or false");
 }
 
-/// A finite number >= 0 (the cost weights, seconds).
+/// A finite number >= 0 (the cost weights, seconds), in the spellings the
+/// stage tools' options take (cl::parser<double>: to_float, strtod's).
 static Error setNonNegative(StringRef Value, double &Out) {
   double V;
-  if (Value.getAsDouble(V) || !std::isfinite(V) || V < 0)
+  if (!to_float(Value, V) || !std::isfinite(V) || V < 0)
     return valueError("expected a finite number >= 0");
   Out = V;
   return Error::success();
