@@ -17,6 +17,7 @@
 #include "dan/IR/Printer.h"
 #include "dan/Passes/Pipeline.h"
 #include "dan/Report/Metrics.h"
+#include "dan/Support/ReadFile.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include <pybind11/pybind11.h>
@@ -365,10 +366,15 @@ PYBIND11_MODULE(dan, M) {
   M.def(
       "read",
       [](const std::string &Path, const std::optional<std::string> &Target) {
-        llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Buf =
-            llvm::MemoryBuffer::getFile(Path);
+        // As open() refuses it: the C library would read up to the NUL.
+        if (Path.find('\0') != std::string::npos)
+          throw py::value_error("embedded null byte");
+        // Bounded as the tools read (a device such as /dev/zero never ends).
+        llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> Buf =
+            readFileBounded(Path, DefaultMaxInputSize);
         if (!Buf)
-          raise("cannot read '" + Path + "': " + Buf.getError().message());
+          raise("cannot read '" + Path +
+                "': " + llvm::toString(Buf.takeError()));
         return parse((*Buf)->getBuffer().str(), Path, Target);
       },
       py::arg("path"), py::arg("target") = std::nullopt,

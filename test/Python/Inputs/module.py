@@ -76,5 +76,12 @@ except dan.Error as err:
     lines = str(err).splitlines()
     print("latin1 error:", lines[0].split("/")[-1])
     print("latin1 line:", lines[1])
+# A path with a NUL byte is refused as open() refuses it (the C library
+# would read the file named up to the NUL).
+try:
+    dan.read(examples + "/matmul2x2.dan\0.x")
+    print("nul no error")
+except ValueError as err:
+    print("nul error:", err)
 print("unchanged", g.print() == open(tmp + "/planned.dan").read())
 print("pipeline", dan.print_pipeline("cpe<effort=2>")[:30])
