@@ -117,20 +117,16 @@ static DLRStats addPartStats(ArrayRef<PartResult<DLRStats>> Parts) {
   return All;
 }
 
-/// The figures of planned graph \p G once dan-cpe's defaults refine it (a
-/// copy), as the pipe's next stage will; std::nullopt if stage 3 fails.
-static std::optional<ReplayResult> refinedFigures(const Graph &G,
-                                                  const TargetDesc &T,
-                                                  const SelectOptions &Select) {
-  Graph Copy = G;
+std::optional<ReplayResult> refineAndMeasure(Graph &G, const TargetDesc &T,
+                                             const SelectOptions &Select) {
   SelectOptions Refine = Select;
   Refine.InputVerified = true; // A plan made here.
-  Expected<CPEStats> S = selectCPE(Copy, T, CPEOptions(), Refine);
+  Expected<CPEStats> S = selectCPE(G, T, CPEOptions(), Refine);
   if (!S) {
     consumeError(S.takeError());
     return std::nullopt;
   }
-  return replay(Copy, T);
+  return replay(G, T);
 }
 
 /// Whether the plan of the whole schedule, \p Whole, is kept over
@@ -143,8 +139,9 @@ static bool keepsWholePlan(const Graph &Whole, const Graph &Joined,
                            const TargetDesc &T, const SelectOptions &Select) {
   if (!beatsFloor(replay(Whole, T), replay(Joined, T), T))
     return false;
-  std::optional<ReplayResult> W = refinedFigures(Whole, T, Select);
-  std::optional<ReplayResult> F = refinedFigures(Joined, T, Select);
+  Graph WholeCopy = Whole, JoinedCopy = Joined;
+  std::optional<ReplayResult> W = refineAndMeasure(WholeCopy, T, Select);
+  std::optional<ReplayResult> F = refineAndMeasure(JoinedCopy, T, Select);
   return W && F && beatsFloor(*W, *F, T);
 }
 

@@ -62,13 +62,7 @@ std::optional<ReplayResult> pipeFigures(const Graph &G, const TargetDesc &T,
     consumeError(D.takeError());
     return std::nullopt;
   }
-  Plan.InputVerified = true; // A plan made here.
-  Expected<CPEStats> C = selectCPE(Copy, T, CPEOptions(), Plan);
-  if (!C) {
-    consumeError(C.takeError());
-    return std::nullopt;
-  }
-  return replay(Copy, T);
+  return refineAndMeasure(Copy, T, Select);
 }
 
 /// \p C's figures as the replay reports them.

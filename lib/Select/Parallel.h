@@ -187,6 +187,12 @@ runOnParts(const Graph &G, llvm::ArrayRef<std::vector<NodeIdx>> Parts,
   return Out;
 }
 
+/// Refines planned graph \p G in place as dan-cpe's defaults do (the pipe's
+/// next stage; \p G is a plan made here, not checked again) and measures
+/// it; std::nullopt if stage 3 fails.
+std::optional<ReplayResult> refineAndMeasure(Graph &G, const TargetDesc &T,
+                                             const SelectOptions &Select);
+
 /// Whether a plan measured \p R is kept over the kernels planned in turn,
 /// measured \p Floor: no worse in extra traffic, spills and makespan, and
 /// of a strictly lower plan cost (docs/Kernels.md).
