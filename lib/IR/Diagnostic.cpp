@@ -201,10 +201,6 @@ void printLocated(const llvm::SourceMgr &SM, llvm::SMLoc Loc,
   emit(SM, D, SourceCol);
 }
 
-} // namespace dan
-
-namespace dan {
-
 unsigned addSourceBuffer(llvm::SourceMgr &SM,
                          std::unique_ptr<llvm::MemoryBuffer> Buffer,
                          llvm::SMLoc IncludeLoc) {
@@ -228,10 +224,6 @@ unsigned addSourceBuffer(llvm::SourceMgr &SM,
       Out[I] = '\n';
   return SM.AddNewSourceBuffer(std::move(Copy), IncludeLoc);
 }
-
-} // namespace dan
-
-namespace dan {
 
 std::string droppedErrorsNote(unsigned Dropped) {
   return "too many errors: " + std::to_string(Dropped) + " more not shown";
