@@ -21,25 +21,40 @@ namespace dan::mpas_select {
 
 namespace {
 
+/// A copy of \p G under \p Order planned by \p Plan with \p Select's
+/// options; std::nullopt if planning fails.
+std::optional<Graph> planCopy(
+    const Graph &G, ArrayRef<NodeIdx> Order, const SelectOptions &Select,
+    function_ref<Expected<DLRStats>(Graph &, const SelectOptions &)> Plan) {
+  Graph Copy = copyForPlan(G);
+  Copy.Order.assign(Order.begin(), Order.end());
+  // InputVerified speaks of the graph in its input order, not of this one.
+  SelectOptions Unchecked = Select;
+  Unchecked.InputVerified = false;
+  Expected<DLRStats> D = Plan(Copy, Unchecked);
+  if (!D) {
+    consumeError(D.takeError());
+    return std::nullopt;
+  }
+  return Copy;
+}
+
 /// The stage-2 figures of \p G under \p Order, planned as dan-dlr plans it
 /// (planSegmented), each segment under one setting, DLROptions::oneSetting().
 MPASStats::Composition measure(const Graph &G, const TargetDesc &T,
                                ArrayRef<NodeIdx> Order, CompositionKind Kind,
                                const SelectOptions &Select) {
   MPASStats::Composition C{Kind};
-  Graph Copy = copyForPlan(G);
-  Copy.Order.assign(Order.begin(), Order.end());
-  // InputVerified speaks of the graph in its input order, not of this one.
-  SelectOptions Plan = Select;
-  Plan.InputVerified = false;
-  Expected<DLRStats> D = planSegmented(Copy, T, Plan, [&](Graph &Part, bool) {
-    return runDLR(Part, T, DLROptions::oneSetting(), /*InputChecked=*/true);
-  });
-  if (!D) {
-    consumeError(D.takeError());
+  std::optional<Graph> Planned =
+      planCopy(G, Order, Select, [&](Graph &Copy, const SelectOptions &Plan) {
+        return planSegmented(Copy, T, Plan, [&](Graph &Part, bool) {
+          return runDLR(Part, T, DLROptions::oneSetting(),
+                        /*InputChecked=*/true);
+        });
+      });
+  if (!Planned)
     return C;
-  }
-  ReplayResult R = replay(Copy, T);
+  ReplayResult R = replay(*Planned, T);
   C.Planned = true;
   C.Traffic = R.ExtraTraffic;
   C.Spills = R.SpillCount;
@@ -53,16 +68,13 @@ MPASStats::Composition measure(const Graph &G, const TargetDesc &T,
 std::optional<ReplayResult> pipeFigures(const Graph &G, const TargetDesc &T,
                                         ArrayRef<NodeIdx> Order,
                                         const SelectOptions &Select) {
-  Graph Copy = copyForPlan(G);
-  Copy.Order.assign(Order.begin(), Order.end());
-  SelectOptions Plan = Select;
-  Plan.InputVerified = false;
-  Expected<DLRStats> D = selectDLR(Copy, T, DLROptions(), Plan);
-  if (!D) {
-    consumeError(D.takeError());
+  std::optional<Graph> Planned =
+      planCopy(G, Order, Select, [&](Graph &Copy, const SelectOptions &Plan) {
+        return selectDLR(Copy, T, DLROptions(), Plan);
+      });
+  if (!Planned)
     return std::nullopt;
-  }
-  return refineAndMeasure(Copy, T, Select);
+  return refineAndMeasure(*Planned, T, Select);
 }
 
 /// \p C's figures as the replay reports them.
