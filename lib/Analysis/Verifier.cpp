@@ -511,24 +511,23 @@ Error verifyPassInput(const Graph &G, const TargetDesc &Target, StringRef Tool,
   Opts.ErrorLimit = 0;
   Opts.Schedule = Scheduled;
   Opts.Replayed = Replayed;
-  unsigned Errors = 0;
-  constexpr unsigned Shown = 10;
+  ErrorLimiter Limiter(10);
   DiagList Diags;
   verifyGraph(G, Target, Opts,
               [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
-                if (Kind == SourceMgr::DK_Error)
-                  ++Errors;
-                if (Errors > Shown)
+                bool IsError = Kind == SourceMgr::DK_Error;
+                if (!(IsError ? Limiter.error() : Limiter.note()))
                   return;
-                if (Kind == SourceMgr::DK_Error)
+                if (IsError)
                   Diags.error(Loc, Msg);
                 else
                   Diags.note(Loc, Msg);
               });
+  unsigned Errors = Limiter.shown() + Limiter.dropped();
   if (!Errors)
     return Error::success();
-  if (Errors > Shown)
-    Diags.note(SMLoc(), Twine(Errors - Shown) +
+  if (Limiter.dropped())
+    Diags.note(SMLoc(), Twine(Limiter.dropped()) +
                             " more errors not shown; dan-verify shows them "
                             "all");
   Diags.error(SMLoc(), "the input does not verify (" + Twine(Errors) +

@@ -18,6 +18,7 @@
 
 #include "PathFinder.h"
 #include "dan/Analysis/Verifier.h"
+#include "dan/IR/Diagnostic.h"
 #include "dan/IR/Graph.h"
 #include "dan/IR/IdIndex.h"
 #include "llvm/ADT/DenseSet.h"
@@ -50,7 +51,7 @@ public:
       : G(G), T(T), Opts(Opts), Diag(Diag), Pos(G.positions()),
         Forward(G, Rank, /*Backward=*/false, /*WithReuse=*/false),
         Backward(G, Rank, /*Backward=*/true, /*WithReuse=*/false),
-        Sites(G.size()) {}
+        Sites(G.size()), Limiter(Opts.ErrorLimit) {}
 
   unsigned run() {
     checkBuffers();
@@ -75,30 +76,23 @@ public:
       checkRaces();
     if (Opts.Against)
       checkAgainst(*Opts.Against);
-    if (Dropped)
+    if (Limiter.dropped())
       Diag(llvm::SMLoc(), llvm::SourceMgr::DK_Note,
-           "too many errors: " + llvm::Twine(Dropped) +
+           "too many errors: " + llvm::Twine(Limiter.dropped()) +
                " more not shown (--error-limit=0 shows them all)");
-    return Errors;
+    return Limiter.shown();
   }
 
 private:
-  bool stopped() const { return Opts.ErrorLimit && Errors >= Opts.ErrorLimit; }
   void error(llvm::SMLoc Loc, const llvm::Twine &Msg) {
     // Past the limit the checks still run, so that the final note is given
-    // exactly when an error was dropped. Notes follow the error they explain,
-    // so a dropped error drops them.
-    DropNotes = stopped();
-    if (DropNotes) {
-      ++Dropped;
-      return;
-    }
-    ++Errors;
-    Diag(Loc, llvm::SourceMgr::DK_Error, Msg);
+    // exactly when an error was dropped.
+    if (Limiter.error())
+      Diag(Loc, llvm::SourceMgr::DK_Error, Msg);
   }
   void error(NodeIdx At, const llvm::Twine &Msg) { error(G[At].Loc, Msg); }
   void note(llvm::SMLoc Loc, const llvm::Twine &Msg) {
-    if (!DropNotes)
+    if (Limiter.note())
       Diag(Loc, llvm::SourceMgr::DK_Note, Msg);
   }
   void note(NodeIdx At, const llvm::Twine &Msg) { note(G[At].Loc, Msg); }
@@ -156,9 +150,7 @@ private:
   IdTable<BufferSite> Sites;
   /// Buffers in order of first appearance, for a deterministic report.
   std::vector<uint64_t> BufOrder;
-  unsigned Errors = 0;
-  bool DropNotes = false;
-  unsigned Dropped = 0;
+  ErrorLimiter Limiter;
 };
 
 } // namespace dan::detail

@@ -12,25 +12,20 @@ namespace dan::detail {
 
 void ParseState::error(SMLoc Loc, const Twine &Msg) {
   HadError = true;
-  DropNotes = Errors == ShownErrorLimit;
-  if (DropNotes) {
-    ++Dropped;
-    return;
-  }
-  ++Errors;
-  printLocated(SM, Loc, SourceMgr::DK_Error, Msg);
+  if (Limiter.error())
+    printLocated(SM, Loc, SourceMgr::DK_Error, Msg);
 }
 
 void ParseState::note(SMLoc Loc, const Twine &Msg) {
-  if (!DropNotes)
+  if (Limiter.note())
     printLocated(SM, Loc, SourceMgr::DK_Note, Msg);
 }
 
 void ParseState::reportDropped(unsigned BufferID) {
-  if (Dropped)
+  if (Limiter.dropped())
     printAboutBuffer(SM, BufferID, SourceMgr::DK_Note,
-                     droppedErrorsNote(Dropped));
-  Dropped = 0;
+                     droppedErrorsNote(Limiter.dropped()));
+  Limiter.reset();
 }
 
 bool ParseState::lookupTier(StringRef Name, SrcRange R, Tier &T) {

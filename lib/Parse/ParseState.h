@@ -171,8 +171,7 @@ private:
   llvm::DenseMap<uint64_t, NodeIdx> SparseIds;
   std::vector<PendingRef> Refs;
   bool HadError = false;
-  unsigned Errors = 0, Dropped = 0;
-  bool DropNotes = false;
+  ErrorLimiter Limiter{ShownErrorLimit};
   struct PendingTargetValue {
     llvm::StringRef Key;
     SrcRange KeyR;

@@ -56,21 +56,39 @@ constexpr unsigned ShownErrorLimit = 20;
 /// The note after the errors a reader did not show.
 std::string droppedErrorsNote(unsigned Dropped);
 
+/// Which errors of a report, and which of their notes, are shown: the
+/// first \p Limit errors (all of them when it is 0) with their notes. The
+/// rest, and the notes that follow them, are only counted.
+class ErrorLimiter {
+public:
+  explicit ErrorLimiter(unsigned Limit) : Limit(Limit) {}
+  /// Counts an error; whether to show it.
+  bool error() {
+    ShowNotes = !Limit || Shown < Limit;
+    ++(ShowNotes ? Shown : Dropped);
+    return ShowNotes;
+  }
+  /// Whether to show a note: the error before it was shown.
+  bool note() const { return ShowNotes; }
+  unsigned shown() const { return Shown; }
+  unsigned dropped() const { return Dropped; }
+  void reset() { *this = ErrorLimiter(Limit); }
+
+private:
+  unsigned Limit, Shown = 0, Dropped = 0;
+  bool ShowNotes = true;
+};
+
 /// Collects diagnostics and turns them into one DiagError: the first
 /// ShownErrorLimit errors with their notes, and a note counting the rest.
 class DiagList {
 public:
   void error(llvm::SMLoc Loc, const llvm::Twine &Msg) {
-    DropNotes = Errors == ShownErrorLimit;
-    if (DropNotes) {
-      ++Dropped;
-      return;
-    }
-    ++Errors;
-    Diags.push_back({Loc, llvm::SourceMgr::DK_Error, Msg.str()});
+    if (Limiter.error())
+      Diags.push_back({Loc, llvm::SourceMgr::DK_Error, Msg.str()});
   }
   void note(llvm::SMLoc Loc, const llvm::Twine &Msg) {
-    if (!DropNotes)
+    if (Limiter.note())
       Diags.push_back({Loc, llvm::SourceMgr::DK_Note, Msg.str()});
   }
   bool empty() const { return Diags.empty(); }
@@ -78,18 +96,16 @@ public:
   llvm::Error takeError() {
     if (Diags.empty())
       return llvm::Error::success();
-    if (Dropped)
+    if (Limiter.dropped())
       Diags.push_back({llvm::SMLoc(), llvm::SourceMgr::DK_Note,
-                       droppedErrorsNote(Dropped)});
-    Errors = Dropped = 0;
-    DropNotes = false;
+                       droppedErrorsNote(Limiter.dropped())});
+    Limiter.reset();
     return llvm::make_error<DiagError>(std::move(Diags));
   }
 
 private:
   std::vector<Diagnostic> Diags;
-  unsigned Errors = 0, Dropped = 0;
-  bool DropNotes = false;
+  ErrorLimiter Limiter{ShownErrorLimit};
 };
 
 /// "1 buffer", "2 buffers": \p N and \p Noun, in the plural unless N is 1.
