@@ -58,6 +58,35 @@ void check(llvm::Error E) {
     raise(llvm::toString(std::move(E)));
 }
 
+/// Makes a class that Python may not instantiate: its objects come from
+/// the module. Without this, Cls.__new__(Cls) made an object whose __init__
+/// never ran, and pybind11 2.10 gives its methods memory no constructor
+/// wrote.
+void madeByTheModule(PyHeapTypeObject *Type) {
+  Type->ht_type.tp_flags |= Py_TPFLAGS_DISALLOW_INSTANTIATION;
+}
+
+/// The \p T that \p Self wraps, refused if it was made by Cls.__new__(Cls)
+/// without __init__ (see madeByTheModule).
+template <typename T> T &constructed(py::handle Self) {
+  const py::detail::type_info *Info = py::detail::get_type_info(typeid(T));
+  if (!py::isinstance<T>(Self))
+    throw py::type_error(std::string("expected a ") + Info->type->tp_name +
+                         ", not " + Py_TYPE(Self.ptr())->tp_name);
+  auto *Inst = reinterpret_cast<py::detail::instance *>(Self.ptr());
+  py::detail::value_and_holder V = Inst->get_value_and_holder(Info);
+  if (!V.holder_constructed())
+    throw py::type_error("this object was made by __new__ without __init__");
+  return *V.value_ptr<T>();
+}
+
+/// Member function \p F as a method that checks its object (constructed).
+template <typename T, typename R, typename... A> auto method(R (T::*F)(A...)) {
+  return [F](py::handle Self, A... Args) -> R {
+    return (constructed<T>(Self).*F)(std::forward<A>(Args)...);
+  };
+}
+
 /// A graph and the text it was read from, whose locations its diagnostics
 /// point at.
 class PyGraph {
@@ -318,14 +347,17 @@ PYBIND11_MODULE(dan, M) {
   static py::exception<std::runtime_error> Error(M, "Error");
   ErrorType = Error;
 
-  py::class_<NodeHandle>(M, "Node", "A node of a graph being built")
+  py::class_<NodeHandle>(M, "Node", "A node of a graph being built",
+                         py::custom_type_setup(madeByTheModule))
       .def_readonly("index", &NodeHandle::Index);
-  py::class_<BufferHandle>(M, "Buffer", "A buffer of a graph being built")
+  py::class_<BufferHandle>(M, "Buffer", "A buffer of a graph being built",
+                           py::custom_type_setup(madeByTheModule))
       .def_readonly("id", &BufferHandle::Id)
       .def_readonly("size", &BufferHandle::Size)
       .def_readonly("alloc", &BufferHandle::Alloc);
 
-  py::class_<PyGraph>(M, "Graph", "A DAN graph, its schedule and its plan")
+  py::class_<PyGraph>(M, "Graph", "A DAN graph, its schedule and its plan",
+                      py::custom_type_setup(madeByTheModule))
       .def_property_readonly("name", [](PyGraph &G) { return G.graph().Name; })
       .def("__len__", [](PyGraph &G) { return G.graph().size(); })
       .def("__str__", &PyGraph::print)
@@ -346,17 +378,17 @@ PYBIND11_MODULE(dan, M) {
   py::class_<PyBuilder>(M, "Builder", "Builds a graph node by node")
       .def(py::init<const std::string &, const std::string &>(),
            py::arg("name"), py::arg("target") = "davinci")
-      .def("alloc", &PyBuilder::alloc, py::arg("tier"), py::arg("size"),
+      .def("alloc", method(&PyBuilder::alloc), py::arg("tier"), py::arg("size"),
            py::arg("after") = std::vector<NodeHandle>())
-      .def("op", &PyBuilder::op, py::arg("name"), py::arg("pipe"),
+      .def("op", method(&PyBuilder::op), py::arg("name"), py::arg("pipe"),
            py::arg("cycles"), py::arg("buffers"),
            py::arg("after") = std::vector<NodeHandle>())
-      .def("free", &PyBuilder::free, py::arg("buffer"),
+      .def("free", method(&PyBuilder::free), py::arg("buffer"),
            py::arg("after") = std::vector<NodeHandle>())
-      .def("edge", &PyBuilder::edge, py::arg("source"), py::arg("dest"))
-      .def("attr", &PyBuilder::attr, py::arg("node"), py::arg("key"),
+      .def("edge", method(&PyBuilder::edge), py::arg("source"), py::arg("dest"))
+      .def("attr", method(&PyBuilder::attr), py::arg("node"), py::arg("key"),
            py::arg("value"))
-      .def("finish", &PyBuilder::finish,
+      .def("finish", method(&PyBuilder::finish),
            "The graph; the builder is empty afterwards");
 
   M.def("parse", &parse, py::arg("text"), py::arg("name") = "<string>",

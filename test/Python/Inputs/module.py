@@ -83,5 +83,20 @@ try:
     print("nul no error")
 except ValueError as err:
     print("nul error:", err)
+# An object made by __new__ without __init__ is refused, not used: its
+# memory was never written.
+for what, call in [
+    ("new Builder", lambda: dan.Builder.__new__(dan.Builder).alloc("L1", 64)),
+    ("new Graph", lambda: dan.Graph.__new__(dan.Graph)),
+    ("new Node", lambda: dan.Node.__new__(dan.Node)),
+    ("new Buffer", lambda: dan.Buffer.__new__(dan.Buffer)),
+    ("Graph()", lambda: dan.Graph()),
+    ("not a Builder", lambda: dan.Builder.alloc(g, "L1", 64)),
+]:
+    try:
+        call()
+        print(what, "no error")
+    except TypeError as err:
+        print(what, "TypeError:", err)
 print("unchanged", g.print() == open(tmp + "/planned.dan").read())
 print("pipeline", dan.print_pipeline("cpe<effort=2>")[:30])
