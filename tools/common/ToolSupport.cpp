@@ -515,9 +515,6 @@ Expected<std::unique_ptr<Graph>> readIR(SourceMgr &SM, StringRef Path) {
   return G;
 }
 
-} // namespace dan::tool
-
-namespace dan::tool {
 
 static bool StatsJSONFlag = false;
 
