@@ -79,7 +79,7 @@ public:
     if (Limiter.dropped())
       Diag(llvm::SMLoc(), llvm::SourceMgr::DK_Note,
            "too many errors: " + llvm::Twine(Limiter.dropped()) +
-               " more not shown (--error-limit=0 shows them all)");
+               " more not shown (" + Opts.ShowAllHint + ")");
     return Limiter.shown();
   }
 

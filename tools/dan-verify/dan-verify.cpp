@@ -57,6 +57,7 @@ static Error verifyInput(SourceMgr &SM) {
   Opts.L0Single = L0Single;
   Opts.Against = Stage2.get();
   Opts.ErrorLimit = ErrorLimit;
+  Opts.ShowAllHint = "--error-limit=0 shows them all";
   if (Error E = verifyAndReport(**G, (*G)->Target, Opts, SM, InputPath))
     return E;
   if (!Summary)

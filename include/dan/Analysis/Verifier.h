@@ -28,6 +28,9 @@ struct VerifyOptions {
   const Graph *Against = nullptr;
   /// Stop after this many errors (0: no limit).
   unsigned ErrorLimit = 20;
+  /// How the note after the errors past ErrorLimit says to see them all:
+  /// a tool without --error-limit points at dan-verify's.
+  const char *ShowAllHint = "dan-verify --error-limit=0 shows them all";
   /// When set, receives the replay the race check makes (a graph with a
   /// memory plan, checked as a schedule), for a caller that would replay
   /// the same graph again.
