@@ -46,7 +46,7 @@ static cl::opt<bool> Place(
     "place", cl::init(Defaults.MPAS.Place),
     cl::desc("End with the placement step: every ALLOC and its COPY_IN as "
              "late, every FREE as early as the order allows (default on; "
-             "--l0=auto also tries each order without it)"),
+             "--l0=auto also plans the best two orders without it)"),
     cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<size_t> SampleAbove(
