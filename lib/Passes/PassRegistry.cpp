@@ -174,7 +174,7 @@ static constexpr PassOption CPEOptionTable[] = {
     INT_OPTION("window", "W", CPE.Window),
     INT_OPTION("passes", "P", CPE.Passes),
     INT_OPTION("max-candidates", "N", CPE.MaxCandidates),
-    INT_OPTION("effort", "X", CPE.Effort),
+    INT_OPTION("effort", "K", CPE.Effort),
     INT_OPTION("min-retimes", "N", CPE.MinRetimes),
     DOUBLE_OPTION("time-budget", "SECONDS", CPE.TimeBudget),
     INT_OPTION("dense-after", "N", CPE.DenseAfter),

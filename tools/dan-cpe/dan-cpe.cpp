@@ -47,14 +47,15 @@ static cl::opt<uint64_t> MaxCandidates(
 
 // cl::desc keeps a StringRef: the text must outlive the option.
 static const std::string EffortDesc =
-    "Stop once the candidates have retimed X times (nodes + edges) nodes in "
-    "all, or --min-retimes if that is more; 0 for no limit (default " +
+    "Stop once the candidates have retimed K times (nodes + edges) nodes in "
+    "all, K a whole number, or --min-retimes if that is more; 0 for no "
+    "limit (default " +
     std::to_string(Defaults.CPE.Effort) + ")";
 static const std::string MinRetimesDesc =
     "The least number of retimed nodes --effort allows (default " +
     std::to_string(Defaults.CPE.MinRetimes) + ")";
 static cl::opt<uint64_t> Effort("effort", cl::init(Defaults.CPE.Effort),
-                                cl::value_desc("X"), cl::desc(EffortDesc),
+                                cl::value_desc("K"), cl::desc(EffortDesc),
                                 cl::cat(DANCategory));
 static cl::opt<uint64_t> MinRetimes("min-retimes",
                                     cl::init(Defaults.CPE.MinRetimes),
