@@ -244,6 +244,14 @@ int main(int Argc, char **Argv) {
         }();
         if (!G)
           return G.takeError();
+        // IR written over the contest JSON it was read from would destroy
+        // it (dan-translate refuses the same).
+        if (SM.getMemoryBuffer(SM.getMainFileID())
+                ->getBuffer()
+                .ltrim()
+                .starts_with("{"))
+          if (Error E = checkOutputIsNotInput("-o", Output, {Input}))
+            return E;
         std::vector<std::pair<StagePass, StageStats>> Ran;
         if (Error E = runPipeline(**G, *Pipeline, SM, Ran))
           return E;
