@@ -39,6 +39,8 @@ static cl::opt<bool>
             cl::cat(DANCategory));
 
 static Error verifyInput(SourceMgr &SM) {
+  if (Against.getNumOccurrences() && Against.empty())
+    return usageError("--against needs a file name");
   Expected<std::unique_ptr<Graph>> G = readIR(SM, InputPath);
   if (!G)
     return G.takeError();
