@@ -124,6 +124,28 @@ TEST(ComponentsTest, SegmentsOfKernelsInTurn) {
   EXPECT_EQ(idsOf(**Three, S[2]), (std::vector<uint64_t>{4, 5, 6}));
 }
 
+TEST(ComponentsTest, StreamJoinSurvivesAPartWithoutALastNode) {
+  // dan-link refuses a cyclic part first, but the library must not read
+  // past an empty list of last nodes: the cycle has none.
+  llvm::SourceMgr SM;
+  std::string Diags;
+  std::unique_ptr<Graph> Cycle = parse(SM, R"(graph @Cycle {
+  n0 = A VECTOR 1 () after n1
+  n1 = B VECTOR 1 () after n0
+})",
+                                       Diags);
+  ASSERT_TRUE(Cycle) << Diags;
+  std::unique_ptr<Graph> One = parse(SM, R"(graph @One {
+  n0 = NOP VECTOR 1 ()
+})",
+                                     Diags);
+  ASSERT_TRUE(One) << Diags;
+  llvm::Expected<std::unique_ptr<Graph>> Linked =
+      linkGraphs({Cycle.get(), One.get()}, "Linked", LinkJoin::Stream);
+  ASSERT_TRUE(bool(Linked)) << llvm::toString(Linked.takeError());
+  EXPECT_EQ((*Linked)->size(), 3u);
+}
+
 TEST(ComponentsTest, ExtractedPartPrintsAsTheKernelAlone) {
   llvm::SourceMgr SM;
   std::string Diags;

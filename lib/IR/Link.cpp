@@ -98,6 +98,10 @@ void joinParts(Graph &G, ArrayRef<PartRange> Ranges, ArrayRef<NodeIdx> Syncs,
         G[I].Preds.push_back(Syncs[K]);
       continue;
     }
+    // A part whose every node has a successor (a cycle, which the callers
+    // refuse) has no last node to wait for.
+    if (Before.empty())
+      continue;
     for (size_t J = 0; J != After.size(); ++J)
       G[After[J]].Preds.push_back(Before[J * Before.size() / After.size()]);
   }

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ToolSupport.h"
+#include "dan/Analysis/Verifier.h"
 #include "dan/Formats/Formats.h"
 #include "dan/IR/Link.h"
 #include "dan/IR/Printer.h"
@@ -69,6 +70,13 @@ static Error link(SourceMgr &SM) {
   if (Error E =
           checkOneTarget(Graphs, Inputs, "the linked graph has one target"))
     return E;
+  // Each part a legal graph under that target, as a stage asks of its
+  // input: a cycle or a buffer larger than its tier would pass into the
+  // result, and the joins assume every part has a first and a last node.
+  for (const auto &G : Graphs)
+    if (Error E = verifyPassInput(*G, G->Target, "dan-link",
+                                  /*Scheduled=*/false))
+      return E;
 
   std::vector<const Graph *> Parts;
   for (const auto &G : Graphs)
