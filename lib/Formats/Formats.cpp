@@ -80,10 +80,16 @@ std::string graphNameForFile(StringRef Path) {
   return Name;
 }
 
+bool isJSONText(StringRef Text) {
+  // Both readers skip the mark: it must not decide the form either.
+  Text.consume_front("\xEF\xBB\xBF");
+  return Text.ltrim().starts_with("{");
+}
+
 std::unique_ptr<Graph> importGraph(SourceMgr &SM, unsigned BufferID,
                                    StringRef JSONName, const TargetDesc *Base,
                                    uint64_t MaxIncludeSize) {
-  if (SM.getMemoryBuffer(BufferID)->getBuffer().ltrim().starts_with("{"))
+  if (isJSONText(SM.getMemoryBuffer(BufferID)->getBuffer()))
     return importJSON(SM, BufferID, JSONName, Base);
   return parseGraph(SM, BufferID, Base, MaxIncludeSize);
 }

@@ -9,6 +9,7 @@
 
 #include "Progress.h"
 #include "ToolSupport.h"
+#include "dan/Formats/Formats.h"
 #include "dan/IR/Diagnostic.h"
 #include "dan/IR/Printer.h"
 #include "dan/Passes/Pipeline.h"
@@ -246,10 +247,7 @@ int main(int Argc, char **Argv) {
           return G.takeError();
         // IR written over the contest JSON it was read from would destroy
         // it (dan-translate refuses the same).
-        if (SM.getMemoryBuffer(SM.getMainFileID())
-                ->getBuffer()
-                .ltrim()
-                .starts_with("{"))
+        if (isJSONText(SM.getMemoryBuffer(SM.getMainFileID())->getBuffer()))
           if (Error E = checkOutputIsNotInput("-o", Output, {Input}))
             return E;
         std::vector<std::pair<StagePass, StageStats>> Ran;

@@ -49,8 +49,12 @@ void exportGraph(ExportFormat F, const Graph &G, llvm::raw_ostream &OS);
 /// name cannot hold replaced by '_'.
 std::string graphNameForFile(llvm::StringRef Path);
 
+/// Whether \p Text is contest JSON rather than DAN IR: its first character
+/// other than white space (after a UTF-8 byte-order mark) is '{'.
+bool isJSONText(llvm::StringRef Text);
+
 /// Reads a graph in either form, told apart by content: contest JSON (named
-/// \p JSONName) when the text starts with '{', DAN IR otherwise.
+/// \p JSONName) when isJSONText, DAN IR otherwise.
 /// \p MaxIncludeSize as parseGraph takes it.
 std::unique_ptr<Graph>
 importGraph(llvm::SourceMgr &SM, unsigned BufferID, llvm::StringRef JSONName,
