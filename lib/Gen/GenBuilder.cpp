@@ -69,6 +69,11 @@ NodeIdx TraceBuilder::op(unsigned Name, Pipe P, uint64_t Cycles,
     Bufs[BufIds.front()].Writer = I;
   if (FitError.empty())
     checkFit(I);
+  // What the IR cannot hold would be written and not read back.
+  if (FitError.empty() && G[I].Cycles > MaxValue)
+    FitError = ("one " + G.opName(G[I]) + " would take " + Twine(G[I].Cycles) +
+                " cycles, more than the IR holds (2^40); " + FitHint)
+                   .str();
   return I;
 }
 
