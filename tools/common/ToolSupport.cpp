@@ -162,10 +162,45 @@ static bool parseCommandLine(int Argc, char **Argv, StringRef Overview) {
   return true;
 }
 
+/// The files the run has read (its SourceMgr's buffers), which an output
+/// may not replace unless allowOutputOver named it.
+static const SourceMgr *FilesRead = nullptr;
+static std::vector<std::string> Replaceable;
+
+void allowOutputOver(StringRef Input) { Replaceable.push_back(Input.str()); }
+
+/// A usage error when \p Path names a file the run read that no
+/// allowOutputOver made replaceable: a target description, a CSV edges
+/// file, a submission's files, found by the tool rather than named.
+static Error checkNotAFileRead(StringRef Path) {
+  if (!FilesRead || Path == "-")
+    return Error::success();
+  auto Same = [](StringRef A, StringRef B) {
+    bool Result = false;
+    return !sys::fs::equivalent(A, B, Result) && Result;
+  };
+  for (unsigned ID = 1, E = FilesRead->getNumBuffers(); ID <= E; ++ID) {
+    StringRef Read = FilesRead->getMemoryBuffer(ID)->getBufferIdentifier();
+    if (!Same(Read, Path) || any_of(Replaceable, [&](const std::string &R) {
+          return Same(R, Read);
+        }))
+      continue;
+    if (Path == Read)
+      return usageError("cannot write '" + Path +
+                        "': the run read that file, and writing there would "
+                        "destroy it");
+    return usageError("cannot write '" + Path + "': it is '" + Read +
+                      "', which the run read, and writing there would "
+                      "destroy it");
+  }
+  return Error::success();
+}
+
 int runTool(int Argc, char **Argv, StringRef Overview, const ToolBody &Body) {
   if (!parseCommandLine(Argc, Argv, Overview))
     return ExitUsage;
   SourceMgr SM;
+  FilesRead = &SM;
   prefixDiagnostics(SM, ToolName);
   if (Error E = checkTargetOptions(SM))
     return exitStatusOf(std::move(E), SM);
@@ -397,6 +432,8 @@ Error writeError(StringRef Path, Error E) {
 
 Error writeOutput(StringRef Path,
                   const std::function<void(raw_ostream &)> &Write) {
+  if (Error E = checkNotAFileRead(Path))
+    return E;
   Expected<std::unique_ptr<OutputFile>> F = OutputFile::open(Path);
   if (!F)
     return writeError(Path, F.takeError());
@@ -412,6 +449,9 @@ Error writeOutputs(ArrayRef<std::pair<std::string, std::string>> Files,
                    ArrayRef<std::string> Stale) {
   // Every file is written before any is put in place; on a failure the
   // destructors remove the temporary files.
+  for (const auto &File : Files)
+    if (Error E = checkNotAFileRead(File.first))
+      return E;
   std::vector<std::unique_ptr<OutputFile>> Outs;
   for (const auto &[Path, Text] : Files) {
     Expected<std::unique_ptr<OutputFile>> F = OutputFile::open(Path);
@@ -515,7 +555,6 @@ Expected<std::unique_ptr<Graph>> readIR(SourceMgr &SM, StringRef Path) {
   return G;
 }
 
-
 static bool StatsJSONFlag = false;
 
 bool statsAsJSON() { return StatsJSONFlag; }
@@ -557,6 +596,8 @@ int runStageTool(int Argc, char **Argv, StringRef Overview,
     }();
     if (!G)
       return G.takeError();
+    // The output is IR, as the input: it may replace it.
+    allowOutputOver(Input);
     if (Error E = applyTargetOptions(**G))
       return E;
     // A copy: the pass may replace the graph's contents, not its target.

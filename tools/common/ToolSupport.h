@@ -161,9 +161,16 @@ llvm::Error checkOutputIsNotInput(llvm::StringRef Option,
                                   llvm::StringRef Output,
                                   llvm::ArrayRef<std::string> Inputs);
 
+/// Lets an output replace input file \p Input, read in the output's own
+/// format (dan-mpas g.dan -o g.dan). Any other file the run read (a target
+/// description, a file the tool found beside its input) writeOutput and
+/// writeOutputs refuse to replace, with a usage error.
+void allowOutputOver(llvm::StringRef Input);
+
 /// Writes \p Path (stdout for "-") through a temporary file renamed on
 /// success; a device or FIFO is written in place. Every write is checked: a
-/// failure is a usage error and leaves no partial file.
+/// failure is a usage error and leaves no partial file. A file the run read
+/// is not replaced (allowOutputOver).
 llvm::Error writeOutput(llvm::StringRef Path,
                         const std::function<void(llvm::raw_ostream &)> &Write);
 

@@ -239,6 +239,8 @@ int main(int Argc, char **Argv) {
         }
         if (Error E = checkPrintAfter())
           return E;
+        // The input's buffer comes after any --target description's.
+        unsigned InputID = SM.getNumBuffers() + 1;
         Expected<std::unique_ptr<Graph>> G = [&] {
           PhaseTimer T("read", "Reading and parsing the input");
           return readAnyGraph(SM, Input);
@@ -246,10 +248,13 @@ int main(int Argc, char **Argv) {
         if (!G)
           return G.takeError();
         // IR written over the contest JSON it was read from would destroy
-        // it (dan-translate refuses the same).
-        if (isJSONText(SM.getMemoryBuffer(SM.getMainFileID())->getBuffer()))
+        // it (dan-translate refuses the same); over IR, it may replace it.
+        if (isJSONText(SM.getMemoryBuffer(InputID)->getBuffer())) {
           if (Error E = checkOutputIsNotInput("-o", Output, {Input}))
             return E;
+        } else {
+          allowOutputOver(Input);
+        }
         std::vector<std::pair<StagePass, StageStats>> Ran;
         if (Error E = runPipeline(**G, *Pipeline, SM, Ran))
           return E;

@@ -83,6 +83,8 @@ static Error reduce(SourceMgr &SM) {
   if (!Runner)
     return testError(Runner.takeError());
 
+  // The reduced graph is IR, as the input: it may replace it.
+  allowOutputOver(InputPath);
   Expected<std::unique_ptr<Graph>> Input = readIR(SM, InputPath);
   if (!Input)
     return Input.takeError();

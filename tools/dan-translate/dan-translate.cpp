@@ -177,6 +177,12 @@ static Error translate(SourceMgr &SM) {
   if (!SameFormat)
     if (Error E = checkOutputIsNotInput("-o", OutputPath, Inputs))
       return E;
+  // The inputs named may be replaced in their own format; nothing else
+  // read (a CSV edges file or a submission's files found beside them, a
+  // target description) may.
+  if (SameFormat)
+    for (const std::string &Input : Inputs)
+      allowOutputOver(Input);
 
   Expected<std::unique_ptr<Graph>> Read = readGraph(SM);
   if (!Read)
