@@ -194,14 +194,17 @@ Expected<std::unique_ptr<Graph>> linkGraphs(ArrayRef<const Graph *> Parts,
       Out->addNode(syncNode(*Out, NodeBase));
       ++NodeBase;
     }
-    uint64_t MaxNode = 0, MaxBuf = 0;
+    // One past the largest node and buffer id of the part; 0 for a part
+    // without nodes or without buffers, which takes no id.
+    uint64_t NodeEnd = 0, BufEnd = 0;
     for (const Node &N : P->Nodes) {
-      MaxNode = std::max(MaxNode, N.Id);
-      MaxBuf = std::max(MaxBuf, N.isBufferNode() ? N.Buf : 0);
+      NodeEnd = std::max(NodeEnd, N.Id + 1);
+      if (N.isBufferNode())
+        BufEnd = std::max(BufEnd, N.Buf + 1);
       for (uint64_t B : N.Bufs)
-        MaxBuf = std::max(MaxBuf, B);
+        BufEnd = std::max(BufEnd, B + 1);
     }
-    if (NodeBase + MaxNode > MaxValue || BufBase + MaxBuf > MaxValue)
+    if (NodeBase + NodeEnd > MaxValue + 1 || BufBase + BufEnd > MaxValue + 1)
       return createStringError(inconvertibleErrorCode(),
                                "the linked graph's ids would pass 2^40 (at "
                                "graph " +
@@ -237,8 +240,8 @@ Expected<std::unique_ptr<Graph>> linkGraphs(ArrayRef<const Graph *> Parts,
       Out->Order.push_back(I + IndexBase);
     if (P->size())
       Ranges.push_back({IndexBase, NodeIdx(Out->Nodes.size())});
-    NodeBase += P->size() ? MaxNode + 1 : 0;
-    BufBase += MaxBuf + 1;
+    NodeBase += NodeEnd;
+    BufBase += BufEnd;
   }
   joinParts(*Out, Ranges, Syncs, Join);
   if (Error E = resolveTiles(*Out, Ranges))
