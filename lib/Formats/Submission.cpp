@@ -235,12 +235,14 @@ Expected<Submission> exportSubmission(const Graph &G) {
     return S;
   std::vector<std::pair<uint64_t, uint64_t>> Offsets, Spills;
   for (const Node &N : G.Nodes) {
-    if (N.isPlacement() && !N.HasOffset)
-      return createStringError(
-          inconvertibleErrorCode(),
-          "cannot export the memory plan: %s has no offset (dan-verify "
-          "explains what the plan lacks)",
-          describeNode(G, &N - G.Nodes.data()).c_str());
+    if (N.isPlacement() && !N.HasOffset) {
+      DiagList Diags;
+      Diags.error(N.Loc, "cannot export the memory plan: " +
+                             describeNode(G, &N - G.Nodes.data()) +
+                             " has no offset (dan-verify explains what the "
+                             "plan lacks)");
+      return Diags.takeError();
+    }
     if (N.Kind == NodeKind::Alloc)
       Offsets.emplace_back(N.Buf, N.Offset);
     else if (N.Kind == NodeKind::SpillIn)
