@@ -54,6 +54,9 @@ public:
   uint64_t cost(OpCost K, uint64_t X) const { return davinci::opCycles(K, X); }
   /// Emits the FREEs and places them; fails if an operation did not fit.
   llvm::Error finish(FreePlacement Frees);
+  /// Whether an operation did not fit: finish fails, and a family whose
+  /// graph grows faster than its nodes stops building.
+  bool failed() const { return !FitError.empty(); }
   void reserve(uint64_t Nodes) {
     G.Nodes.reserve(Nodes);
     G.Order.reserve(Nodes);
@@ -92,6 +95,10 @@ uint64_t attentionNodes(const AttentionShape &S);
 uint64_t convNodes(const ConvShape &S);
 uint64_t transformerNodes(const ModelShape &S);
 uint64_t convNetNodes(const ModelShape &M, const ConvShape &S);
+/// The buffer operands of the conv graphs' operations (saturating): each
+/// CONV reads every channel tile within the kernel's reach, so they grow
+/// with the square of the channel tiles, and so do the edges.
+uint64_t convUses(const ConvShape &S);
 uint64_t gemvNodes(const GemvShape &S);
 void buildMatmul(TraceBuilder &B, const MatmulShape &S);
 void buildAttention(TraceBuilder &B, const AttentionShape &S);

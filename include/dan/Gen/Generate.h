@@ -132,6 +132,11 @@ struct GenOptions {
 /// The largest graph dan-gen writes.
 constexpr uint64_t MaxGenNodes = 50'000'000;
 
+/// The most buffer operands (about half the edges) a graph may have: the
+/// conv families' grow with the square of --channel-tiles, not with the
+/// nodes.
+constexpr uint64_t MaxGenUses = 100'000'000;
+
 /// The number of nodes the options give, saturating; checked against
 /// MaxGenNodes before anything is built.
 uint64_t countGenNodes(const GenOptions &Opts);
@@ -140,7 +145,8 @@ uint64_t countGenNodes(const GenOptions &Opts);
 std::string defaultGenName(const GenOptions &Opts);
 
 /// Builds the graph. Fails (with a message that names the option to change)
-/// when a count is 0, the graph would exceed MaxGenNodes, or one operation's
+/// when a count is 0, the graph would exceed MaxGenNodes or MaxGenUses, or
+/// one operation's
 /// buffers do not fit a tier of \p T together.
 llvm::Expected<std::unique_ptr<Graph>> generateGraph(const GenOptions &Opts,
                                                      const TargetDesc &T);

@@ -19,6 +19,19 @@ uint64_t convNodes(const ConvShape &S) {
   return mul(Tiles, add(mul(9, S.Layers), 4));
 }
 
+uint64_t convUses(const ConvShape &S) {
+  // Per CONV: its result, its weight and the input tiles in its reach;
+  // per tile a COPY_IN, a MOVE of two and a COPY_OUT besides.
+  uint64_t Uses = 0;
+  for (uint64_t L = 0; L != S.Layers && Uses != UINT64_MAX; ++L) {
+    uint64_t Kernel = S.Kernels[L % S.Kernels.size()];
+    uint64_t Reach = std::min(S.FmapTiles, Kernel);
+    Uses = add(Uses, mul(mul(S.FmapTiles, S.ChannelTiles),
+                         add(mul(Reach, S.ChannelTiles), 6)));
+  }
+  return add(Uses, mul(2, mul(S.FmapTiles, S.ChannelTiles)));
+}
+
 /// Layer after layer: each CONV writes one (feature-map tile, channel tile)
 /// of its layer from the previous layer's tiles within the kernel's reach
 /// (all channel tiles), with its own weight loaded to L1 and moved to L0B.
@@ -34,6 +47,9 @@ void buildConv(TraceBuilder &B, const ConvShape &S) {
              WeightL0 = 8 * Kernel * Kernel;
     for (uint64_t T = 0; T != S.FmapTiles; ++T) {
       for (uint64_t C = 0; C != S.ChannelTiles; ++C) {
+        // The rest would only repeat the error finish reports.
+        if (B.failed())
+          return;
         uint64_t Result = B.alloc(davinci::L1, S.TileBytes);
         SmallVector<uint64_t, 8> Bufs;
         uint64_t First = T >= Reach ? T - Reach : 0,
