@@ -81,6 +81,7 @@ static std::string unknownTargetMessage(StringRef Name) {
 bool ParseState::beginTarget(StringRef Name, SrcRange R) {
   TargetName = Name;
   TargetNameR = R;
+  G.TargetLoc = R.begin;
   std::optional<TargetDesc> Builtin = TargetDesc::builtin(Name);
   TargetIsBuiltin = Builtin.has_value();
   if (Builtin)
@@ -114,6 +115,7 @@ bool ParseState::endTarget() {
 }
 
 bool ParseState::includeTarget(StringRef Path, SrcRange R) {
+  G.TargetLoc = R.begin;
   // Relative to the directory of the file that names it; from standard
   // input, to the working directory.
   SmallString<256> Full;

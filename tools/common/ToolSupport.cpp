@@ -533,14 +533,21 @@ Error checkOneTarget(ArrayRef<std::unique_ptr<Graph>> Graphs,
   for (size_t I = 1; I < Graphs.size(); ++I) {
     if (Graphs[I]->Target == Graphs[0]->Target)
       continue;
-    return createStringError(
-        inconvertibleErrorCode(),
-        "'" + displayName(Paths[I]) + "' (graph " + Graphs[I]->Name +
-            ") is for " + targetInMessage(Graphs[I]->Target) + ", but '" +
-            displayName(Paths[0]) + "' (graph " + Graphs[0]->Name +
-            ") is for " + targetInMessage(Graphs[0]->Target) + ": " + Why +
-            "; give the files the same target header, or the --capacity "
-            "and --spill-cost options that make them agree");
+    // At the header that names the target, when the file has one.
+    DiagList Diags;
+    Diags.error(Graphs[I]->TargetLoc,
+                "'" + displayName(Paths[I]) + "' (graph " + Graphs[I]->Name +
+                    ") is for " + targetInMessage(Graphs[I]->Target) +
+                    ", but '" + displayName(Paths[0]) + "' (graph " +
+                    Graphs[0]->Name + ") is for " +
+                    targetInMessage(Graphs[0]->Target) + ": " + Why +
+                    "; give the files the same target header, or the "
+                    "--capacity and --spill-cost options that make them "
+                    "agree");
+    if (Graphs[0]->TargetLoc.isValid())
+      Diags.note(Graphs[0]->TargetLoc,
+                 "the target of '" + displayName(Paths[0]) + "' is named here");
+    return Diags.takeError();
   }
   return Error::success();
 }

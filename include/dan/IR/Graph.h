@@ -95,6 +95,9 @@ public:
   /// header, the defaults for a graph without one (and for imported ones);
   /// tools apply their --capacity and --spill-cost on top.
   TargetDesc Target = TargetDesc::davinci();
+  /// Where the file's target header names the target; invalid for a graph
+  /// without one.
+  llvm::SMLoc TargetLoc;
   /// Node storage in creation order.
   std::vector<Node> Nodes;
   /// The schedule: every node index exactly once.
