@@ -74,7 +74,8 @@ static Error setBool(StringRef Value, bool &Out) {
 /// stage tools' options take (cl::parser<double>: to_float, strtod's).
 static Error setNonNegative(StringRef Value, double &Out) {
   double V;
-  if (!to_float(Value, V) || !std::isfinite(V) || V < 0)
+  // An empty value, which to_float reads as 0, is no number.
+  if (Value.empty() || !to_float(Value, V) || !std::isfinite(V) || V < 0)
     return valueError("expected a finite number >= 0");
   Out = V;
   return Error::success();

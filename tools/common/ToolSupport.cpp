@@ -17,6 +17,7 @@
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/WithColor.h"
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <new>
@@ -160,6 +161,15 @@ static bool parseCommandLine(int Argc, char **Argv, StringRef Overview) {
   // is reported and cleaned up like a full disk, instead of killing the tool.
   std::signal(SIGXFSZ, SIG_IGN);
   return true;
+}
+
+bool NonNegativeParser::parse(cl::Option &O, StringRef ArgName, StringRef Arg,
+                              double &Val) {
+  if (!Arg.empty() && cl::parser<double>::parse(O, ArgName, Arg, Val))
+    return true;
+  if (Arg.empty() || !std::isfinite(Val) || Val < 0)
+    return O.error("'" + Arg + "' is not a finite number >= 0");
+  return false;
 }
 
 /// The files the run has read (its SourceMgr's buffers), which an output

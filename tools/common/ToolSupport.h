@@ -161,6 +161,15 @@ llvm::Error checkOutputIsNotInput(llvm::StringRef Option,
                                   llvm::StringRef Output,
                                   llvm::ArrayRef<std::string> Inputs);
 
+/// cl::parser for a finite number >= 0 (a cost weight, seconds). It
+/// refuses what cl::parser<double> takes but no such option means: a
+/// negative number, inf, nan, and an empty value, which it reads as 0.
+struct NonNegativeParser : public llvm::cl::parser<double> {
+  using llvm::cl::parser<double>::parser;
+  bool parse(llvm::cl::Option &O, llvm::StringRef ArgName, llvm::StringRef Arg,
+             double &Val);
+};
+
 /// Lets an output replace input file \p Input, read in the output's own
 /// format (dan-mpas g.dan -o g.dan). Any other file the run read (a target
 /// description, a file the tool found beside its input) writeOutput and

@@ -3,7 +3,6 @@
 #include "ToolSupport.h"
 #include "dan/Passes/Pipeline.h"
 #include "llvm/Support/InitLLVM.h"
-#include <cmath>
 #include <string>
 
 using namespace llvm;
@@ -63,21 +62,7 @@ static cl::opt<uint64_t> MinRetimes("min-retimes",
                                     cl::desc(MinRetimesDesc), cl::Hidden,
                                     cl::cat(TuningCategory));
 
-namespace {
-/// Seconds: a finite number >= 0.
-struct SecondsParser : public cl::parser<double> {
-  using cl::parser<double>::parser;
-  bool parse(cl::Option &O, StringRef ArgName, StringRef Arg, double &Val) {
-    if (cl::parser<double>::parse(O, ArgName, Arg, Val))
-      return true;
-    if (!std::isfinite(Val) || Val < 0)
-      return O.error("'" + Arg + "' is not a number of seconds >= 0");
-    return false;
-  }
-};
-} // namespace
-
-static cl::opt<double, false, SecondsParser> TimeBudget(
+static cl::opt<double, false, NonNegativeParser> TimeBudget(
     "time-budget", cl::init(0), cl::value_desc("SECONDS"),
     cl::desc("Try no further candidate after SECONDS of search (wall clock; "
              "the result then depends on the machine); 0 for no limit "

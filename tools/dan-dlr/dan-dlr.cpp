@@ -9,7 +9,6 @@
 #include "ToolSupport.h"
 #include "dan/Passes/Pipeline.h"
 #include "llvm/Support/InitLLVM.h"
-#include <cmath>
 
 using namespace llvm;
 using namespace dan;
@@ -17,21 +16,6 @@ using namespace dan::tool;
 
 /// The options' defaults: the pass's own.
 static const StagePass Defaults = defaultPass(StageKind::DLR);
-
-namespace {
-/// A double that must be finite and at least 0; anything else is a usage
-/// error.
-struct WeightParser : public cl::parser<double> {
-  using cl::parser<double>::parser;
-  bool parse(cl::Option &O, StringRef ArgName, StringRef Arg, double &Val) {
-    if (cl::parser<double>::parse(O, ArgName, Arg, Val))
-      return true;
-    if (!std::isfinite(Val) || Val < 0)
-      return O.error("'" + Arg + "' is not a finite number >= 0");
-    return false;
-  }
-};
-} // namespace
 
 static cl::opt<FitPolicy>
     Fit("fit", cl::desc("How a placement chooses its free segment"),
@@ -51,14 +35,14 @@ static cl::opt<VictimSet>
             cl::desc("Which buffers a placement that does not fit evicts"),
             enumValues(victimSetTable()), cl::Hidden, cl::cat(TuningCategory));
 
-static cl::opt<double, false, WeightParser>
+static cl::opt<double, false, NonNegativeParser>
     LambdaByte("lambda-byte", cl::init(Defaults.DLR.LambdaByte),
                cl::value_desc("X"),
                cl::desc("Weight of a spill's extra traffic in the cost score "
                         "(default 1)"),
                cl::Hidden, cl::cat(TuningCategory));
 
-static cl::opt<double, false, WeightParser>
+static cl::opt<double, false, NonNegativeParser>
     LambdaCyc("lambda-cyc", cl::init(Defaults.DLR.LambdaCyc),
               cl::value_desc("X"),
               cl::desc("Weight of a spill's cycles in the cost score "
