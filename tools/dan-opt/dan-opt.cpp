@@ -225,14 +225,15 @@ int main(int Argc, char **Argv) {
       "dan-opt: runs the stages as passes in one process, as the pipe of "
       "the stage tools would\n",
       [](SourceMgr &SM) -> Error {
-        if (PrintPasses) {
-          printPassList(outs());
-          return finishStdout();
-        }
+        // A malformed -passes is a usage error whatever else is asked.
         Expected<std::vector<StagePass>> Pipeline = parsePassPipeline(Passes);
         if (!Pipeline)
           return usageError("invalid -passes '" + Passes +
                             "': " + toString(Pipeline.takeError()));
+        if (PrintPasses) {
+          printPassList(outs());
+          return finishStdout();
+        }
         if (PrintPipeline) {
           outs() << printPassPipeline(*Pipeline) << '\n';
           return finishStdout();
