@@ -66,6 +66,13 @@ void madeByTheModule(PyHeapTypeObject *Type) {
   Type->ht_type.tp_flags |= Py_TPFLAGS_DISALLOW_INSTANTIATION;
 }
 
+/// A SourceMgr handler that appends each diagnostic, as the tools print
+/// it, to the std::string \p Context.
+void collectDiagnostic(const llvm::SMDiagnostic &D, void *Context) {
+  llvm::raw_string_ostream OS(*static_cast<std::string *>(Context));
+  printDiagnostic(D, OS);
+}
+
 /// The \p T that \p Self wraps, refused if it was made by Cls.__new__(Cls)
 /// without __init__ (see madeByTheModule).
 template <typename T> T &constructed(py::handle Self) {
@@ -115,9 +122,12 @@ public:
                       const llvm::Twine &Msg) const {
     std::string Text;
     llvm::raw_string_ostream OS(Text);
-    if (Loc.isValid() && SM->FindBufferContainingLoc(Loc))
-      SM->PrintMessage(OS, Loc, Kind, Msg, {}, {}, /*ShowColors=*/false);
-    else
+    if (Loc.isValid() && SM->FindBufferContainingLoc(Loc)) {
+      // printLocated's text (escapes, window, caret), collected here.
+      SM->setDiagHandler(collectDiagnostic, &Text);
+      printLocated(*SM, Loc, Kind, Msg);
+      SM->setDiagHandler(nullptr);
+    } else
       OS << (Kind == llvm::SourceMgr::DK_Note ? "note: " : "error: ") << Msg
          << '\n';
     return Text;
@@ -290,12 +300,7 @@ PyGraph parse(const std::string &Text, const std::string &Name,
               const std::optional<std::string> &Target) {
   auto SM = std::make_unique<llvm::SourceMgr>();
   std::string Diags;
-  SM->setDiagHandler(
-      [](const llvm::SMDiagnostic &D, void *Ctx) {
-        llvm::raw_string_ostream OS(*static_cast<std::string *>(Ctx));
-        D.print(nullptr, OS, /*ShowColors=*/false);
-      },
-      &Diags);
+  SM->setDiagHandler(collectDiagnostic, &Diags);
   unsigned ID = addSourceBuffer(
       *SM, llvm::MemoryBuffer::getMemBufferCopy(Text, Name), llvm::SMLoc());
   std::optional<TargetDesc> Base;

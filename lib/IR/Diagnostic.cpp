@@ -156,6 +156,10 @@ void emit(const llvm::SourceMgr &SM, const llvm::SMDiagnostic &D,
 
 } // namespace
 
+void printDiagnostic(const llvm::SMDiagnostic &D, llvm::raw_ostream &OS) {
+  printTo(D, D.getColumnNo(), /*ProgName=*/nullptr, OS);
+}
+
 void prefixDiagnostics(llvm::SourceMgr &SM, const std::string &ProgName) {
   SM.setDiagHandler(printWithProgram,
                     const_cast<void *>(static_cast<const void *>(&ProgName)));

@@ -128,6 +128,12 @@ constexpr size_t MaxShownSourceColumns = 200;
 void printLocated(const llvm::SourceMgr &SM, llvm::SMLoc Loc,
                   llvm::SourceMgr::DiagKind Kind, const llvm::Twine &Msg);
 
+/// Writes \p D to \p OS as the tools print it: a long source line as a
+/// window, and a caret also under a line with bytes past ASCII, which
+/// SMDiagnostic::print leaves without one. For a SourceMgr handler that
+/// collects the diagnostics printLocated reports.
+void printDiagnostic(const llvm::SMDiagnostic &D, llvm::raw_ostream &OS);
+
 /// Reports \p Msg about buffer \p BufferID of \p SM as a whole, naming its
 /// file but no line ("<stdin>: error: ..."), as printLocated would.
 void printAboutBuffer(const llvm::SourceMgr &SM, unsigned BufferID,

@@ -76,6 +76,12 @@ except dan.Error as err:
     lines = str(err).splitlines()
     print("latin1 error:", lines[0].split("/")[-1])
     print("latin1 line:", lines[1])
+# A source line with UTF-8 keeps its caret, as the tools print it
+# (SMDiagnostic::print leaves it out).
+try:
+    dan.parse("graph @x {\n  n0 = alloc b0 L9 5 // caf\u00e9\n}\n")
+except dan.Error as err:
+    print("utf8 caret:", repr(str(err).splitlines()[2]))
 # A path with a NUL byte is refused as open() refuses it (the C library
 # would read the file named up to the NUL).
 try:
