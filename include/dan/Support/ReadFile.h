@@ -3,7 +3,8 @@
 // Every file a tool reads (its input, a side file, the target description
 // a header names) is read whole, up to a limit: a regular file is refused
 // by its size before it is read, anything else (stdin, a pipe, a device
-// such as /dev/zero) as soon as it has given more than the limit.
+// such as /dev/zero, a file that reports no size) as soon as it has given
+// more than the limit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,7 +59,9 @@ readFileBounded(llvm::StringRef Path, uint64_t Limit) {
   fs::file_status St;
   if (std::error_code EC = fs::status(Path, St))
     return llvm::errorCodeToError(EC);
-  if (!fs::is_regular_file(St)) {
+  // A file that reports no size (one of /proc's) may still hold bytes:
+  // read it as a stream too.
+  if (!fs::is_regular_file(St) || St.getSize() == 0) {
     llvm::Expected<fs::file_t> FD = fs::openNativeFileForRead(Path);
     if (!FD)
       return FD.takeError();
