@@ -172,6 +172,23 @@ bool NonNegativeParser::parse(cl::Option &O, StringRef ArgName, StringRef Arg,
   return false;
 }
 
+/// Whether input \p Input ("-" or "<stdin>": standard input, when it is
+/// redirected from a file) and output \p Output are the same file, by any
+/// path or link.
+static bool sameFile(StringRef Input, StringRef Output) {
+  namespace fs = sys::fs;
+  fs::file_status In, Out;
+  if (Output == "-" || fs::status(Output, Out))
+    return false;
+  if (Input == "-" || Input == "<stdin>") {
+    if (fs::status(0, In))
+      return false;
+  } else if (fs::status(Input, In)) {
+    return false;
+  }
+  return fs::is_regular_file(In) && fs::equivalent(In, Out);
+}
+
 /// The files the run has read (its SourceMgr's buffers), which an output
 /// may not replace unless allowOutputOver named it.
 static const SourceMgr *FilesRead = nullptr;
@@ -183,16 +200,12 @@ void allowOutputOver(StringRef Input) { Replaceable.push_back(Input.str()); }
 /// allowOutputOver made replaceable: a target description, a CSV edges
 /// file, a submission's files, found by the tool rather than named.
 static Error checkNotAFileRead(StringRef Path) {
-  if (!FilesRead || Path == "-")
+  if (!FilesRead)
     return Error::success();
-  auto Same = [](StringRef A, StringRef B) {
-    bool Result = false;
-    return !sys::fs::equivalent(A, B, Result) && Result;
-  };
   for (unsigned ID = 1, E = FilesRead->getNumBuffers(); ID <= E; ++ID) {
     StringRef Read = FilesRead->getMemoryBuffer(ID)->getBufferIdentifier();
-    if (!Same(Read, Path) || any_of(Replaceable, [&](const std::string &R) {
-          return Same(R, Read);
+    if (!sameFile(Read, Path) || any_of(Replaceable, [&](const std::string &R) {
+          return R == "-" ? Read == "<stdin>" : sameFile(R, Read);
         }))
       continue;
     if (Path == Read)
@@ -318,16 +331,13 @@ Expected<unsigned> readInput(SourceMgr &SM, StringRef Path) {
 
 Error checkOutputIsNotInput(StringRef Option, StringRef Output,
                             ArrayRef<std::string> Inputs) {
-  if (Output == "-")
-    return Error::success();
-  for (const std::string &Input : Inputs) {
-    bool Same = false;
-    if (Input == "-" || sys::fs::equivalent(Input, Output, Same) || !Same)
-      continue;
-    return usageError(Option + " '" + Output + "' is the input file '" + Input +
-                      "'; writing there would destroy the input");
-  }
-  return Error::success();
+  for (const std::string &Input : Inputs)
+    if (sameFile(Input, Output))
+      return usageError(Option + " '" + Output + "' is the input file '" +
+                        (Input == "-" ? "<stdin>" : Input) +
+                        "'; writing there would destroy the input");
+  // Nor a file read already: a --target description.
+  return checkNotAFileRead(Output);
 }
 
 namespace {
@@ -607,6 +617,9 @@ int runStageTool(int Argc, char **Argv, StringRef Overview,
     if (Check)
       if (Error E = Check())
         return E;
+    // A --target description read already: refused before the stage runs.
+    if (Error E = checkNotAFileRead(Output))
+      return E;
     Expected<std::unique_ptr<Graph>> G = [&] {
       PhaseTimer T("read", "Reading and parsing the input");
       return readIR(SM, Input);

@@ -240,6 +240,10 @@ int main(int Argc, char **Argv) {
         }
         if (Error E = checkPrintAfter())
           return E;
+        // A --target description read already: refused before the passes
+        // run (the input itself is checked once read).
+        if (Error E = checkOutputIsNotInput("-o", Output, {}))
+          return E;
         // The input's buffer comes after any --target description's.
         unsigned InputID = SM.getNumBuffers() + 1;
         Expected<std::unique_ptr<Graph>> G = [&] {

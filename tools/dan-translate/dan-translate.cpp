@@ -180,9 +180,12 @@ static Error translate(SourceMgr &SM) {
   // The inputs named may be replaced in their own format; nothing else
   // read (a CSV edges file or a submission's files found beside them, a
   // target description) may.
-  if (SameFormat)
+  if (SameFormat) {
     for (const std::string &Input : Inputs)
       allowOutputOver(Input);
+    if (Inputs.empty()) // standard input
+      allowOutputOver("-");
+  }
 
   Expected<std::unique_ptr<Graph>> Read = readGraph(SM);
   if (!Read)
