@@ -200,17 +200,21 @@ Expected<std::unique_ptr<Graph>> generateGraph(const GenOptions &Opts,
                    " nodes, more than the limit of " + Twine(MaxGenNodes));
   if (Opts.Family == GenFamily::Conv || Opts.Family == GenFamily::ConvNet) {
     ConvShape S = Opts.Conv;
-    if (Opts.Family == GenFamily::ConvNet)
+    uint64_t Uses = 0;
+    if (Opts.Family == GenFamily::ConvNet) {
+      // A net's layers each load and store their tiles.
       S.Layers = Opts.Model.Layers;
-    // A net's layers each load and store their tiles.
-    uint64_t Uses = add(
-        convUses(S), mul(2, mul(S.Layers, mul(S.FmapTiles, S.ChannelTiles))));
+      Uses = mul(2, mul(S.Layers, mul(S.FmapTiles, S.ChannelTiles)));
+    }
+    Uses = add(Uses, convUses(S));
     if (Uses > MaxGenUses)
       return invalid("the graph would have " +
                      (Uses == UINT64_MAX ? std::string("more than 2^64")
                                          : std::to_string(Uses)) +
                      " buffer operands, more than the limit of " +
-                     Twine(MaxGenUses) + "; use fewer --channel-tiles");
+                     Twine(MaxGenUses) +
+                     "; use fewer --channel-tiles, --fmap-tiles or "
+                     "--layers");
   }
   if (Opts.JitterPercent > 100)
     return invalid("--jitter must be at most 100 (percent)");
