@@ -99,6 +99,7 @@ uint64_t convNetNodes(const ModelShape &M, const ConvShape &S);
 /// CONV reads every channel tile within the kernel's reach, so they grow
 /// with the square of the channel tiles, and so do the edges.
 uint64_t convUses(const ConvShape &S);
+uint64_t convNetUses(const ModelShape &M, const ConvShape &S);
 uint64_t gemvNodes(const GemvShape &S);
 void buildMatmul(TraceBuilder &B, const MatmulShape &S);
 void buildAttention(TraceBuilder &B, const AttentionShape &S);

@@ -199,14 +199,9 @@ Expected<std::unique_ptr<Graph>> generateGraph(const GenOptions &Opts,
                                         : std::to_string(Nodes)) +
                    " nodes, more than the limit of " + Twine(MaxGenNodes));
   if (Opts.Family == GenFamily::Conv || Opts.Family == GenFamily::ConvNet) {
-    ConvShape S = Opts.Conv;
-    uint64_t Uses = 0;
-    if (Opts.Family == GenFamily::ConvNet) {
-      // A net's layers each load and store their tiles.
-      S.Layers = Opts.Model.Layers;
-      Uses = mul(2, mul(S.Layers, mul(S.FmapTiles, S.ChannelTiles)));
-    }
-    Uses = add(Uses, convUses(S));
+    uint64_t Uses = Opts.Family == GenFamily::Conv
+                        ? convUses(Opts.Conv)
+                        : convNetUses(Opts.Model, Opts.Conv);
     if (Uses > MaxGenUses)
       return invalid("the graph would have " +
                      (Uses == UINT64_MAX ? std::string("more than 2^64")

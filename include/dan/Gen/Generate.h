@@ -146,8 +146,7 @@ std::string defaultGenName(const GenOptions &Opts);
 
 /// Builds the graph. Fails (with a message that names the option to change)
 /// when a count is 0, the graph would exceed MaxGenNodes or MaxGenUses, or
-/// one operation's
-/// buffers do not fit a tier of \p T together.
+/// one operation's buffers do not fit a tier of \p T together.
 llvm::Expected<std::unique_ptr<Graph>> generateGraph(const GenOptions &Opts,
                                                      const TargetDesc &T);
 

@@ -125,6 +125,19 @@ uint64_t convNetNodes(const ModelShape &M, const ConvShape &S) {
   return mul(M.Layers, convNodes(One));
 }
 
+uint64_t convNetUses(const ModelShape &M, const ConvShape &S) {
+  // Each layer a one-layer conv graph with its own loads and stores, as
+  // buildConvNet makes it.
+  uint64_t Uses = 0;
+  for (uint64_t L = 0; L != M.Layers && Uses != UINT64_MAX; ++L) {
+    ConvShape One = S;
+    One.Layers = 1;
+    One.Kernels = {S.Kernels[L % S.Kernels.size()]};
+    Uses = add(Uses, convUses(One));
+  }
+  return Uses;
+}
+
 /// Layer after layer, one convolution kernel each (its kernel size from
 /// S.Kernels in turn), reading the feature map the kernel before stored.
 void buildConvNet(TraceBuilder &B, const ModelShape &M, const ConvShape &S) {
