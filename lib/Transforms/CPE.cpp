@@ -95,7 +95,7 @@ Search::Way Search::way(const Move &M, SmallVectorImpl<NodeIdx> &Group) {
     return Way::Sink;
   Group.clear();
   if (MA && MB && !(isBuf(M.A) && isBuf(M.B)) &&
-      !is_contained(preds(M.B), M.A) && !is_contained(barriers(M.B), M.A) &&
+      !is_contained(preds(M.B), M.A) && !barrier(M.B, M.A) &&
       earliest(M.B) <= uint64_t(latest(M.A)) + 1)
     return Way::Both;
   return Way::Illegal;

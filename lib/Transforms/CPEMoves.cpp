@@ -16,10 +16,10 @@ namespace dan {
 namespace cpe {
 
 void Search::buildBarriers() {
-  // Barriers: every buffer node of every buffer an operation uses, and
-  // for a buffer node every operation that uses its buffer. Buffers are
-  // numbered densely as they first appear, and each one's buffer nodes and
-  // users kept as compressed lists, in node index order.
+  // Barriers kept by buffer: a node's are the lists of its buffers, so
+  // they take O(nodes + uses), not O(uses * buffer nodes) as one list per
+  // node would (a buffer that many operations use and that spills often).
+  // Buffers are numbered densely as they first appear.
   IdIndex BufferOf(V);
   uint32_t Buffers = 0;
   auto Number = [&](uint64_t Id) {
@@ -27,68 +27,45 @@ void Search::buildBarriers() {
       ++Buffers;
     return BufferOf.lookup(Id);
   };
-  // Each operation's buffers, each once, in id order.
-  auto UniqueBufs = [&](NodeIdx I) {
-    SmallVector<uint64_t, 3> Bufs(G[I].Bufs.begin(), G[I].Bufs.end());
-    llvm::sort(Bufs);
-    Bufs.erase(std::unique(Bufs.begin(), Bufs.end()), Bufs.end());
-    return Bufs;
-  };
-  std::vector<uint32_t> NodesBegin, UsersBegin;
-  std::vector<NodeIdx> NodesList, UsersList;
-  {
-    auto ForEachUse = [&](auto Visit) {
-      for (NodeIdx I = 0; I != V; ++I) {
-        if (G[I].isBufferNode())
-          Visit(/*IsBufferNode=*/true, BufferOf.lookup(G[I].Buf), I);
-        else
-          for (uint64_t B : UniqueBufs(I))
-            Visit(/*IsBufferNode=*/false, BufferOf.lookup(B), I);
-      }
-    };
+  // Each node's buffers: an operation's, each once, in id order; a buffer
+  // node's own.
+  auto ForEachNodeBuffer = [&](auto Visit) {
     for (NodeIdx I = 0; I != V; ++I) {
-      if (G[I].isBufferNode())
-        Number(G[I].Buf);
-      else
-        for (uint64_t B : G[I].Bufs)
-          Number(B);
+      if (G[I].isBufferNode()) {
+        Visit(I, Number(G[I].Buf));
+        continue;
+      }
+      SmallVector<uint64_t, 3> Bufs(G[I].Bufs.begin(), G[I].Bufs.end());
+      llvm::sort(Bufs);
+      Bufs.erase(std::unique(Bufs.begin(), Bufs.end()), Bufs.end());
+      for (uint64_t B : Bufs)
+        Visit(I, Number(B));
     }
-    CSRBuilder<NodeIdx> Nodes(Buffers), Users(Buffers);
-    ForEachUse([&](bool IsBufferNode, uint32_t B, NodeIdx) {
-      (IsBufferNode ? Nodes : Users).count(B);
-    });
-    Nodes.startAdding();
-    Users.startAdding();
-    ForEachUse([&](bool IsBufferNode, uint32_t B, NodeIdx I) {
-      (IsBufferNode ? Nodes : Users).add(B, I);
-    });
-    Nodes.finish(NodesBegin, NodesList);
-    Users.finish(UsersBegin, UsersList);
-  }
-  auto List = [](const std::vector<uint32_t> &Begin,
-                 const std::vector<NodeIdx> &Values, uint32_t B) {
-    return ArrayRef(Values).slice(Begin[B], Begin[B + 1] - Begin[B]);
   };
-  auto ForEachBarrierList = [&](NodeIdx I, auto Visit) {
-    if (G[I].isBufferNode()) {
-      Visit(List(UsersBegin, UsersList, BufferOf.lookup(G[I].Buf)));
-      return;
-    }
-    for (uint64_t B : UniqueBufs(I))
-      Visit(List(NodesBegin, NodesList, BufferOf.lookup(B)));
-  };
-  BarBegin.assign(V + 1, 0);
-  for (NodeIdx I = 0; I != V; ++I) {
-    BarBegin[I + 1] = BarBegin[I];
-    ForEachBarrierList(
-        I, [&](ArrayRef<NodeIdx> L) { BarBegin[I + 1] += L.size(); });
-  }
-  BarList.clear();
-  BarList.reserve(BarBegin[V]);
+  CSRBuilder<uint32_t> NodeBufs(V);
+  ForEachNodeBuffer([&](NodeIdx I, uint32_t) { NodeBufs.count(I); });
+  NodeBufs.startAdding();
+  ForEachNodeBuffer([&](NodeIdx I, uint32_t B) { NodeBufs.add(I, B); });
+  NodeBufs.finish(NodeBufBegin, NodeBufList);
+  // Each buffer's buffer nodes and users, in node index order.
+  CSRBuilder<NodeIdx> Nodes(Buffers), Users(Buffers);
   for (NodeIdx I = 0; I != V; ++I)
-    ForEachBarrierList(I, [&](ArrayRef<NodeIdx> L) {
-      BarList.insert(BarList.end(), L.begin(), L.end());
-    });
+    for (uint32_t B : bufferNumbers(I))
+      (isBuf(I) ? Nodes : Users).count(B);
+  Nodes.startAdding();
+  Users.startAdding();
+  for (NodeIdx I = 0; I != V; ++I)
+    for (uint32_t B : bufferNumbers(I))
+      (isBuf(I) ? Nodes : Users).add(B, I);
+  Nodes.finish(BufNodesBegin, BufNodesList);
+  Users.finish(BufUsersBegin, BufUsersList);
+}
+
+bool Search::barrier(NodeIdx A, NodeIdx B) const {
+  if (isBuf(A) == isBuf(B))
+    return false;
+  const Node &Op = isBuf(A) ? G[B] : G[A];
+  return is_contained(Op.Bufs, isBuf(A) ? G[A].Buf : G[B].Buf);
 }
 
 /// The first position \p I may take alone: after every predecessor and
@@ -96,10 +73,13 @@ void Search::buildBarriers() {
 /// previous buffer node.
 uint32_t Search::earliest(NodeIdx I) const {
   uint32_t E = 0;
-  for (ArrayRef<NodeIdx> L : {preds(I), barriers(I)})
+  auto After = [&](ArrayRef<NodeIdx> L) {
     for (NodeIdx P : L)
       if (Pos[P] < Pos[I])
         E = std::max(E, Pos[P] + 1);
+  };
+  After(preds(I));
+  forEachBarrierList(I, After);
   if (isBuf(I))
     if (NodeIdx P = bufPrev(I); P != None)
       E = std::max(E, Pos[P] + 1);
@@ -111,10 +91,13 @@ uint32_t Search::earliest(NodeIdx I) const {
 /// buffer node.
 uint32_t Search::latest(NodeIdx I) const {
   uint32_t L = V - 1;
-  for (ArrayRef<NodeIdx> List : {succs(I), barriers(I)})
+  auto Before = [&](ArrayRef<NodeIdx> List) {
     for (NodeIdx S : List)
       if (Pos[S] > Pos[I])
         L = std::min(L, Pos[S] - 1);
+  };
+  Before(succs(I));
+  forEachBarrierList(I, Before);
   if (isBuf(I))
     if (NodeIdx S = bufNext(I); S != None)
       L = std::min(L, Pos[S] - 1);
@@ -150,10 +133,7 @@ bool Search::group(NodeIdx I, NodeIdx Stop, bool Up,
     if (FromZ.size() <= FromY.size() ? is_contained(FromZ, Y)
                                      : is_contained(FromY, Z))
       return true;
-    if (isBuf(Z) == isBuf(Y))
-      return false;
-    const Node &Op = isBuf(Z) ? G[Y] : G[Z];
-    return is_contained(Op.Bufs, isBuf(Z) ? G[Z].Buf : G[Y].Buf);
+    return barrier(Z, Y);
   };
   uint32_t P = Pos[I], Edge = Pos[Stop];
   while (P != Edge) {

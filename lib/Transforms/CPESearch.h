@@ -102,11 +102,16 @@ private:
   bool MoveBuffers;
   std::vector<uint64_t> Cycles;
   std::vector<uint8_t> PipeOf;
-  /// Edges as compressed lists: predecessors, successors, and barriers:
-  /// for an operation, the buffer nodes of the buffers it uses; for a
-  /// buffer node, the operations that use its buffer.
-  std::vector<uint32_t> PredBegin, SuccBegin, BarBegin;
-  std::vector<NodeIdx> PredList, SuccList, BarList;
+  /// Edges as compressed lists: predecessors and successors.
+  std::vector<uint32_t> PredBegin, SuccBegin;
+  std::vector<NodeIdx> PredList, SuccList;
+  /// Barriers, a move's other limit: for an operation, the buffer nodes of
+  /// the buffers it uses; for a buffer node, the operations that use its
+  /// buffer. Kept by buffer (numbered densely): each node's buffers, and
+  /// each buffer's buffer nodes and users, as compressed lists.
+  std::vector<uint32_t> NodeBufBegin, BufNodesBegin, BufUsersBegin;
+  std::vector<uint32_t> NodeBufList;
+  std::vector<NodeIdx> BufNodesList, BufUsersList;
   /// The buffer nodes in schedule order (fixed: they never pass each
   /// other), and each buffer node's index there.
   std::vector<NodeIdx> BufSeq;
@@ -188,9 +193,21 @@ private:
     return ArrayRef(SuccList).slice(SuccBegin[I],
                                     SuccBegin[I + 1] - SuccBegin[I]);
   }
-  ArrayRef<NodeIdx> barriers(NodeIdx I) const {
-    return ArrayRef(BarList).slice(BarBegin[I], BarBegin[I + 1] - BarBegin[I]);
+  ArrayRef<uint32_t> bufferNumbers(NodeIdx I) const {
+    return ArrayRef(NodeBufList)
+        .slice(NodeBufBegin[I], NodeBufBegin[I + 1] - NodeBufBegin[I]);
   }
+  /// Calls \p Visit with each list of \p I's barriers (one per buffer).
+  template <typename VisitFn>
+  void forEachBarrierList(NodeIdx I, VisitFn Visit) const {
+    const std::vector<uint32_t> &Begin =
+        isBuf(I) ? BufUsersBegin : BufNodesBegin;
+    const std::vector<NodeIdx> &List = isBuf(I) ? BufUsersList : BufNodesList;
+    for (uint32_t B : bufferNumbers(I))
+      Visit(ArrayRef(List).slice(Begin[B], Begin[B + 1] - Begin[B]));
+  }
+  /// Whether \p A is a barrier of \p B (and so \p B of \p A).
+  bool barrier(NodeIdx A, NodeIdx B) const;
   NodeIdx pipePrev(NodeIdx I) const { return PipePrev[I]; }
   /// The latest finish of the predecessors (eq. 32's max), and which one.
   uint64_t ready(NodeIdx I, NodeIdx *Which = nullptr) const;
