@@ -47,14 +47,14 @@ static cl::opt<unsigned>
               cl::value_desc("N"),
               cl::desc("Operations in each subproblem solved exactly, 1 to "
                        "64 (default 40)"),
-              cl::cat(DANCategory));
+              cl::Hidden, cl::cat(TuningCategory));
 
 static cl::opt<uint64_t> States(
     "states", cl::init(PeakBoundOptions().StatesPerWindow), cl::value_desc("N"),
     cl::desc("States the exact search of one subproblem may expand (default "
              "5000; sixteen times that in all); a search cut off still "
              "proves the peak it reached"),
-    cl::cat(DANCategory));
+    cl::Hidden, cl::cat(TuningCategory));
 
 /// The schedules a peak bound holds for, as the end of its title.
 static std::string ruleTitle(L0Rule R) {
