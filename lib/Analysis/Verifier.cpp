@@ -527,9 +527,8 @@ Error verifyPassInput(const Graph &G, const TargetDesc &Target, StringRef Tool,
   if (!Errors)
     return Error::success();
   if (Limiter.dropped())
-    Diags.note(SMLoc(), Twine(Limiter.dropped()) +
-                            " more errors not shown; dan-verify "
-                            "--error-limit=0 shows them all");
+    Diags.note(SMLoc(), droppedErrorsNote(Limiter.dropped()) +
+                            " (dan-verify --error-limit=0 shows them all)");
   Diags.error(SMLoc(), "the input does not verify (" + Twine(Errors) +
                            (Errors == 1 ? " error" : " errors") + "); " + Tool +
                            " needs a legal " +

@@ -78,8 +78,8 @@ public:
       checkAgainst(*Opts.Against);
     if (Limiter.dropped())
       Diag(llvm::SMLoc(), llvm::SourceMgr::DK_Note,
-           "too many errors: " + llvm::Twine(Limiter.dropped()) +
-               " more not shown (" + Opts.ShowAllHint + ")");
+           droppedErrorsNote(Limiter.dropped()) + " (" + Opts.ShowAllHint +
+               ")");
     return Limiter.shown();
   }
 
