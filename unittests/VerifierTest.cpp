@@ -88,3 +88,88 @@ TEST(VerifierTest, AgainstKeepsThePlan) {
             std::string::npos)
       << Moved.Messages[0];
 }
+
+namespace {
+/// K tiles, each loaded into its own buffer before one SYNC and stored
+/// after it: every store follows its alloc, and every load precedes its
+/// free, only through the SYNC. \p BrokenTile's store is not after the
+/// SYNC, so no path orders it after its alloc or its load before its free.
+std::string tilesAroundASync(int K, int BrokenTile = -1) {
+  std::string T = "graph @g {\n", Loads;
+  auto Id = [](int I) { return "n" + std::to_string(I); };
+  int Sync = 3 * K;
+  for (int I = 0; I != K; ++I) {
+    std::string B = "b" + std::to_string(I);
+    T += Id(I) + " = alloc " + B + " UB 1\n";
+    T += Id(K + I) + " = COPY_IN MTE2 10 (" + B + ") after " + Id(I) + "\n";
+    Loads += (I ? ", " : "") + Id(K + I);
+  }
+  T += Id(Sync) + " = SYNC VECTOR 1 () after " + Loads + "\n";
+  for (int I = 0; I != K; ++I) {
+    std::string B = "b" + std::to_string(I);
+    std::string Store = Id(Sync + 1 + I);
+    T += Store + " = COPY_OUT MTE3 10 (" + B + ")" +
+         (I == BrokenTile ? "" : " after " + Id(Sync)) + "\n";
+    T += Id(Sync + 1 + K + I) + " = free " + B + " UB 1 after " + Store + "\n";
+  }
+  return T + "}";
+}
+} // namespace
+
+// The path searches stop at a node with an edge to the use they look for:
+// the SYNC, reached from each alloc, is never expanded for each store.
+TEST(VerifierTest, UsesBehindAHub) {
+  EXPECT_EQ(verify(tilesAroundASync(100).c_str()).Errors, 0u);
+  Result R = verify(tilesAroundASync(100, /*BrokenTile=*/7).c_str());
+  ASSERT_EQ(R.Errors, 2u);
+  EXPECT_EQ(R.Messages[0], "n308 (COPY_OUT) uses b7, but no path of edges "
+                           "orders it after its alloc n7 (alloc b7)");
+  EXPECT_EQ(R.Messages[1], "n107 (COPY_IN) uses b7, but no path of edges "
+                           "orders it before its free n408 (free b7)");
+}
+
+// A search that finds the use it looks for still expands the whole node
+// where it found it. The uses are asked about in rank order (the verifier's
+// Kahn order: n5, then n6, which waits for n0). n5's search stops while it
+// expands n2, at n3 (an edge to n5); n6 is reached only through n4, n2's
+// other successor.
+TEST(VerifierTest, UsesFoundMidExpansion) {
+  EXPECT_EQ(verify(R"(graph @g {
+    n0 = X VECTOR 1 ()
+    n1 = alloc b0 UB 64
+    n2 = X VECTOR 1 () after n1
+    n3 = X VECTOR 1 () after n2
+    n4 = X VECTOR 1 () after n2
+    n5 = X VECTOR 1 (b0) after n3
+    n6 = X VECTOR 1 (b0) after n0, n4
+    n7 = free b0 UB 64 after n5, n6
+  })")
+                .Errors,
+            0u);
+}
+
+// A use with more edges in than the searches mark (64) is searched for
+// node by node, as before.
+TEST(VerifierTest, UseWithManyEdgesIn) {
+  std::string T = "graph @g {\nn0 = alloc b0 UB 64\n", Preds;
+  for (int I = 1; I <= 100; ++I) {
+    T += "n" + std::to_string(I) + " = X VECTOR 1 () after n0\n";
+    Preds += (I > 1 ? ", n" : "n") + std::to_string(I);
+  }
+  std::string Valid = T + "n101 = X VECTOR 1 (b0) after " + Preds +
+                      "\nn102 = free b0 UB 64 after n101\n}";
+  EXPECT_EQ(verify(Valid.c_str()).Errors, 0u);
+  // Without n0's edges to its successors, none reaches the use.
+  std::string Cut = T;
+  for (int I = 1; I <= 100; ++I) {
+    std::string From = "n" + std::to_string(I) + " = X VECTOR 1 () after n0\n";
+    Cut.replace(Cut.find(From), From.size(),
+                "n" + std::to_string(I) + " = X VECTOR 1 ()\n");
+  }
+  Result R = verify((Cut + "n101 = X VECTOR 1 (b0) after " + Preds +
+                     "\nn102 = free b0 UB 64 after n101\n}")
+                        .c_str());
+  ASSERT_EQ(R.Errors, 1u);
+  EXPECT_EQ(R.Messages[0], "n101 (X) uses b0, but no path of edges orders it "
+                           "after its alloc n0 (alloc b0)");
+}

@@ -73,32 +73,57 @@ public:
   /// search's direction.
   bool reaches(NodeIdx B) {
     start();
+    if (Mark[B].Seen == Stamp)
+      return true;
+    // B is reached as soon as a node with an edge to it is: with those
+    // marked, the search stops there instead of expanding a hub (a SYNC
+    // that many uses follow) once more for each of them. A B with more
+    // edges in than MaxMarkedEdges is a hub itself: marking its edges for
+    // every question about it could cost more than the search.
+    llvm::ArrayRef<NodeIdx> In = into(B);
+    bool Marked = In.size() <= MaxMarkedEdges;
+    if (Marked) {
+      if (++Question == 0) {
+        for (Marks &M : Mark)
+          M.EdgeToB = 0;
+        Question = 1;
+      }
+      for (NodeIdx P : In) {
+        if (Mark[P].Seen == Stamp)
+          return reach(B);
+        Mark[P].EdgeToB = Question;
+      }
+    }
     while (!Deferred.empty() && Deferred.top().first < Pos[B]) {
       Stack.push_back(Deferred.top().second);
       Deferred.pop();
     }
-    while (Seen[B] != Stamp && !Stack.empty()) {
+    bool Found = false;
+    while (!Found && !Stack.empty()) {
       NodeIdx N = Stack.back();
       Stack.pop_back();
+      // N is expanded whole even when B turns up: a successor left out
+      // would be missed by the questions after this one.
       for (uint32_t I = NextBegin[N]; I != NextBegin[N + 1]; ++I) {
         NodeIdx S = Next[I];
-        if (Seen[S] == Stamp)
+        if (Mark[S].Seen == Stamp)
           continue;
-        Seen[S] = Stamp;
+        Mark[S].Seen = Stamp;
         if (Pos[S] < Pos[B])
           Stack.push_back(S);
         else
           Deferred.push({Pos[S], S});
+        Found |= S == B || (Marked && Mark[S].EdgeToB == Question);
       }
     }
-    return Seen[B] == Stamp;
+    return Found && (Mark[B].Seen == Stamp || reach(B));
   }
 
   /// After reaches(\p B) said no: counts \p B as reached from here on, as
   /// for an edge to it that the caller adds.
   void reachVia(NodeIdx B) {
     start();
-    Seen[B] = Stamp;
+    Mark[B].Seen = Stamp;
     Stack.push_back(B);
   }
 
@@ -106,7 +131,7 @@ private:
   /// The edges in the search's direction, as compressed lists.
   void build() {
     Pos.resize(Rank.size());
-    Seen.assign(Rank.size(), 0);
+    Mark.assign(Rank.size(), Marks());
     uint32_t Last = Rank.empty() ? 0 : Rank.size() - 1;
     for (size_t I = 0; I != Rank.size(); ++I)
       Pos[I] = IsBackward ? Last - Rank[I] : Rank[I];
@@ -124,7 +149,25 @@ private:
     Lists.startAdding();
     ForEachEdge([&](NodeIdx From, NodeIdx To) { Lists.add(From, To); });
     Lists.finish(NextBegin, Next);
+    CSRBuilder<NodeIdx> Opposite(G.size());
+    ForEachEdge([&](NodeIdx, NodeIdx To) { Opposite.count(To); });
+    Opposite.startAdding();
+    ForEachEdge([&](NodeIdx From, NodeIdx To) { Opposite.add(To, From); });
+    Opposite.finish(IntoBegin, Into);
     Built = true;
+  }
+
+  /// The nodes with an edge to \p B in the search's direction.
+  llvm::ArrayRef<NodeIdx> into(NodeIdx B) const {
+    return llvm::ArrayRef(Into).slice(IntoBegin[B],
+                                      IntoBegin[B + 1] - IntoBegin[B]);
+  }
+
+  /// Counts \p B, reached, as to be expanded later; true.
+  bool reach(NodeIdx B) {
+    Mark[B].Seen = Stamp;
+    Deferred.push({Pos[B], B});
+    return true;
   }
 
   /// The search from from()'s node, on the first question about it.
@@ -136,7 +179,7 @@ private:
     ++Stamp;
     Stack.assign(1, Source);
     Deferred = {};
-    Seen[Source] = Stamp;
+    Mark[Source].Seen = Stamp;
     Started = true;
   }
 
@@ -147,9 +190,17 @@ private:
   NodeIdx Source = 0;
   /// Each node's place in the search's direction.
   std::vector<uint32_t> Pos;
-  std::vector<uint32_t> NextBegin;
-  std::vector<NodeIdx> Next;
-  std::vector<uint32_t> Seen;
+  std::vector<uint32_t> NextBegin, IntoBegin;
+  std::vector<NodeIdx> Next, Into;
+  /// Per node, kept together as the search reads both for every edge:
+  /// the search that reached it (by Stamp), and the question (by number)
+  /// whose B it has an edge to.
+  struct Marks {
+    uint32_t Seen = 0, EdgeToB = 0;
+  };
+  std::vector<Marks> Mark;
+  uint32_t Question = 0;
+  static constexpr size_t MaxMarkedEdges = 64;
   uint32_t Stamp = 0;
   /// Reached nodes not yet expanded: those before the B asked about, and
   /// those after it (the earliest first).
