@@ -80,6 +80,12 @@ static cl::opt<bool> VerifyEach(
              "keeps the memory plan it was given); a failure is an error"),
     cl::cat(DebugCategory));
 
+static cl::opt<bool> DisableVerify(
+    "disable-verify",
+    cl::desc("Do not verify the result of the passes, as opt's option of "
+             "that name (the first pass still checks the input)"),
+    cl::cat(DebugCategory));
+
 // --stats and --stats-json replace LLVM's options of those names, so they
 // are declared once those are removed (main).
 static bool Stats = false;
@@ -142,8 +148,9 @@ static void printStatsJSON(raw_ostream &OS, const Graph &G,
 
 /// Runs \p Pipeline on \p G with what -print-*, -verify-each and --stats
 /// ask for around each pass. As opt does, the first pass checks the input
-/// and the result is verified at the end; a pass after the first takes
-/// what the one before it wrote without checking it again.
+/// and the result is verified at the end (unless --disable-verify); a pass
+/// after the first takes what the one before it wrote without checking it
+/// again.
 static Error runPipeline(Graph &G, ArrayRef<StagePass> Pipeline, SourceMgr &SM,
                          std::vector<std::pair<StagePass, StageStats>> &Ran) {
   auto Diag = [&](SMLoc Loc, SourceMgr::DiagKind Kind, const Twine &Msg) {
@@ -194,7 +201,7 @@ static Error runPipeline(Graph &G, ArrayRef<StagePass> Pipeline, SourceMgr &SM,
       printGraph(G, errs());
     }
   }
-  if (Ran.empty() || VerifyEach)
+  if (Ran.empty() || VerifyEach || DisableVerify)
     return Error::success();
   PhaseTimer T("verify", "Verifying the result");
   return verifyPipelineResult(G, G.Target, Diag);
