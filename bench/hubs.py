@@ -77,6 +77,7 @@ def main():
             rows[(k, name)] = t
             print(f"{k:>8} {4 * k + 1:>9} {name:<20} {t:>8.2f} {m:>9.0f}")
         os.remove(g)
+    os.rmdir(tmp)
     if len(sizes) >= 2:
         k1, k2 = sizes[-2], sizes[-1]
         for name in tools:

@@ -116,8 +116,9 @@ std::string tilesAroundASync(int K, int BrokenTile = -1) {
 }
 } // namespace
 
-// The path searches stop at a node with an edge to the use they look for:
-// the SYNC, reached from each alloc, is never expanded for each store.
+// The path searches stop at a node with an edge to the use they look for
+// (the SYNC, reached from each alloc); the answers stay exact, in both
+// directions.
 TEST(VerifierTest, UsesBehindAHub) {
   EXPECT_EQ(verify(tilesAroundASync(100).c_str()).Errors, 0u);
   Result R = verify(tilesAroundASync(100, /*BrokenTile=*/7).c_str());
@@ -149,27 +150,33 @@ TEST(VerifierTest, UsesFoundMidExpansion) {
 }
 
 // A use with more edges in than the searches mark (64) is searched for
-// node by node, as before.
+// without marks, and the marks an earlier question left count for nothing:
+// n104's question marks n102 and n103 and stops at n102; n105's question
+// (100 edges in) then reaches n103, which has no edge to n105. n105 is
+// reached only when the alloc reaches n0.
 TEST(VerifierTest, UseWithManyEdgesIn) {
-  std::string T = "graph @g {\nn0 = alloc b0 UB 64\n", Preds;
-  for (int I = 1; I <= 100; ++I) {
-    T += "n" + std::to_string(I) + " = X VECTOR 1 () after n0\n";
-    Preds += (I > 1 ? ", n" : "n") + std::to_string(I);
-  }
-  std::string Valid = T + "n101 = X VECTOR 1 (b0) after " + Preds +
-                      "\nn102 = free b0 UB 64 after n101\n}";
-  EXPECT_EQ(verify(Valid.c_str()).Errors, 0u);
-  // Without n0's edges to its successors, none reaches the use.
-  std::string Cut = T;
-  for (int I = 1; I <= 100; ++I) {
-    std::string From = "n" + std::to_string(I) + " = X VECTOR 1 () after n0\n";
-    Cut.replace(Cut.find(From), From.size(),
-                "n" + std::to_string(I) + " = X VECTOR 1 ()\n");
-  }
-  Result R = verify((Cut + "n101 = X VECTOR 1 (b0) after " + Preds +
-                     "\nn102 = free b0 UB 64 after n101\n}")
-                        .c_str());
+  auto Graph = [](bool AllocReachesRoot) {
+    std::string T = "graph @g {\n";
+    T += AllocReachesRoot ? "n0 = X VECTOR 1 () after n101\n"
+                          : "n0 = X VECTOR 1 ()\n";
+    std::string Preds;
+    for (int I = 1; I <= 100; ++I) {
+      T += "n" + std::to_string(I) + " = X VECTOR 1 () after n0\n";
+      Preds += (I > 1 ? ", n" : "n") + std::to_string(I);
+    }
+    return T + R"(n101 = alloc b0 UB 64
+      n102 = X VECTOR 1 () after n101
+      n103 = X VECTOR 1 () after n102
+      n104 = X VECTOR 1 (b0) after n102, n103
+      n105 = X VECTOR 1 (b0) after )" +
+           Preds + "\nn106 = free b0 UB 64 after n104, n105\n}";
+  };
+  // The file order is not a schedule here (n0 comes before n101).
+  VerifyOptions Unscheduled;
+  Unscheduled.Schedule = false;
+  EXPECT_EQ(verify(Graph(true).c_str(), Unscheduled).Errors, 0u);
+  Result R = verify(Graph(false).c_str(), Unscheduled);
   ASSERT_EQ(R.Errors, 1u);
-  EXPECT_EQ(R.Messages[0], "n101 (X) uses b0, but no path of edges orders it "
-                           "after its alloc n0 (alloc b0)");
+  EXPECT_EQ(R.Messages[0], "n105 (X) uses b0, but no path of edges orders "
+                           "it after its alloc n101 (alloc b0)");
 }

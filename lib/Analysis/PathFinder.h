@@ -49,8 +49,10 @@ inline std::string cycleText(const Graph &G, std::vector<NodeIdx> Backward,
 /// B, since no such node can reach B. The nodes reached but not expanded
 /// are kept, so that the question about a later B goes on from there: the
 /// questions about one A cost at most one search, and each ends as soon as
-/// its B is reached. Backward, the same along the edges reversed: whether
-/// a path leads from B to A, for Bs before A, the latest first.
+/// the search reaches B or a node with an edge to B, once the node it was
+/// expanding is expanded whole. Backward, the same along the edges
+/// reversed: whether a path leads from B to A, for Bs before A, the latest
+/// first.
 class PathFinder {
 public:
   /// \p WithReuse: reuse edges count as edges too. Nothing is built until
@@ -77,9 +79,7 @@ public:
       return true;
     // B is reached as soon as a node with an edge to it is: with those
     // marked, the search stops there instead of expanding a hub (a SYNC
-    // that many uses follow) once more for each of them. A B with more
-    // edges in than MaxMarkedEdges is a hub itself: marking its edges for
-    // every question about it could cost more than the search.
+    // with an edge to the uses of many buffers) once more for each buffer.
     llvm::ArrayRef<NodeIdx> In = into(B);
     bool Marked = In.size() <= MaxMarkedEdges;
     if (Marked) {
@@ -116,7 +116,9 @@ public:
         Found |= S == B || (Marked && Mark[S].EdgeToB == Question);
       }
     }
-    return Found && (Mark[B].Seen == Stamp || reach(B));
+    if (Found && Mark[B].Seen != Stamp)
+      reach(B);
+    return Found;
   }
 
   /// After reaches(\p B) said no: counts \p B as reached from here on, as
@@ -153,6 +155,8 @@ private:
     ForEachEdge([&](NodeIdx, NodeIdx To) { Opposite.count(To); });
     Opposite.startAdding();
     ForEachEdge([&](NodeIdx From, NodeIdx To) { Opposite.add(To, From); });
+    // The other direction's lists, for the edges into each B (the other
+    // direction's finder builds the same; each builds what it reads).
     Opposite.finish(IntoBegin, Into);
     Built = true;
   }
@@ -163,7 +167,7 @@ private:
                                       IntoBegin[B + 1] - IntoBegin[B]);
   }
 
-  /// Counts \p B, reached, as to be expanded later; true.
+  /// Counts \p B as reached, to be expanded later; true.
   bool reach(NodeIdx B) {
     Mark[B].Seen = Stamp;
     Deferred.push({Pos[B], B});
@@ -200,6 +204,9 @@ private:
   };
   std::vector<Marks> Mark;
   uint32_t Question = 0;
+  /// The most edges into a B that its question marks. A B with more is a
+  /// hub itself: marking them for every question about it (one per buffer
+  /// it uses) could cost more than the search saves.
   static constexpr size_t MaxMarkedEdges = 64;
   uint32_t Stamp = 0;
   /// Reached nodes not yet expanded: those before the B asked about, and

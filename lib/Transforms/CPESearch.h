@@ -193,6 +193,8 @@ private:
     return ArrayRef(SuccList).slice(SuccBegin[I],
                                     SuccBegin[I + 1] - SuccBegin[I]);
   }
+  /// The buffers of \p I by dense number: an operation's, each once; a
+  /// buffer node's own.
   ArrayRef<uint32_t> bufferNumbers(NodeIdx I) const {
     return ArrayRef(NodeBufList)
         .slice(NodeBufBegin[I], NodeBufBegin[I + 1] - NodeBufBegin[I]);

@@ -61,7 +61,7 @@ static std::optional<TargetDesc> OptionTarget;
 
 DANOptionCategory TuningCategory(
     "Tuning and ablation options",
-    "Knobs for experiments and ablations; the defaults are what the stages "
+    "Knobs for experiments and ablations; the defaults are what the tools "
     "are measured with.");
 
 static cl::list<std::string>
