@@ -128,19 +128,30 @@ placeOnGrid(const Workload &W,
     return std::nullopt;
   // Lines: buffers with the same readers (readers are in increasing order,
   // since tasks are numbered in input order, but a task may read a buffer
-  // again after another buffer; sort to be sure).
+  // again after another buffer; sort to be sure). Each buffer's line is
+  // found once, when a task first reads it: a buffer that every task reads
+  // (a bias tile) would otherwise cost its readers' count for each reader.
   std::map<std::vector<uint32_t>, uint32_t> LineOfReaders;
-  std::vector<std::vector<uint32_t>> LinesOfTask(NumTasks);
-  for (uint32_t Task = 0; Task != NumTasks; ++Task)
-    for (uint32_t S : W.TaskReads[Task]) {
+  constexpr uint32_t NoLine = UINT32_MAX;
+  std::vector<uint32_t> LineOfBuffer(Readers.size(), NoLine);
+  auto LineOf = [&](uint32_t S) {
+    if (LineOfBuffer[S] == NoLine) {
       std::vector<uint32_t> R = Readers[S];
       std::sort(R.begin(), R.end());
       R.erase(std::unique(R.begin(), R.end()), R.end());
-      auto [It, New] = LineOfReaders.try_emplace(R, LineOfReaders.size());
-      (void)New;
+      LineOfBuffer[S] =
+          LineOfReaders.try_emplace(std::move(R), LineOfReaders.size())
+              .first->second;
+    }
+    return LineOfBuffer[S];
+  };
+  std::vector<std::vector<uint32_t>> LinesOfTask(NumTasks);
+  for (uint32_t Task = 0; Task != NumTasks; ++Task)
+    for (uint32_t S : W.TaskReads[Task]) {
+      uint32_t Line = LineOf(S);
       auto &Lines = LinesOfTask[Task];
-      if (std::find(Lines.begin(), Lines.end(), It->second) == Lines.end())
-        Lines.push_back(It->second);
+      if (std::find(Lines.begin(), Lines.end(), Line) == Lines.end())
+        Lines.push_back(Line);
     }
   size_t NumLines = LineOfReaders.size();
   // Two-colour the lines: every task joins a row line and a column line.
