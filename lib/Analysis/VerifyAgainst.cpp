@@ -38,6 +38,10 @@ void Verifier::checkAgainst(const Graph &S2) {
   for (NodeIdx J : S2.Order)
     if (!Here.contains(S2[J].Id))
       error(S2[J].Loc, S2Name(J) + " of the stage-2 file is missing here");
+  // PredOf[P] == I: P is a predecessor of I here (ReusePredOf, by a reuse
+  // edge), marked once per node, so that a node with many predecessors
+  // costs their count, not its square.
+  std::vector<NodeIdx> PredOf(G.size(), NoNode), ReusePredOf(G.size(), NoNode);
   for (NodeIdx I : G.Order) {
     const Node &N = G[I];
     NodeIdx Twin = There.lookup(N.Id);
@@ -61,9 +65,13 @@ void Verifier::checkAgainst(const Graph &S2) {
                    "; stage 3 keeps every offset");
       note(M.Loc, "stage-2 placement is here");
     }
+    for (NodeIdx P : N.Preds)
+      PredOf[P] = I;
+    for (NodeIdx P : N.ReusePreds)
+      ReusePredOf[P] = I;
     for (NodeIdx P : M.Preds) {
       NodeIdx Own = Here.lookup(S2[P].Id);
-      if (Own != IdIndex::None && !is_contained(N.Preds, Own)) {
+      if (Own != IdIndex::None && PredOf[Own] != I) {
         error(I, name(I) + " lacks the edge from n" + Twine(S2[P].Id) +
                      " that the stage-2 file has");
         note(M.Loc, "stage-2 definition is here");
@@ -71,7 +79,7 @@ void Verifier::checkAgainst(const Graph &S2) {
     }
     for (NodeIdx P : M.ReusePreds) {
       NodeIdx Own = Here.lookup(S2[P].Id);
-      if (Own != IdIndex::None && !is_contained(N.ReusePreds, Own)) {
+      if (Own != IdIndex::None && ReusePredOf[Own] != I) {
         error(I, name(I) + " lacks the reuse edge from n" + Twine(S2[P].Id) +
                      " that the stage-2 file has; stage 3 keeps every reuse "
                      "edge");
