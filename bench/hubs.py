@@ -3,10 +3,11 @@
 each tool that once spent the hub's size per tile, and so grew with K^2.
 
 Usage: bench/hubs.py [--build DIR] [--sync-tiles K,K,...]
-                     [--bias-tiles K,K,...] [--runs R] [--timeout S]
+                     [--bias-tiles K,K,...] [--chain-tiles K,K,...]
+                     [--runs R] [--timeout S]
 
-Two shapes, each at K tiles (default 25,000 and 250,000 for the first,
-33,333 and 333,333 for the second: about 1e5 and 1e6 nodes):
+Three shapes, each at K tiles (default 25,000 and 250,000 for the first,
+33,333 and 333,333 for the others: about 1e5 and 1e6 nodes):
   - sync: each tile loaded into its own UB buffer (alloc, COPY_IN), one
     SYNC after every load, each tile stored after the SYNC (COPY_OUT,
     free): 4K + 1 nodes. No edge joins a buffer's alloc to its store, nor
@@ -18,6 +19,10 @@ Two shapes, each at K tiles (default 25,000 and 250,000 for the first,
     3K + 3 nodes. Timed: dan-mpas (its task finder groups the buffers by
     their readers) and dan-verify --against the stage-2 file of the
     default pipe (the free has K predecessors).
+  - chain: K buffers whose allocs form a chain (each after the one
+    before), one VADD per buffer in a chain after the last alloc, then the
+    frees: 3K nodes. Each alloc reaches its use only along both chains, so
+    each buffer's path search would walk them. Timed: dan-verify.
 Each time is the least of --runs runs (default 3), peak RSS the largest;
 then each tool's growth exponent between the two largest sizes of its
 shape, log(t2 / t1) / log(V2 / V1).
@@ -69,6 +74,20 @@ def write_bias(path, k):
           + ", ".join(f"n{3 * i}" for i in range(1, k + 1)) + "\n}\n")
 
 
+def write_chain(path, k):
+    """The graph of K allocs chained before their uses, as DAN IR."""
+    with open(path, "w") as f:
+        w = f.write
+        w("graph @AllocsChained {\n  n0 = alloc b0 UB 1\n")
+        for i in range(1, k):
+            w(f"  n{i} = alloc b{i} UB 1 after n{i - 1}\n")
+        for i in range(k):
+            w(f"  n{k + i} = VADD VECTOR 1 (b{i}) after n{k + i - 1}\n")
+        for i in range(k):
+            w(f"  n{2 * k + i} = free b{i} UB 1 after n{k + i}\n")
+        w("}\n")
+
+
 def timed(cmd, runs, timeout):
     """The least wall seconds and the largest peak MiB of `runs` runs of
     `cmd`, or None when one timed out."""
@@ -92,6 +111,7 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--sync-tiles", default="25000,250000")
     ap.add_argument("--bias-tiles", default="33333,333333")
+    ap.add_argument("--chain-tiles", default="33333,333333")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=600)
     args = ap.parse_args()
@@ -111,6 +131,10 @@ def main():
                      "dan-verify --against": lambda g, tmp: [
                          b("dan-verify"), "--against=" + tmp[0], tmp[1]],
                  }),
+        "chain": ([int(k) for k in args.chain_tiles.split(",")],
+                  lambda k: 3 * k, write_chain, {
+                      "dan-verify": lambda g, tmp: [b("dan-verify"), g],
+                  }),
     }
     tmp = tempfile.mkdtemp(prefix="dan-hubs.")
     print(f"{'shape':<6} {'tiles':>8} {'nodes':>9} {'tool':<22} "

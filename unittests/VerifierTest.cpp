@@ -1,6 +1,8 @@
 #include "dan/Analysis/Verifier.h"
 #include "TestUtil.h"
+#include <algorithm>
 #include <gtest/gtest.h>
+#include <random>
 
 using namespace dan;
 using namespace dan::test;
@@ -179,4 +181,167 @@ TEST(VerifierTest, UseWithManyEdgesIn) {
   ASSERT_EQ(R.Errors, 1u);
   EXPECT_EQ(R.Messages[0], "n105 (X) uses b0, but no path of edges orders "
                            "it after its alloc n101 (alloc b0)");
+}
+
+namespace {
+/// \p K buffers whose allocs form a chain (each after the one before), then
+/// one use of each, in a chain after the last alloc, then the frees: each
+/// alloc reaches its use only along both chains, longer than the path
+/// searches' budget once K passes a few hundred. Buffer \p NoPathFromAlloc's
+/// use is a second one with no edge in; buffer \p NoPathToFree's free has
+/// an edge from its alloc only (-1: no such buffer).
+std::string allocsChained(int K, int NoPathFromAlloc = -1,
+                          int NoPathToFree = -1) {
+  auto Id = [](int I) { return "n" + std::to_string(I); };
+  auto Buf = [](int I) { return "b" + std::to_string(I); };
+  std::string T = "graph @g {\n";
+  for (int I = 0; I != K; ++I)
+    T += Id(I) + " = alloc " + Buf(I) + " UB 1" +
+         (I ? " after " + Id(I - 1) : "") + "\n";
+  for (int I = 0; I != K; ++I)
+    T += Id(K + I) + " = X VECTOR 1 (" + Buf(I) + ") after " + Id(K + I - 1) +
+         "\n";
+  if (NoPathFromAlloc >= 0)
+    T += Id(3 * K) + " = X VECTOR 1 (" + Buf(NoPathFromAlloc) + ")\n";
+  for (int I = 0; I != K; ++I)
+    T += Id(2 * K + I) + " = free " + Buf(I) + " UB 1 after " +
+         (I == NoPathToFree      ? Id(I)
+          : I == NoPathFromAlloc ? Id(K + I) + ", " + Id(3 * K)
+                                 : Id(K + I)) +
+         "\n";
+  return T + "}";
+}
+} // namespace
+
+// The searches of a buffer's uses stop after a budget of edges (the chain
+// of allocs is longer), and the questions left open are answered 64
+// buffers at a time: the answers, and the order of the messages, are the
+// ones a search without a budget gives (b3's questions are left open, b5's
+// search ends at once, before its alloc).
+TEST(VerifierTest, UsesBeyondTheSearchBudget) {
+  const int K = 3000;
+  EXPECT_EQ(verify(allocsChained(K).c_str()).Errors, 0u);
+  Result R = verify(allocsChained(K, 3, 5).c_str());
+  ASSERT_EQ(R.Errors, 2u);
+  EXPECT_EQ(R.Messages[0], "n9000 (X) uses b3, but no path of edges orders it "
+                           "after its alloc n3 (alloc b3)");
+  EXPECT_EQ(R.Messages[1], "n3005 (X) uses b5, but no path of edges orders it "
+                           "before its free n6005 (free b5)");
+}
+
+// Random graphs along a chain longer than the searches' budget: each
+// buffer's alloc, uses and free hang on it at random places far apart,
+// most with an edge from the chain and many with one back into it, some
+// with none. The verifier reports exactly the uses that a search of the
+// whole graph finds out of order.
+TEST(VerifierTest, UsePathsMatchAFullSearch) {
+  const int Steps = 2000, Bufs = 400, UsesPerBuf = 3;
+  std::mt19937 Rng(7);
+  for (int Round = 0; Round != 4; ++Round) {
+    struct Buffer {
+      int Alloc = -1, Free = -1;
+      std::vector<int> Uses;
+    };
+    std::vector<Buffer> Bs(Bufs);
+    // What happens at each step of the chain: (buffer, event), events 0
+    // (alloc), 1 .. UsesPerBuf (uses), UsesPerBuf + 1 (free).
+    std::vector<std::vector<std::pair<int, int>>> At(Steps);
+    for (int B = 0; B != Bufs; ++B) {
+      std::vector<int> When;
+      for (int E = 0; E != UsesPerBuf + 2; ++E)
+        When.push_back(Rng() % Steps);
+      std::sort(When.begin(), When.end());
+      for (int E = 0; E != UsesPerBuf + 2; ++E)
+        At[When[E]].push_back({B, E});
+    }
+    std::string T = "graph @g {\n";
+    std::vector<std::vector<int>> Preds;
+    auto Node = [&](const std::string &Body, const std::vector<int> &In) {
+      int Id = Preds.size();
+      Preds.push_back(In);
+      T += "n" + std::to_string(Id) + " = " + Body;
+      for (size_t I = 0; I != In.size(); ++I)
+        T += (I ? ", n" : " after n") + std::to_string(In[I]);
+      T += "\n";
+      return Id;
+    };
+    auto Chance = [&](int Percent) { return int(Rng() % 100) < Percent; };
+    int Link = -1;
+    for (int Step = 0; Step != Steps; ++Step) {
+      std::vector<int> Into;
+      if (Link >= 0)
+        Into.push_back(Link);
+      for (auto [B, E] : At[Step]) {
+        Buffer &Bf = Bs[B];
+        std::string Name = "b" + std::to_string(B);
+        std::vector<int> In;
+        if (Link >= 0 && Chance(85))
+          In.push_back(Link);
+        int N;
+        if (E == 0) {
+          N = Bf.Alloc = Node("alloc " + Name + " UB 1", In);
+        } else if (E <= UsesPerBuf) {
+          if (Chance(20))
+            In.push_back(Bf.Alloc);
+          N = Node("X VECTOR 1 (" + Name + ")", In);
+          Bf.Uses.push_back(N);
+        } else {
+          if (Chance(20))
+            In.push_back(Bf.Uses[Rng() % UsesPerBuf]);
+          N = Bf.Free = Node("free " + Name + " UB 1", In);
+        }
+        if (Chance(60))
+          Into.push_back(N);
+      }
+      Link = Node("X VECTOR 1 ()", Into);
+    }
+    T += "}";
+    // Who reaches whom: a search from each alloc and, against the edges,
+    // from each free.
+    std::vector<std::vector<int>> Succs(Preds.size());
+    for (size_t N = 0; N != Preds.size(); ++N)
+      for (int P : Preds[N])
+        Succs[P].push_back(N);
+    auto Reached = [&](int From, bool Backward) {
+      std::vector<char> Seen(Preds.size(), 0);
+      std::vector<int> Stack = {From};
+      Seen[From] = 1;
+      while (!Stack.empty()) {
+        int N = Stack.back();
+        Stack.pop_back();
+        for (int M : Backward ? Preds[N] : Succs[N])
+          if (!Seen[M]++)
+            Stack.push_back(M);
+      }
+      return Seen;
+    };
+    std::vector<std::string> Expected;
+    for (int B = 0; B != Bufs; ++B) {
+      std::vector<char> FromAlloc = Reached(Bs[B].Alloc, false),
+                        ToFree = Reached(Bs[B].Free, true);
+      std::string Name = "b" + std::to_string(B);
+      for (int U : Bs[B].Uses) {
+        std::string Use = "n" + std::to_string(U) + " (X) uses " + Name;
+        if (!FromAlloc[U])
+          Expected.push_back(Use +
+                             ", but no path of edges orders it after "
+                             "its alloc n" +
+                             std::to_string(Bs[B].Alloc) + " (alloc " + Name +
+                             ")");
+        if (!ToFree[U])
+          Expected.push_back(Use +
+                             ", but no path of edges orders it before "
+                             "its free n" +
+                             std::to_string(Bs[B].Free) + " (free " + Name +
+                             ")");
+      }
+    }
+    VerifyOptions Opts;
+    Opts.ErrorLimit = 0;
+    Result R = verify(T.c_str(), Opts);
+    std::sort(Expected.begin(), Expected.end());
+    std::sort(R.Messages.begin(), R.Messages.end());
+    EXPECT_GT(Expected.size(), 10u);
+    EXPECT_EQ(R.Messages, Expected) << "round " << Round;
+  }
 }

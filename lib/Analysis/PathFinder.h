@@ -14,9 +14,12 @@
 #include "dan/Support/CSR.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <queue>
 #include <string>
 #include <vector>
@@ -74,6 +77,89 @@ public:
   /// B to it); each B asked about comes after the previous one in the
   /// search's direction.
   bool reaches(NodeIdx B) {
+    std::optional<bool> Yes = search(B, /*Budget=*/0);
+    assert(Yes && "a search without a budget answers");
+    return *Yes;
+  }
+
+  /// reaches() within a budget: nullopt once the questions about the node
+  /// of from() have followed \p Budget edges without an answer, for that
+  /// question and every later one about the same node, except where a node
+  /// already reached answers it. A chain between sources and their Bs
+  /// would make every search walk it: the caller asks the questions left
+  /// open of answer(), which sweeps the graph once for many sources.
+  std::optional<bool> reachesWithin(NodeIdx B, uint64_t Budget) {
+    return search(B, Budget);
+  }
+
+  /// A question for answer(): does a path lead from \p From to \p To
+  /// (backward: from To to From)?
+  struct Question {
+    NodeIdx From, To;
+  };
+
+  /// Answers every question of \p Qs into \p Yes (1: a path leads there),
+  /// 64 sources at a time: each node's set of the sources that reach it,
+  /// as a 64-bit mask, swept in the search's direction over the places
+  /// from the first source to the last B. O((V + E) * ceil(S / 64)) for S
+  /// distinct sources, whatever the paths' lengths.
+  void answer(llvm::ArrayRef<Question> Qs, llvm::MutableArrayRef<uint8_t> Yes) {
+    assert(Qs.size() == Yes.size() && "one answer per question");
+    if (Qs.empty())
+      return;
+    if (!Built)
+      build();
+    std::vector<uint32_t> ByFrom(Qs.size());
+    for (uint32_t I = 0; I != ByFrom.size(); ++I)
+      ByFrom[I] = I;
+    llvm::sort(ByFrom, [&](uint32_t X, uint32_t Y) {
+      return std::pair(Pos[Qs[X].From], X) < std::pair(Pos[Qs[Y].From], Y);
+    });
+    std::vector<NodeIdx> AtPos(Pos.size());
+    for (NodeIdx I = 0; I != Pos.size(); ++I)
+      AtPos[Pos[I]] = I;
+    std::vector<uint64_t> Reached(Pos.size(), 0);
+    for (size_t First = 0; First != ByFrom.size();) {
+      // The next 64 sources, and the questions about them.
+      size_t Last = First;
+      unsigned Sources = 0;
+      uint32_t Lo = Pos[Qs[ByFrom[First]].From], Hi = Lo;
+      llvm::SmallVector<std::pair<NodeIdx, unsigned>, 64> Bits;
+      for (; Last != ByFrom.size(); ++Last) {
+        NodeIdx From = Qs[ByFrom[Last]].From;
+        if (Bits.empty() || Bits.back().first != From) {
+          if (Sources == 64)
+            break;
+          Bits.push_back({From, Sources++});
+        }
+        Hi = std::max(Hi, Pos[Qs[ByFrom[Last]].To]);
+      }
+      std::fill(Reached.begin() + Lo, Reached.begin() + Hi + 1, 0);
+      for (auto [From, Bit] : Bits)
+        Reached[Pos[From]] |= uint64_t(1) << Bit;
+      for (uint32_t P = Lo; P <= Hi; ++P) {
+        NodeIdx N = AtPos[P];
+        uint64_t Mask = 0;
+        for (NodeIdx In : into(N))
+          if (Pos[In] >= Lo)
+            Mask |= Reached[Pos[In]];
+        Reached[P] |= Mask;
+      }
+      unsigned Bit = 0;
+      for (size_t I = First; I != Last; ++I) {
+        const Question &Q = Qs[ByFrom[I]];
+        if (I != First && Q.From != Qs[ByFrom[I - 1]].From)
+          ++Bit;
+        Yes[ByFrom[I]] = Reached[Pos[Q.To]] >> Bit & 1;
+      }
+      First = Last;
+    }
+  }
+
+private:
+  /// reaches(), giving up (nullopt) past \p Budget edges followed from the
+  /// node of from() when Budget is not 0.
+  std::optional<bool> search(NodeIdx B, uint64_t Budget) {
     start();
     if (Mark[B].Seen == Stamp)
       return true;
@@ -83,25 +169,30 @@ public:
     llvm::ArrayRef<NodeIdx> In = into(B);
     bool Marked = In.size() <= MaxMarkedEdges;
     if (Marked) {
-      if (++Question == 0) {
+      if (++Asked == 0) {
         for (Marks &M : Mark)
           M.EdgeToB = 0;
-        Question = 1;
+        Asked = 1;
       }
       for (NodeIdx P : In) {
         if (Mark[P].Seen == Stamp)
           return reach(B);
-        Mark[P].EdgeToB = Question;
+        Mark[P].EdgeToB = Asked;
       }
     }
+    if (Budget && Followed >= Budget)
+      return std::nullopt;
     while (!Deferred.empty() && Deferred.top().first < Pos[B]) {
       Stack.push_back(Deferred.top().second);
       Deferred.pop();
     }
     bool Found = false;
     while (!Found && !Stack.empty()) {
+      if (Budget && Followed >= Budget)
+        return std::nullopt;
       NodeIdx N = Stack.back();
       Stack.pop_back();
+      Followed += NextBegin[N + 1] - NextBegin[N];
       // N is expanded whole even when B turns up: a successor left out
       // would be missed by the questions after this one.
       for (uint32_t I = NextBegin[N]; I != NextBegin[N + 1]; ++I) {
@@ -113,7 +204,7 @@ public:
           Stack.push_back(S);
         else
           Deferred.push({Pos[S], S});
-        Found |= S == B || (Marked && Mark[S].EdgeToB == Question);
+        Found |= S == B || (Marked && Mark[S].EdgeToB == Asked);
       }
     }
     if (Found && Mark[B].Seen != Stamp)
@@ -121,6 +212,7 @@ public:
     return Found;
   }
 
+public:
   /// After reaches(\p B) said no: counts \p B as reached from here on, as
   /// for an edge to it that the caller adds.
   void reachVia(NodeIdx B) {
@@ -183,6 +275,7 @@ private:
     ++Stamp;
     Stack.assign(1, Source);
     Deferred = {};
+    Followed = 0;
     Mark[Source].Seen = Stamp;
     Started = true;
   }
@@ -203,12 +296,14 @@ private:
     uint32_t Seen = 0, EdgeToB = 0;
   };
   std::vector<Marks> Mark;
-  uint32_t Question = 0;
+  uint32_t Asked = 0;
   /// The most edges into a B that its question marks. A B with more is a
   /// hub itself: marking them for every question about it (one per buffer
   /// it uses) could cost more than the search saves.
   static constexpr size_t MaxMarkedEdges = 64;
   uint32_t Stamp = 0;
+  /// The edges the questions about from()'s node have followed.
+  uint64_t Followed = 0;
   /// Reached nodes not yet expanded: those before the B asked about, and
   /// those after it (the earliest first).
   std::vector<NodeIdx> Stack;

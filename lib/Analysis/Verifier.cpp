@@ -82,6 +82,19 @@ void Verifier::checkBuffers() {
   }
 }
 
+namespace {
+/// A use (or a free) that a path search did not find ordered after its
+/// alloc or before its free: an error, unless the question was left open
+/// and answer() finds the path.
+struct Doubt {
+  enum KindT : uint8_t { FreeAfterAlloc, UseAfterAlloc, UseBeforeFree };
+  KindT Kind;
+  uint32_t Key; // the buffer's place in BufOrder
+  NodeIdx At;   // the use, or the free
+  int64_t Open; // the question left open, or -1: no path
+};
+} // namespace
+
 void Verifier::checkUsePaths() {
   // Each buffer's uses, by its place in BufOrder.
   BufferUses Uses(G, BufOrder.size(), [&](uint64_t B) {
@@ -89,6 +102,22 @@ void Verifier::checkUsePaths() {
     return S ? S->Index : IdIndex::None;
   });
   auto ByRank = [&](NodeIdx A, NodeIdx B) { return Rank[A] < Rank[B]; };
+  // The questions a search leaves open past its budget, forward and
+  // backward, answered at the end 64 buffers at a time; the doubts, in
+  // the order of the messages.
+  std::vector<PathFinder::Question> OpenForward, OpenBackward;
+  std::vector<Doubt> Doubts;
+  auto Ask = [&](PathFinder &F, std::vector<PathFinder::Question> &Open,
+                 Doubt D, NodeIdx From, NodeIdx To) {
+    std::optional<bool> Yes = F.reachesWithin(To, SearchBudget);
+    if (Yes && *Yes)
+      return true;
+    D.Open = Yes ? -1 : int64_t(Open.size());
+    if (!Yes)
+      Open.push_back({From, To});
+    Doubts.push_back(D);
+    return false;
+  };
   // Nodes known to come after the alloc (After) or before the free
   // (Before) of the buffer with key K, marked K + 1. Most uses have an edge
   // from the alloc or from an earlier use (after a spill, the first one),
@@ -106,13 +135,8 @@ void Verifier::checkUsePaths() {
           !(Opts.Schedule && Pos[S->Free] < Pos[S->Alloc]) &&
           !is_contained(G[S->Free].Preds, S->Alloc)) {
         Forward.from(S->Alloc);
-        if (!Forward.reaches(S->Free)) {
-          error(S->Free, name(S->Free) + " frees " + buf(B) +
-                             ", but no path of edges orders it after its "
-                             "alloc " +
-                             name(S->Alloc));
-          note(S->Alloc, "alloc of " + buf(B) + " is here");
-        }
+        Ask(Forward, OpenForward, {Doubt::FreeAfterAlloc, K, S->Free, -1},
+            S->Alloc, S->Free);
       }
       continue;
     }
@@ -123,36 +147,53 @@ void Verifier::checkUsePaths() {
     if (S->Alloc != NoNode) {
       After[S->Alloc] = Mark;
       Forward.from(S->Alloc);
-      for (NodeIdx U : L) {
-        bool Known =
-            any_of(G[U].Preds, [&](NodeIdx P) { return After[P] == Mark; }) ||
-            Forward.reaches(U);
-        if (Known)
+      for (NodeIdx U : L)
+        if (any_of(G[U].Preds, [&](NodeIdx P) { return After[P] == Mark; }) ||
+            Ask(Forward, OpenForward, {Doubt::UseAfterAlloc, K, U, -1},
+                S->Alloc, U))
           After[U] = Mark;
-        else if (!LifetimeErrors.count({U, B})) {
-          error(U, name(U) + " uses " + buf(B) +
-                       ", but no path of edges orders it after its alloc " +
-                       name(S->Alloc));
-          note(S->Alloc, "alloc of " + buf(B) + " is here");
-        }
-      }
     }
     if (S->Free != NoNode) {
       for (NodeIdx P : G[S->Free].Preds)
         Before[P] = Mark;
       Backward.from(S->Free);
-      for (NodeIdx U : llvm::reverse(L)) {
-        bool Known = Before[U] == Mark || Backward.reaches(U);
-        if (Known)
+      for (NodeIdx U : llvm::reverse(L))
+        if (Before[U] == Mark ||
+            Ask(Backward, OpenBackward, {Doubt::UseBeforeFree, K, U, -1},
+                S->Free, U))
           for (NodeIdx P : G[U].Preds)
             Before[P] = Mark;
-        else if (!LifetimeErrors.count({U, B})) {
-          error(U, name(U) + " uses " + buf(B) +
-                       ", but no path of edges orders it before its free " +
-                       name(S->Free));
-          note(S->Free, "free of " + buf(B) + " is here");
-        }
-      }
+    }
+  }
+  std::vector<uint8_t> YesForward(OpenForward.size()),
+      YesBackward(OpenBackward.size());
+  Forward.answer(OpenForward, YesForward);
+  Backward.answer(OpenBackward, YesBackward);
+  for (const Doubt &D : Doubts) {
+    ArrayRef<uint8_t> Yes =
+        D.Kind == Doubt::UseBeforeFree ? YesBackward : YesForward;
+    if (D.Open >= 0 && Yes[D.Open])
+      continue;
+    uint64_t B = BufOrder[D.Key];
+    const BufferSite *S = site(B);
+    if (D.Kind == Doubt::FreeAfterAlloc) {
+      error(S->Free, name(S->Free) + " frees " + buf(B) +
+                         ", but no path of edges orders it after its "
+                         "alloc " +
+                         name(S->Alloc));
+      note(S->Alloc, "alloc of " + buf(B) + " is here");
+    } else if (LifetimeErrors.count({D.At, B})) {
+      continue;
+    } else if (D.Kind == Doubt::UseAfterAlloc) {
+      error(D.At, name(D.At) + " uses " + buf(B) +
+                      ", but no path of edges orders it after its alloc " +
+                      name(S->Alloc));
+      note(S->Alloc, "alloc of " + buf(B) + " is here");
+    } else {
+      error(D.At, name(D.At) + " uses " + buf(B) +
+                      ", but no path of edges orders it before its free " +
+                      name(S->Free));
+      note(S->Free, "free of " + buf(B) + " is here");
     }
   }
 }
