@@ -2,6 +2,7 @@
 
 #include "dan/Schedule/L0Gate.h"
 #include "llvm/ADT/DenseMap.h"
+#include <cstdint>
 #include <set>
 
 using namespace llvm;
@@ -82,8 +83,12 @@ L0Gate::Verdict L0Gate::admitOrWhy(const MemState &S, ArrayRef<uint8_t> Done,
   V0.Groups = groupsToOpen(S, O);
   for (uint32_t Gi : V0.Groups)
     if (blocked(Groups[Gi], Done)) {
-      if (Groups[Gi].WaitOn != None && !Done[Groups[Gi].WaitOn])
+      const Grp &Gp = Groups[Gi];
+      if (Gp.WaitOn != None && !Done[Gp.WaitOn])
         V0.WaitGroup = Gi;
+      // The group alone found no room; O, which needs it, needs as much.
+      V0.RoomTier = Gp.NoRoomTier;
+      V0.RoomLimit = Gp.NoRoomLimit;
       return V0;
     }
   TierBytes Need{}, NeedCount{};
@@ -101,15 +106,20 @@ L0Gate::Verdict L0Gate::admitOrWhy(const MemState &S, ArrayRef<uint8_t> Done,
   for (unsigned TI = 0; TI != V.T.numTiers(); ++TI) {
     // Bytes within capacity, or one buffer (--l0=single); a group larger
     // than that still opens in an empty tier.
-    uint64_t Held = V.SingleL0 ? LiveCount[TI] + ReservedCount[TI]
-                               : S.Live[TI] + Reserved[TI];
+    uint64_t Held = held(S, TI);
     uint64_t Adds = V.SingleL0 ? NeedCount[TI] : Need[TI];
     uint64_t Cap = V.SingleL0 ? 1 : V.Cap[TI];
     if (Adds && Held && Held + Adds > Cap) {
+      V0.RoomTier = TI;
+      V0.RoomLimit = Cap > Adds ? Cap - Adds : 0;
       // Live and reserved bytes only grow until some run releases L0
       // bytes: until then this group cannot open alone either.
-      if (V0.Groups.size() == 1)
-        Groups[V0.Groups[0]].NoRoomAt = Released + 1;
+      if (V0.Groups.size() == 1) {
+        Grp &Gp = Groups[V0.Groups[0]];
+        Gp.NoRoomAt = Released + 1;
+        Gp.NoRoomTier = TI;
+        Gp.NoRoomLimit = V0.RoomLimit;
+      }
       return V0;
     }
   }
@@ -141,6 +151,47 @@ void L0Gate::willRun(const MemState &S, uint32_t O) {
   }
   Released += Releases;
 }
+namespace {
+/// A value per position (-1: none), and the first position from a given
+/// one whose value is at least a bound: a tree of maxima, O(log N) a call.
+class FirstAtLeast {
+public:
+  static constexpr size_t NotFound = SIZE_MAX;
+
+  explicit FirstAtLeast(size_t N) {
+    while (Leaves < N)
+      Leaves *= 2;
+    Max.assign(2 * Leaves, -1);
+  }
+
+  void set(size_t I, int64_t Value) {
+    I += Leaves;
+    Max[I] = Value;
+    for (I /= 2; I; I /= 2)
+      Max[I] = std::max(Max[2 * I], Max[2 * I + 1]);
+  }
+
+  size_t find(size_t From, int64_t Bound) const {
+    return find(1, 0, Leaves, From, Bound);
+  }
+
+private:
+  size_t find(size_t Node, size_t Lo, size_t Hi, size_t From,
+              int64_t Bound) const {
+    if (Hi <= From || Max[Node] < Bound)
+      return NotFound;
+    if (Hi - Lo == 1)
+      return Lo;
+    size_t Mid = (Lo + Hi) / 2;
+    size_t Left = find(2 * Node, Lo, Mid, From, Bound);
+    return Left != NotFound ? Left : find(2 * Node + 1, Mid, Hi, From, Bound);
+  }
+
+  size_t Leaves = 1;
+  std::vector<int64_t> Max;
+};
+} // namespace
+
 std::vector<uint32_t> legalizeL0(const View &V, std::vector<uint32_t> Pref) {
   // (Bytes within capacity say nothing of the one-buffer rule.)
   if (V.IgnoreL0 || (!V.SingleL0 && V.evaluate(Pref).first.L0Over == 0))
@@ -164,11 +215,25 @@ std::vector<uint32_t> legalizeL0(const View &V, std::vector<uint32_t> Pref) {
   L0Gate Gate(V);
   std::vector<std::vector<Entry>> ParkedOnGroup(Gate.numGroups());
   std::vector<SmallVector<uint32_t, 1>> GroupsWaitingFor(N);
-  std::vector<Entry> ParkedForRoom;
+  // An operation refused for room in tier T waits in Room[T] at its
+  // position, with the most T may hold before it can be admitted; a step
+  // asks it again only while T holds no more than that. (Waking every one
+  // at each release asked them all again after each release: quadratic
+  // when many wait for the room one group frees.)
+  std::vector<FirstAtLeast> Room(V.T.numTiers(), FirstAtLeast(0));
+  std::vector<uint8_t> RoomUsed(V.T.numTiers(), 0);
+  std::vector<uint32_t> RoomTierOf(N, None);
+  auto LeaveRoom = [&](uint32_t O) {
+    if (RoomTierOf[O] != None) {
+      Room[RoomTierOf[O]].set(Pos[O], -1);
+      RoomTierOf[O] = None;
+    }
+  };
   auto Wake = [&](std::vector<Entry> &List) {
     for (auto [O, Parking] : List)
       if (Parked[O] == Parking) {
         Parked[O] = 0;
+        LeaveRoom(O);
         Active.insert({Pos[O], O});
       }
     List.clear();
@@ -183,19 +248,44 @@ std::vector<uint32_t> legalizeL0(const View &V, std::vector<uint32_t> Pref) {
   MemState S = V.initial();
   while (!Ready.empty()) {
     uint32_t Pick = None;
-    for (auto It = Active.begin(); It != Active.end();) {
-      uint32_t O = It->second;
+    auto It = Active.begin();
+    for (size_t From = 0;;) {
+      // The next operation by position: the next active one, or one
+      // waiting for room in a tier that now has room for it.
+      size_t At = It != Active.end() ? It->first : FirstAtLeast::NotFound;
+      bool InRoom = false;
+      for (unsigned TI = 0; TI != Room.size(); ++TI) {
+        if (!RoomUsed[TI])
+          continue;
+        size_t R = Room[TI].find(From, int64_t(Gate.held(S, TI)));
+        if (R < At) {
+          At = R;
+          InRoom = true;
+        }
+      }
+      if (At == FirstAtLeast::NotFound)
+        break;
+      uint32_t O = Pref[At];
+      From = At + 1;
       L0Gate::Verdict Why = Gate.admitOrWhy(S, Done, O);
       if (Why.Admitted) {
         Pick = O;
         break;
       }
-      It = Active.erase(It);
+      if (InRoom)
+        LeaveRoom(O);
+      else
+        It = Active.erase(It);
       Parked[O] = ++Parkings;
       for (uint32_t Gi : Why.Groups)
         ParkedOnGroup[Gi].push_back({O, Parkings});
       if (Why.WaitGroup == None) {
-        ParkedForRoom.push_back({O, Parkings});
+        if (!RoomUsed[Why.RoomTier]) {
+          Room[Why.RoomTier] = FirstAtLeast(N);
+          RoomUsed[Why.RoomTier] = 1;
+        }
+        Room[Why.RoomTier].set(At, int64_t(Why.RoomLimit));
+        RoomTierOf[O] = Why.RoomTier;
         continue;
       }
       SmallVector<uint32_t, 1> &Waiting =
@@ -208,9 +298,9 @@ std::vector<uint32_t> legalizeL0(const View &V, std::vector<uint32_t> Pref) {
     Ready.erase({Pos[Pick], Pick});
     Active.erase({Pos[Pick], Pick});
     Parked[Pick] = 0;
+    LeaveRoom(Pick);
     Order.push_back(Pick);
     Done[Pick] = 1;
-    uint64_t Releases = Gate.releases();
     Gate.willRun(S, Pick);
     V.apply(S, Pick);
     for (uint32_t Gi : GroupsWaitingFor[Pick])
@@ -219,8 +309,6 @@ std::vector<uint32_t> legalizeL0(const View &V, std::vector<uint32_t> Pref) {
     for (uint32_t B : V.OpBufs[Pick])
       if (Gate.groupOf(B) != None)
         Wake(ParkedOnGroup[Gate.groupOf(B)]);
-    if (Gate.releases() != Releases)
-      Wake(ParkedForRoom);
     for (uint32_t Su : V.OpSuccs[Pick])
       if (--Left[Su] == 0)
         MakeReady(Su);

@@ -48,6 +48,11 @@ public:
     bool Admitted = false;
     uint32_t WaitGroup = None;
     SmallVector<uint32_t, 2> Groups;
+    /// Refused for room: a tier that lacks it, and the most held() there
+    /// may be before the operation can be admitted (a release that leaves
+    /// more held there changes nothing for it).
+    unsigned RoomTier = 0;
+    uint64_t RoomLimit = 0;
   };
   Verdict admitOrWhy(const MemState &S, ArrayRef<uint8_t> Done, uint32_t O);
   uint32_t waitOn(uint32_t Group) const { return Groups[Group].WaitOn; }
@@ -56,6 +61,12 @@ public:
   size_t numGroups() const { return Groups.size(); }
   /// How many runs released L0 bytes so far.
   uint64_t releases() const { return Released; }
+  /// What tier \p TI holds in \p S, live and reserved, as the room check
+  /// counts it: bytes, or buffers with View::SingleL0.
+  uint64_t held(const MemState &S, unsigned TI) const {
+    return V.SingleL0 ? LiveCount[TI] + ReservedCount[TI]
+                      : S.Live[TI] + Reserved[TI];
+  }
   /// Whether admit() is known to refuse \p O (a cheap test: a group it
   /// needs still waits on the operation that blocked it last time, or did
   /// not fit and no L0 bytes were released since).
@@ -72,8 +83,11 @@ private:
     bool Open = false;
     /// Refused until this operation has run (None: no such operation).
     uint32_t WaitOn = None;
-    /// Refused for lack of room while Released equals this plus one.
+    /// Refused for lack of room while Released equals this plus one, in
+    /// tier NoRoomTier, until held() there is at most NoRoomLimit.
     uint64_t NoRoomAt = 0;
+    unsigned NoRoomTier = 0;
+    uint64_t NoRoomLimit = 0;
   };
   /// The groups whose buffers op \p O would start and that are not open.
   SmallVector<uint32_t, 2> groupsToOpen(const MemState &S, uint32_t O) const;
