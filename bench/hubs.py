@@ -6,8 +6,9 @@ Usage: bench/hubs.py [--build DIR] [--sync-tiles K,K,...]
                      [--bias-tiles K,K,...] [--chain-tiles K,K,...]
                      [--runs R] [--timeout S]
 
-Three shapes, each at K tiles (default 25,000 and 250,000 for the first,
-33,333 and 333,333 for the others: about 1e5 and 1e6 nodes):
+Three shapes, each at K tiles (default 25,000 and 250,000 for the first
+and the last, 33,333 and 333,333 for the second: about 1e5 and 1e6
+nodes):
   - sync: each tile loaded into its own UB buffer (alloc, COPY_IN), one
     SYNC after every load, each tile stored after the SYNC (COPY_OUT,
     free): 4K + 1 nodes. No edge joins a buffer's alloc to its store, nor
@@ -20,9 +21,11 @@ Three shapes, each at K tiles (default 25,000 and 250,000 for the first,
     their readers) and dan-verify --against the stage-2 file of the
     default pipe (the free has K predecessors).
   - chain: K buffers whose allocs form a chain (each after the one
-    before), one VADD per buffer in a chain after the last alloc, then the
-    frees: 3K nodes. Each alloc reaches its use only along both chains, so
-    each buffer's path search would walk them. Timed: dan-verify.
+    before), one VADD per buffer in a chain after the last alloc, one VMUL
+    per buffer in a chain after the last VADD, then the frees: 4K nodes.
+    An alloc reaches its VADD, and a VADD the VMUL of its buffer, only
+    along the chains, so each buffer's path searches would walk them.
+    Timed: dan-verify (the lifetime check and the lint).
 Each time is the least of --runs runs (default 3), peak RSS the largest;
 then each tool's growth exponent between the two largest sizes of its
 shape, log(t2 / t1) / log(V2 / V1).
@@ -75,7 +78,7 @@ def write_bias(path, k):
 
 
 def write_chain(path, k):
-    """The graph of K allocs chained before their uses, as DAN IR."""
+    """The graph of K allocs chained before their two uses, as DAN IR."""
     with open(path, "w") as f:
         w = f.write
         w("graph @AllocsChained {\n  n0 = alloc b0 UB 1\n")
@@ -84,7 +87,10 @@ def write_chain(path, k):
         for i in range(k):
             w(f"  n{k + i} = VADD VECTOR 1 (b{i}) after n{k + i - 1}\n")
         for i in range(k):
-            w(f"  n{2 * k + i} = free b{i} UB 1 after n{k + i}\n")
+            w(f"  n{2 * k + i} = VMUL VECTOR 1 (b{i}) "
+              f"after n{2 * k + i - 1}\n")
+        for i in range(k):
+            w(f"  n{3 * k + i} = free b{i} UB 1 after n{2 * k + i}\n")
         w("}\n")
 
 
@@ -111,7 +117,7 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--sync-tiles", default="25000,250000")
     ap.add_argument("--bias-tiles", default="33333,333333")
-    ap.add_argument("--chain-tiles", default="33333,333333")
+    ap.add_argument("--chain-tiles", default="25000,250000")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=600)
     args = ap.parse_args()
@@ -132,7 +138,7 @@ def main():
                          b("dan-verify"), "--against=" + tmp[0], tmp[1]],
                  }),
         "chain": ([int(k) for k in args.chain_tiles.split(",")],
-                  lambda k: 3 * k, write_chain, {
+                  lambda k: 4 * k, write_chain, {
                       "dan-verify": lambda g, tmp: [b("dan-verify"), g],
                   }),
     }

@@ -6,6 +6,8 @@
 #include "dan/IR/IdIndex.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 using namespace llvm;
 
@@ -18,7 +20,8 @@ struct Warning {
           std::string Note = "")
       : Pos(Pos), At(At), Msg(std::move(Msg)), NoteAt(NoteAt),
         Note(std::move(Note)) {}
-  size_t Pos; ///< the schedule position of the node warned about
+  size_t Pos;       ///< the schedule position of the node warned about
+  uint32_t Key = 0; ///< among warnings at one node: the buffer's place
   NodeIdx At;
   std::string Msg;
   NodeIdx NoteAt; ///< where the note points, when there is a note
@@ -60,8 +63,31 @@ unsigned lintGraph(const Graph &G, const DiagHandler &Diag) {
                            [&](uint64_t B) { return AllocIndex.lookup(B); });
 
   // Paths along every edge, by schedule position (searched only for a use
-  // that no edge of its own orders after its buffer's first use).
+  // that no edge of its own orders after its buffer's first use). A
+  // buffer's search follows at most SearchBudget edges; its uses still
+  // open then are answered with every other buffer's at the end, 64 first
+  // uses at a time (a chain between first uses and later ones would make
+  // each search walk it).
+  constexpr uint64_t SearchBudget = 1024;
   detail::PathFinder Paths(G, Pos, /*Backward=*/false, /*WithReuse=*/true);
+  std::vector<detail::PathFinder::Question> Open;
+  // Per buffer whose search ran out: its place, and its questions in Open.
+  struct OpenUses {
+    uint32_t Key;
+    size_t Begin, End;
+  };
+  std::vector<OpenUses> OpenBuffers;
+  auto WarnUnordered = [&](uint32_t K, NodeIdx U) {
+    NodeIdx A = Allocs[K], First = Users.of(K)[0];
+    std::string B = "b" + std::to_string(G[A].Buf);
+    Warning &W = Warnings.emplace_back(
+        Pos[U], U,
+        "operation " + Name(U) + " uses buffer " + B + " but no path of " +
+            "edges orders it after " + Name(First) + ", the first use of " + B +
+            "; the replay may run them at once",
+        First, "the first use of " + B + " is here");
+    W.Key = K;
+  };
   for (uint32_t K = 0; K != Allocs.size(); ++K) {
     NodeIdx A = Allocs[K];
     ArrayRef<NodeIdx> L = Users.of(K);
@@ -76,22 +102,35 @@ unsigned lintGraph(const Graph &G, const DiagHandler &Diag) {
     // uses may run at once with each other: most are reads of the same data
     // (two CONVs of one input tile), which the graph cannot tell from writes.
     Paths.from(L[0]);
-    for (NodeIdx U : L.drop_front()) {
-      if (is_contained(G[U].Preds, L[0]) || Paths.reaches(U))
+    for (size_t J = 1; J != L.size(); ++J) {
+      NodeIdx U = L[J];
+      if (is_contained(G[U].Preds, L[0]))
         continue;
-      std::string B = "b" + std::to_string(G[A].Buf);
-      Warnings.emplace_back(Pos[U], U,
-                            "operation " + Name(U) + " uses buffer " + B +
-                                " but no path of " + "edges orders it after " +
-                                Name(L[0]) + ", the first use of " + B +
-                                "; the replay may run them at once",
-                            L[0], "the first use of " + B + " is here");
-      break; // one warning per buffer
+      std::optional<bool> Yes = Paths.reachesWithin(U, SearchBudget);
+      if (Yes && *Yes)
+        continue;
+      if (Yes) {
+        WarnUnordered(K, U);
+        break; // one warning per buffer
+      }
+      size_t Begin = Open.size();
+      for (; J != L.size(); ++J)
+        Open.push_back({L[0], L[J]});
+      OpenBuffers.push_back({K, Begin, Open.size()});
+      break;
     }
   }
+  std::vector<uint8_t> Ordered(Open.size());
+  Paths.answer(Open, Ordered);
+  for (const OpenUses &O : OpenBuffers)
+    for (size_t Q = O.Begin; Q != O.End; ++Q)
+      if (!Ordered[Q]) {
+        WarnUnordered(O.Key, Open[Q].To);
+        break;
+      }
 
   llvm::stable_sort(Warnings, [](const Warning &A, const Warning &B) {
-    return A.Pos < B.Pos;
+    return std::pair(A.Pos, A.Key) < std::pair(B.Pos, B.Key);
   });
   for (const Warning &W : Warnings) {
     Diag(G[W.At].Loc, SourceMgr::DK_Warning, W.Msg);
