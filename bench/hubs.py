@@ -25,7 +25,8 @@ nodes):
     per buffer in a chain after the last VADD, then the frees: 4K nodes.
     An alloc reaches its VADD, and a VADD the VMUL of its buffer, only
     along the chains, so each buffer's path searches would walk them.
-    Timed: dan-verify (the lifetime check and the lint).
+    Timed: dan-verify (the lifetime check and the lint) and dan-translate
+    --add-lifetime-edges.
 Each time is the least of --runs runs (default 3), peak RSS the largest;
 then each tool's growth exponent between the two largest sizes of its
 shape, log(t2 / t1) / log(V2 / V1).
@@ -140,6 +141,9 @@ def main():
         "chain": ([int(k) for k in args.chain_tiles.split(",")],
                   lambda k: 4 * k, write_chain, {
                       "dan-verify": lambda g, tmp: [b("dan-verify"), g],
+                      "add-lifetime-edges": lambda g, tmp: [
+                          b("dan-translate"), "--add-lifetime-edges", g,
+                          "-o", os.devnull],
                   }),
     }
     tmp = tempfile.mkdtemp(prefix="dan-hubs.")

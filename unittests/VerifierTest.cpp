@@ -229,73 +229,93 @@ TEST(VerifierTest, UsesBeyondTheSearchBudget) {
                            "before its free n6005 (free b5)");
 }
 
-// Random graphs along a chain longer than the searches' budget: each
-// buffer's alloc, uses and free hang on it at random places far apart,
-// most with an edge from the chain and many with one back into it, some
-// with none. The verifier reports exactly the uses that a search of the
-// whole graph finds out of order.
+namespace {
+/// A random graph along a chain of \p Steps operations: \p Bufs buffers
+/// whose alloc, \p UsesPerBuf uses and free hang on the chain at random
+/// places far apart, most with an edge from the chain and many with one
+/// back into it, some with none; a use also has an edge from its alloc,
+/// and a free from a use, now and then. The file order is a schedule.
+struct ChainGraph {
+  struct Buffer {
+    int Alloc = -1, Free = -1;
+    std::vector<int> Uses;
+  };
+  std::string Text;
+  std::vector<std::vector<int>> Preds;
+  std::vector<Buffer> Bufs;
+};
+
+ChainGraph randomChainGraph(std::mt19937 &Rng, int Steps, int Bufs,
+                            int UsesPerBuf) {
+  ChainGraph C;
+  C.Bufs.resize(Bufs);
+  // What happens at each step of the chain: (buffer, event), events 0
+  // (alloc), 1 .. UsesPerBuf (uses), UsesPerBuf + 1 (free).
+  std::vector<std::vector<std::pair<int, int>>> At(Steps);
+  for (int B = 0; B != Bufs; ++B) {
+    std::vector<int> When;
+    for (int E = 0; E != UsesPerBuf + 2; ++E)
+      When.push_back(Rng() % Steps);
+    std::sort(When.begin(), When.end());
+    for (int E = 0; E != UsesPerBuf + 2; ++E)
+      At[When[E]].push_back({B, E});
+  }
+  C.Text = "graph @g {\n";
+  auto Node = [&](const std::string &Body, const std::vector<int> &In) {
+    int Id = C.Preds.size();
+    C.Preds.push_back(In);
+    C.Text += "n" + std::to_string(Id) + " = " + Body;
+    for (size_t I = 0; I != In.size(); ++I)
+      C.Text += (I ? ", n" : " after n") + std::to_string(In[I]);
+    C.Text += "\n";
+    return Id;
+  };
+  auto Chance = [&](int Percent) { return int(Rng() % 100) < Percent; };
+  int Link = -1;
+  for (int Step = 0; Step != Steps; ++Step) {
+    std::vector<int> Into;
+    if (Link >= 0)
+      Into.push_back(Link);
+    for (auto [B, E] : At[Step]) {
+      ChainGraph::Buffer &Bf = C.Bufs[B];
+      std::string Name = "b" + std::to_string(B);
+      std::vector<int> In;
+      if (Link >= 0 && Chance(85))
+        In.push_back(Link);
+      int N;
+      if (E == 0) {
+        N = Bf.Alloc = Node("alloc " + Name + " UB 1", In);
+      } else if (E <= UsesPerBuf) {
+        if (Chance(20))
+          In.push_back(Bf.Alloc);
+        N = Node("X VECTOR 1 (" + Name + ")", In);
+        Bf.Uses.push_back(N);
+      } else {
+        if (Chance(20))
+          In.push_back(Bf.Uses[Rng() % UsesPerBuf]);
+        N = Bf.Free = Node("free " + Name + " UB 1", In);
+      }
+      if (Chance(60))
+        Into.push_back(N);
+    }
+    Link = Node("X VECTOR 1 ()", Into);
+  }
+  C.Text += "}";
+  return C;
+}
+} // namespace
+
+// Random graphs along a chain longer than the searches' budget: the
+// verifier reports exactly the uses that a search of the whole graph finds
+// out of order.
 TEST(VerifierTest, UsePathsMatchAFullSearch) {
-  const int Steps = 2000, Bufs = 400, UsesPerBuf = 3;
+  const int Bufs = 400;
   std::mt19937 Rng(7);
   for (int Round = 0; Round != 4; ++Round) {
-    struct Buffer {
-      int Alloc = -1, Free = -1;
-      std::vector<int> Uses;
-    };
-    std::vector<Buffer> Bs(Bufs);
-    // What happens at each step of the chain: (buffer, event), events 0
-    // (alloc), 1 .. UsesPerBuf (uses), UsesPerBuf + 1 (free).
-    std::vector<std::vector<std::pair<int, int>>> At(Steps);
-    for (int B = 0; B != Bufs; ++B) {
-      std::vector<int> When;
-      for (int E = 0; E != UsesPerBuf + 2; ++E)
-        When.push_back(Rng() % Steps);
-      std::sort(When.begin(), When.end());
-      for (int E = 0; E != UsesPerBuf + 2; ++E)
-        At[When[E]].push_back({B, E});
-    }
-    std::string T = "graph @g {\n";
-    std::vector<std::vector<int>> Preds;
-    auto Node = [&](const std::string &Body, const std::vector<int> &In) {
-      int Id = Preds.size();
-      Preds.push_back(In);
-      T += "n" + std::to_string(Id) + " = " + Body;
-      for (size_t I = 0; I != In.size(); ++I)
-        T += (I ? ", n" : " after n") + std::to_string(In[I]);
-      T += "\n";
-      return Id;
-    };
-    auto Chance = [&](int Percent) { return int(Rng() % 100) < Percent; };
-    int Link = -1;
-    for (int Step = 0; Step != Steps; ++Step) {
-      std::vector<int> Into;
-      if (Link >= 0)
-        Into.push_back(Link);
-      for (auto [B, E] : At[Step]) {
-        Buffer &Bf = Bs[B];
-        std::string Name = "b" + std::to_string(B);
-        std::vector<int> In;
-        if (Link >= 0 && Chance(85))
-          In.push_back(Link);
-        int N;
-        if (E == 0) {
-          N = Bf.Alloc = Node("alloc " + Name + " UB 1", In);
-        } else if (E <= UsesPerBuf) {
-          if (Chance(20))
-            In.push_back(Bf.Alloc);
-          N = Node("X VECTOR 1 (" + Name + ")", In);
-          Bf.Uses.push_back(N);
-        } else {
-          if (Chance(20))
-            In.push_back(Bf.Uses[Rng() % UsesPerBuf]);
-          N = Bf.Free = Node("free " + Name + " UB 1", In);
-        }
-        if (Chance(60))
-          Into.push_back(N);
-      }
-      Link = Node("X VECTOR 1 ()", Into);
-    }
-    T += "}";
+    ChainGraph C = randomChainGraph(Rng, 2000, Bufs, 3);
+    const std::vector<std::vector<int>> &Preds = C.Preds;
+    const std::vector<ChainGraph::Buffer> &Bs = C.Bufs;
+    const std::string &T = C.Text;
     // Who reaches whom: a search from each alloc and, against the edges,
     // from each free.
     std::vector<std::vector<int>> Succs(Preds.size());
@@ -343,5 +363,32 @@ TEST(VerifierTest, UsePathsMatchAFullSearch) {
     std::sort(R.Messages.begin(), R.Messages.end());
     EXPECT_GT(Expected.size(), 10u);
     EXPECT_EQ(R.Messages, Expected) << "round " << Round;
+  }
+}
+
+// The lifetime edges --add-lifetime-edges adds do not depend on how far a
+// buffer's search may go before its questions are answered with other
+// buffers' (a budget of one edge leaves nearly all of them to the batches,
+// where an edge added counts as a path for the uses after it).
+TEST(VerifierTest, LifetimeEdgesWhateverTheBudget) {
+  std::mt19937 Rng(11);
+  for (int Round = 0; Round != 4; ++Round) {
+    ChainGraph C = randomChainGraph(Rng, 600, 200, 3);
+    std::string Out[2];
+    unsigned Added[2];
+    for (int Budget : {0, 1}) {
+      llvm::SourceMgr SM;
+      std::string Diags;
+      auto G = parse(SM, C.Text.c_str(), Diags);
+      ASSERT_TRUE(G) << Diags;
+      llvm::Expected<unsigned> N = addLifetimeEdges(*G, Budget);
+      ASSERT_TRUE(bool(N)) << llvm::toString(N.takeError());
+      Added[Budget] = *N;
+      llvm::raw_string_ostream OS(Out[Budget]);
+      printGraph(*G, OS);
+    }
+    EXPECT_GT(Added[0], 50u) << "round " << Round;
+    EXPECT_EQ(Added[0], Added[1]) << "round " << Round;
+    EXPECT_EQ(Out[0], Out[1]) << "round " << Round;
   }
 }

@@ -114,7 +114,7 @@ Error cycleError(const Graph &G, ArrayRef<SmallVector<NodeIdx, 2>> Preds,
 
 } // namespace
 
-Expected<unsigned> addLifetimeEdges(Graph &G) {
+Expected<unsigned> addLifetimeEdges(Graph &G, uint64_t SearchBudget) {
   DenseMap<uint64_t, Lifetime> Buffers;
   std::vector<uint64_t> BufOrder;
   for (NodeIdx I : G.Order) {
@@ -147,31 +147,62 @@ Expected<unsigned> addLifetimeEdges(Graph &G) {
                               /*WithReuse=*/false);
   // The edges are found first and added after, so that every question is
   // asked of the graph as it was; an edge found counts as a path for the
-  // questions after it, so that none is added that another implies.
+  // questions after it, so that none is added that another implies. A
+  // buffer's search follows at most SearchBudget edges; a buffer whose
+  // search runs out has all its questions of that direction answered at
+  // the end, 64 buffers at a time, with the same rule (a chain between
+  // allocs and uses would make each search walk it).
+  using Question = detail::PathFinder::Question;
   std::vector<std::pair<NodeIdx, NodeIdx>> Added;
+  std::vector<Question> OpenForward, OpenBackward;
+  // Asks \p F about each of \p Targets from \p Source in turn, adding an
+  // edge (by \p Edge) for each target not reached; or, when the search
+  // runs out, leaves them all to \p Open.
+  auto AskAll = [&](detail::PathFinder &F, NodeIdx Source, auto Targets,
+                    std::vector<Question> &Open, auto Edge) {
+    F.from(Source);
+    size_t Kept = Added.size();
+    for (NodeIdx U : Targets) {
+      std::optional<bool> Yes = F.reachesWithin(U, SearchBudget);
+      if (!Yes) {
+        Added.resize(Kept);
+        for (NodeIdx V : Targets)
+          Open.push_back({Source, V});
+        return;
+      }
+      if (!*Yes) {
+        Added.push_back(Edge(U));
+        F.reachVia(U);
+      }
+    }
+  };
   for (uint64_t B : BufOrder) {
     Lifetime &L = Buffers[B];
     llvm::sort(L.Uses, [&](NodeIdx X, NodeIdx Y) { return Rank[X] < Rank[Y]; });
-    if (L.Alloc != UINT32_MAX) {
-      Forward.from(L.Alloc);
-      for (NodeIdx U : L.Uses)
-        if (!Forward.reaches(U)) {
-          Added.push_back({L.Alloc, U});
-          Forward.reachVia(U);
-        }
+    bool HasAlloc = L.Alloc != UINT32_MAX, HasFree = L.Free != UINT32_MAX;
+    ArrayRef<NodeIdx> Uses = L.Uses;
+    if (HasAlloc) {
+      // A buffer that no operation uses: its free after its alloc.
+      NodeIdx Free[] = {L.Free};
+      ArrayRef<NodeIdx> Targets =
+          Uses.empty() && HasFree ? ArrayRef<NodeIdx>(Free) : Uses;
+      AskAll(Forward, L.Alloc, Targets, OpenForward,
+             [&](NodeIdx U) { return std::pair(L.Alloc, U); });
     }
-    if (L.Uses.empty() && L.Alloc != UINT32_MAX && L.Free != UINT32_MAX &&
-        !Forward.reaches(L.Free))
-      Added.push_back({L.Alloc, L.Free});
-    if (L.Free != UINT32_MAX) {
-      Backward.from(L.Free);
-      for (NodeIdx U : llvm::reverse(L.Uses))
-        if (!Backward.reaches(U)) {
-          Added.push_back({U, L.Free});
-          Backward.reachVia(U);
-        }
-    }
+    if (HasFree)
+      AskAll(Backward, L.Free, llvm::reverse(Uses), OpenBackward,
+             [&](NodeIdx U) { return std::pair(U, L.Free); });
   }
+  std::vector<uint8_t> Yes(OpenForward.size());
+  Forward.answer(OpenForward, Yes, /*MissesReached=*/true);
+  for (size_t I = 0; I != Yes.size(); ++I)
+    if (!Yes[I])
+      Added.push_back({OpenForward[I].From, OpenForward[I].To});
+  Yes.assign(OpenBackward.size(), 0);
+  Backward.answer(OpenBackward, Yes, /*MissesReached=*/true);
+  for (size_t I = 0; I != Yes.size(); ++I)
+    if (!Yes[I])
+      Added.push_back({OpenBackward[I].To, OpenBackward[I].From});
   for (auto [From, To] : Added)
     if (!is_contained(G[To].Preds, From))
       G[To].Preds.push_back(From);

@@ -3,6 +3,7 @@
 #include "dan/Analysis/Lint.h"
 #include "BufferUses.h"
 #include "PathFinder.h"
+#include "dan/Analysis/Verifier.h"
 #include "dan/IR/IdIndex.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
@@ -64,11 +65,10 @@ unsigned lintGraph(const Graph &G, const DiagHandler &Diag) {
 
   // Paths along every edge, by schedule position (searched only for a use
   // that no edge of its own orders after its buffer's first use). A
-  // buffer's search follows at most SearchBudget edges; its uses still
+  // buffer's search follows at most PathSearchBudget edges; its uses still
   // open then are answered with every other buffer's at the end, 64 first
   // uses at a time (a chain between first uses and later ones would make
   // each search walk it).
-  constexpr uint64_t SearchBudget = 1024;
   detail::PathFinder Paths(G, Pos, /*Backward=*/false, /*WithReuse=*/true);
   std::vector<detail::PathFinder::Question> Open;
   // Per buffer whose search ran out: its place, and its questions in Open.
@@ -106,7 +106,7 @@ unsigned lintGraph(const Graph &G, const DiagHandler &Diag) {
       NodeIdx U = L[J];
       if (is_contained(G[U].Preds, L[0]))
         continue;
-      std::optional<bool> Yes = Paths.reachesWithin(U, SearchBudget);
+      std::optional<bool> Yes = Paths.reachesWithin(U, PathSearchBudget);
       if (Yes && *Yes)
         continue;
       if (Yes) {

@@ -22,6 +22,7 @@
 #include <optional>
 #include <queue>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace dan::detail {
@@ -101,9 +102,14 @@ public:
   /// Answers every question of \p Qs into \p Yes (1: a path leads there),
   /// 64 sources at a time: each node's set of the sources that reach it,
   /// as a 64-bit mask, swept in the search's direction over the places
-  /// from the first source to the last B. O((V + E) * ceil(S / 64)) for S
-  /// distinct sources, whatever the paths' lengths.
-  void answer(llvm::ArrayRef<Question> Qs, llvm::MutableArrayRef<uint8_t> Yes) {
+  /// the batch's nodes span, each question answered where the sweep meets
+  /// its B. O((V + E) * ceil(S / 64) + Q log Q) for S distinct sources and
+  /// Q questions, whatever the paths' lengths. \p MissesReached: a B not
+  /// reached counts as reached from its source from there on, as
+  /// reachVia() after each no (the questions about one source are then
+  /// answered in the search's direction).
+  void answer(llvm::ArrayRef<Question> Qs, llvm::MutableArrayRef<uint8_t> Yes,
+              bool MissesReached = false) {
     assert(Qs.size() == Yes.size() && "one answer per question");
     if (Qs.empty())
       return;
@@ -119,38 +125,43 @@ public:
     for (NodeIdx I = 0; I != Pos.size(); ++I)
       AtPos[Pos[I]] = I;
     std::vector<uint64_t> Reached(Pos.size(), 0);
+    // The batch's questions by the place of their B: (place, bit, index).
+    std::vector<std::tuple<uint32_t, unsigned, uint32_t>> ByTo;
     for (size_t First = 0; First != ByFrom.size();) {
       // The next 64 sources, and the questions about them.
+      ByTo.clear();
+      uint32_t Lo = UINT32_MAX, Hi = 0;
+      unsigned Bit = 0;
       size_t Last = First;
-      unsigned Sources = 0;
-      uint32_t Lo = Pos[Qs[ByFrom[First]].From], Hi = Lo;
-      llvm::SmallVector<std::pair<NodeIdx, unsigned>, 64> Bits;
       for (; Last != ByFrom.size(); ++Last) {
-        NodeIdx From = Qs[ByFrom[Last]].From;
-        if (Bits.empty() || Bits.back().first != From) {
-          if (Sources == 64)
-            break;
-          Bits.push_back({From, Sources++});
-        }
-        Hi = std::max(Hi, Pos[Qs[ByFrom[Last]].To]);
+        const Question &Q = Qs[ByFrom[Last]];
+        if (Last != First && Q.From != Qs[ByFrom[Last - 1]].From && ++Bit == 64)
+          break;
+        Lo = std::min({Lo, Pos[Q.From], Pos[Q.To]});
+        Hi = std::max({Hi, Pos[Q.From], Pos[Q.To]});
+        ByTo.push_back({Pos[Q.To], Bit, ByFrom[Last]});
       }
+      llvm::sort(ByTo);
       std::fill(Reached.begin() + Lo, Reached.begin() + Hi + 1, 0);
-      for (auto [From, Bit] : Bits)
-        Reached[Pos[From]] |= uint64_t(1) << Bit;
+      Bit = 0;
+      for (size_t I = First; I != Last; ++I) {
+        if (I != First && Qs[ByFrom[I]].From != Qs[ByFrom[I - 1]].From)
+          ++Bit;
+        Reached[Pos[Qs[ByFrom[I]].From]] |= uint64_t(1) << Bit;
+      }
+      auto Next = ByTo.begin();
       for (uint32_t P = Lo; P <= Hi; ++P) {
-        NodeIdx N = AtPos[P];
         uint64_t Mask = 0;
-        for (NodeIdx In : into(N))
+        for (NodeIdx In : into(AtPos[P]))
           if (Pos[In] >= Lo)
             Mask |= Reached[Pos[In]];
         Reached[P] |= Mask;
-      }
-      unsigned Bit = 0;
-      for (size_t I = First; I != Last; ++I) {
-        const Question &Q = Qs[ByFrom[I]];
-        if (I != First && Q.From != Qs[ByFrom[I - 1]].From)
-          ++Bit;
-        Yes[ByFrom[I]] = Reached[Pos[Q.To]] >> Bit & 1;
+        for (; Next != ByTo.end() && std::get<0>(*Next) == P; ++Next) {
+          uint64_t Source = uint64_t(1) << std::get<1>(*Next);
+          Yes[std::get<2>(*Next)] = (Reached[P] & Source) != 0;
+          if (MissesReached)
+            Reached[P] |= Source;
+        }
       }
       First = Last;
     }

@@ -109,7 +109,7 @@ void Verifier::checkUsePaths() {
   std::vector<Doubt> Doubts;
   auto Ask = [&](PathFinder &F, std::vector<PathFinder::Question> &Open,
                  Doubt D, NodeIdx From, NodeIdx To) {
-    std::optional<bool> Yes = F.reachesWithin(To, SearchBudget);
+    std::optional<bool> Yes = F.reachesWithin(To, PathSearchBudget);
     if (Yes && *Yes)
       return true;
     D.Open = Yes ? -1 : int64_t(Open.size());

@@ -144,12 +144,6 @@ private:
   std::vector<uint32_t> Rank;
   /// The searches along dependence edges, on Rank.
   PathFinder Forward, Backward;
-  /// The edges checkUsePaths' questions about one buffer may follow before
-  /// the rest are left to PathFinder::answer: far more than a search of a
-  /// contest workload follows (at most 4), and short enough that a chain
-  /// between many allocs and their uses does not cost each buffer its
-  /// length.
-  static constexpr uint64_t SearchBudget = 1024;
   /// The (use, buffer) pairs checkLifetimes reported: checkUsePaths says
   /// nothing more of them.
   llvm::DenseSet<std::pair<NodeIdx, uint64_t>> LifetimeErrors;

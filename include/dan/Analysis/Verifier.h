@@ -66,14 +66,23 @@ llvm::Error verifyPassInput(const Graph &G, const TargetDesc &Target,
                             llvm::StringRef Tool, bool Scheduled = true,
                             std::optional<ReplayResult> *Replayed = nullptr);
 
+/// The edges a path search of the verifier's lifetime check, of the lint
+/// or of addLifetimeEdges follows for one buffer before the rest of its
+/// questions are answered with other buffers', 64 at a time (a search of
+/// a contest workload follows at most 4).
+inline constexpr uint64_t PathSearchBudget = 256;
+
 /// Adds the edges the lifetime rule implies where no path of edges orders
 /// a use of a buffer: from its alloc to each use that no path orders after
 /// it, and from each use that no path orders before its free to the free;
 /// none that the paths and the edges added before it already imply.
 /// Returns how many edges it added, or, adding none, a DiagError at a
 /// cycle that those edges would close (a use that edges order before its
-/// alloc or after its free).
-llvm::Expected<unsigned> addLifetimeEdges(Graph &G);
+/// alloc or after its free). \p SearchBudget: the edges one buffer's path
+/// search follows before its questions are answered with other buffers'
+/// (0: no limit); the edges added do not depend on it.
+llvm::Expected<unsigned>
+addLifetimeEdges(Graph &G, uint64_t SearchBudget = PathSearchBudget);
 
 } // namespace dan
 
