@@ -87,10 +87,33 @@ template <typename T> T &constructed(py::handle Self) {
   return *V.value_ptr<T>();
 }
 
+/// The object a method of class \p T is called on, taken as it is (a
+/// T& would read an object that __init__ never made) and checked by
+/// constructed(); its caster names it as T, so that help() shows
+/// "self: dan.Builder" and not "self: handle".
+template <typename T> struct SelfOf { py::handle Object; };
+
+} // namespace
+
+namespace pybind11::detail {
+template <typename T> struct type_caster<SelfOf<T>> {
+  PYBIND11_TYPE_CASTER(SelfOf<T>, make_caster<T>::name);
+  bool load(handle Src, bool) {
+    value.Object = Src;
+    return true;
+  }
+  static handle cast(const SelfOf<T> &Self, return_value_policy, handle) {
+    return Self.Object.inc_ref();
+  }
+};
+} // namespace pybind11::detail
+
+namespace {
+
 /// Member function \p F as a method that checks its object (constructed).
 template <typename T, typename R, typename... A> auto method(R (T::*F)(A...)) {
-  return [F](py::handle Self, A... Args) -> R {
-    return (constructed<T>(Self).*F)(std::forward<A>(Args)...);
+  return [F](SelfOf<T> Self, A... Args) -> R {
+    return (constructed<T>(Self.Object).*F)(std::forward<A>(Args)...);
   };
 }
 

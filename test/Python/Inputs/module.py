@@ -105,4 +105,6 @@ for what, call in [
     except TypeError as err:
         print(what, "TypeError:", err)
 print("unchanged", g.print() == open(tmp + "/planned.dan").read())
+# help() names a method's object by its class.
+print("signature", dan.Builder.alloc.__doc__.splitlines()[0])
 print("pipeline", dan.print_pipeline("cpe<effort=2>")[:30])
