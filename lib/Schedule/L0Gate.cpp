@@ -139,9 +139,14 @@ void L0Gate::willRun(const MemState &S, uint32_t O) {
     unsigned TI = V.Bufs[B].TI;
     if (starts(S, B)) {
       ++LiveCount[TI];
-      if (Groups[GroupOf[B]].Open) {
+      Grp &Gp = Groups[GroupOf[B]];
+      if (Gp.Open) {
         Reserved[TI] -= V.Bufs[B].Size;
         --ReservedCount[TI];
+      } else {
+        // Run without the gate (the fallback): the group needs less room
+        // than when it found none, so that verdict no longer holds.
+        Gp.NoRoomAt = 0;
       }
     }
     if (V.IsL0[TI] && S.Left[B] == 1) {
