@@ -340,8 +340,6 @@ Error checkOutputIsNotInput(StringRef Option, StringRef Output,
   return checkNotAFileRead(Output);
 }
 
-namespace {
-
 /// One output being written. A regular file (or a path that does not exist
 /// yet) is written to a temporary file beside it, renamed over it only once
 /// every byte is written, so a failure leaves the old file (or none) and no
@@ -441,6 +439,8 @@ private:
   std::string Target;
 };
 
+namespace {
+
 /// "cannot write '<path>': <why>", the path as the user gave it.
 Error writeError(StringRef Path, Error E) {
   return usageError("cannot write '" +
@@ -461,6 +461,32 @@ Error writeOutput(StringRef Path,
   if (Error E = (*F)->finish())
     return writeError(Path, std::move(E));
   if (Error E = (*F)->keep())
+    return writeError(Path, std::move(E));
+  return Error::success();
+}
+
+EarlyOutput::EarlyOutput(std::string Path, std::unique_ptr<OutputFile> F)
+    : Path(std::move(Path)), File(std::move(F)) {}
+EarlyOutput::EarlyOutput(EarlyOutput &&) = default;
+EarlyOutput::~EarlyOutput() = default;
+
+Expected<EarlyOutput> openOutputEarly(StringRef Path) {
+  if (Error E = checkNotAFileRead(Path))
+    return std::move(E);
+  Expected<std::unique_ptr<OutputFile>> F = OutputFile::open(Path);
+  if (!F)
+    return writeError(Path, F.takeError());
+  return EarlyOutput(Path.str(), std::move(*F));
+}
+
+Error EarlyOutput::write(const std::function<void(raw_ostream &)> &Write) {
+  // A file found while the work read more (none yet for the stage tools).
+  if (Error E = checkNotAFileRead(Path))
+    return E;
+  Write(File->os());
+  if (Error E = File->finish())
+    return writeError(Path, std::move(E));
+  if (Error E = File->keep())
     return writeError(Path, std::move(E));
   return Error::success();
 }
@@ -630,6 +656,11 @@ int runStageTool(int Argc, char **Argv, StringRef Overview,
     allowOutputOver(Input);
     if (Error E = applyTargetOptions(**G))
       return E;
+    // Opened before the stage runs, as opt opens its output before the
+    // passes: a path it cannot write is reported now, not after the work.
+    Expected<EarlyOutput> Out = openOutputEarly(Output);
+    if (!Out)
+      return Out.takeError();
     // A copy: the pass may replace the graph's contents, not its target.
     TargetDesc Target = (*G)->Target;
     {
@@ -643,8 +674,7 @@ int runStageTool(int Argc, char **Argv, StringRef Overview,
     }
     (*G)->Target = Target;
     PhaseTimer T("write", "Printing the output");
-    Error E =
-        writeOutput(Output, [&](raw_ostream &OS) { printGraph(**G, OS); });
+    Error E = Out->write([&](raw_ostream &OS) { printGraph(**G, OS); });
     // The process ends next: freeing the graph node by node would only
     // delay the exit (as clang leaves its AST to the exit).
     BuryPointer(std::move(*G));

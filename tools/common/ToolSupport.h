@@ -183,6 +183,27 @@ void allowOutputOver(llvm::StringRef Input);
 llvm::Error writeOutput(llvm::StringRef Path,
                         const std::function<void(llvm::raw_ostream &)> &Write);
 
+class OutputFile;
+
+/// An output opened before the work that fills it, as opt opens its output
+/// before it runs the passes: a path the run cannot write is reported
+/// before a long run, not after it. write() then writes it as writeOutput
+/// does; an output never written leaves no file behind.
+class EarlyOutput {
+public:
+  EarlyOutput(std::string Path, std::unique_ptr<OutputFile> F);
+  EarlyOutput(EarlyOutput &&);
+  ~EarlyOutput();
+  llvm::Error write(const std::function<void(llvm::raw_ostream &)> &Write);
+
+private:
+  std::string Path;
+  std::unique_ptr<OutputFile> File;
+};
+
+/// Opens \p Path for an EarlyOutput; the usage errors of writeOutput.
+llvm::Expected<EarlyOutput> openOutputEarly(llvm::StringRef Path);
+
 /// Flushes stdout for a tool that prints to outs() itself; a write error (a
 /// full disk, a closed stdout) is a usage error.
 llvm::Error finishStdout();

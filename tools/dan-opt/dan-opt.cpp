@@ -267,14 +267,18 @@ int main(int Argc, char **Argv) {
         } else {
           allowOutputOver(Input);
         }
+        // Opened before the passes run, as opt does: a path it cannot write
+        // is reported now, not after the work.
+        Expected<EarlyOutput> Out = openOutputEarly(Output);
+        if (!Out)
+          return Out.takeError();
         std::vector<std::pair<StagePass, StageStats>> Ran;
         if (Error E = runPipeline(**G, *Pipeline, SM, Ran))
           return E;
         if (StatsJSON)
           printStatsJSON(errs(), **G, Ran);
         PhaseTimer T("write", "Printing the output");
-        Error E =
-            writeOutput(Output, [&](raw_ostream &OS) { printGraph(**G, OS); });
+        Error E = Out->write([&](raw_ostream &OS) { printGraph(**G, OS); });
         // The process ends next: freeing the graph node by node would only
         // delay the exit.
         BuryPointer(std::move(*G));
