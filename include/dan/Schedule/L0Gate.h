@@ -43,7 +43,9 @@ public:
   /// waitOn(WaitGroup), which has not run; else there was no room, which
   /// only comes with a run that releases L0 bytes (releases() grows). In
   /// both cases an operation on a buffer of one of \p Groups (the groups
-  /// the refused operation would have to open) changes what it needs.
+  /// the refused operation would have to open) changes what it needs:
+  /// one that runs without admission and starts such a group's buffer
+  /// also ends the group's verdict of no room (willRun).
   struct Verdict {
     bool Admitted = false;
     uint32_t WaitGroup = None;
