@@ -450,21 +450,6 @@ Error writeError(StringRef Path, Error E) {
 
 } // namespace
 
-Error writeOutput(StringRef Path,
-                  const std::function<void(raw_ostream &)> &Write) {
-  if (Error E = checkNotAFileRead(Path))
-    return E;
-  Expected<std::unique_ptr<OutputFile>> F = OutputFile::open(Path);
-  if (!F)
-    return writeError(Path, F.takeError());
-  Write((*F)->os());
-  if (Error E = (*F)->finish())
-    return writeError(Path, std::move(E));
-  if (Error E = (*F)->keep())
-    return writeError(Path, std::move(E));
-  return Error::success();
-}
-
 EarlyOutput::EarlyOutput(std::string Path, std::unique_ptr<OutputFile> F)
     : Path(std::move(Path)), File(std::move(F)) {}
 EarlyOutput::EarlyOutput(EarlyOutput &&) = default;
@@ -489,6 +474,14 @@ Error EarlyOutput::write(const std::function<void(raw_ostream &)> &Write) {
   if (Error E = File->keep())
     return writeError(Path, std::move(E));
   return Error::success();
+}
+
+Error writeOutput(StringRef Path,
+                  const std::function<void(raw_ostream &)> &Write) {
+  Expected<EarlyOutput> Out = openOutputEarly(Path);
+  if (!Out)
+    return Out.takeError();
+  return Out->write(Write);
 }
 
 Error writeOutputs(ArrayRef<std::pair<std::string, std::string>> Files,
