@@ -340,20 +340,19 @@ TEST(VerifierTest, UsePathsMatchAFullSearch) {
       std::vector<char> FromAlloc = Reached(Bs[B].Alloc, false),
                         ToFree = Reached(Bs[B].Free, true);
       std::string Name = "b" + std::to_string(B);
+      // "nU (X) uses bB, but no path of edges orders it after its alloc
+      // nA (alloc bB)", and the same before its free.
+      auto Unordered = [&](int U, const char *Side, const char *Kind, int At) {
+        Expected.push_back("n" + std::to_string(U) + " (X) uses " + Name +
+                           ", but no path of edges orders it " + Side +
+                           " its " + Kind + " n" + std::to_string(At) + " (" +
+                           Kind + " " + Name + ")");
+      };
       for (int U : Bs[B].Uses) {
-        std::string Use = "n" + std::to_string(U) + " (X) uses " + Name;
         if (!FromAlloc[U])
-          Expected.push_back(Use +
-                             ", but no path of edges orders it after "
-                             "its alloc n" +
-                             std::to_string(Bs[B].Alloc) + " (alloc " + Name +
-                             ")");
+          Unordered(U, "after", "alloc", Bs[B].Alloc);
         if (!ToFree[U])
-          Expected.push_back(Use +
-                             ", but no path of edges orders it before "
-                             "its free n" +
-                             std::to_string(Bs[B].Free) + " (free " + Name +
-                             ")");
+          Unordered(U, "before", "free", Bs[B].Free);
       }
     }
     VerifyOptions Opts;
