@@ -318,14 +318,8 @@ void Verifier::checkSpillEdges() {
 }
 
 void Verifier::checkReuseEdges() {
-  // A graph without offsets implies no reuse edge.
-  std::vector<EdgeList> Implied;
-  if (G.hasMemoryPlan())
-    Implied = computeReuseEdges(G);
-  const EdgeList None;
-  for (NodeIdx I : G.Order) {
+  auto Compare = [&](NodeIdx I, ArrayRef<NodeIdx> Want) {
     const auto &Have = G[I].ReusePreds;
-    const auto &Want = Implied.empty() ? None : Implied[I];
     for (NodeIdx P : Want)
       if (!is_contained(Have, P)) {
         error(I, name(I) + " lacks the reuse edge from " + name(P) +
@@ -338,7 +332,13 @@ void Verifier::checkReuseEdges() {
                      " is not implied by the memory plan");
         note(P, name(P) + " is here");
       }
-  }
+  };
+  // A graph without offsets implies no reuse edge.
+  if (G.hasMemoryPlan())
+    forEachImpliedReuse(G, ReuseReading::Safe, Compare);
+  else
+    for (NodeIdx I : G.Order)
+      Compare(I, {});
 }
 
 void Verifier::checkRaces() {

@@ -281,9 +281,9 @@ Error fixMemoryPlan(Graph &G) {
 /// Released address ranges of one tier, each with the node that released it.
 using ReleaseMap = RangeMap<NodeIdx>;
 
-std::vector<EdgeList> computeReuseEdges(const Graph &G, ReuseReading Reading) {
+void forEachImpliedReuse(const Graph &G, ReuseReading Reading,
+                         function_ref<void(NodeIdx, ArrayRef<NodeIdx>)> Visit) {
   bool Literal = Reading == ReuseReading::Literal;
-  std::vector<EdgeList> Reuse(G.size());
   ReleaseMap Released[MaxTiers];
   // A buffer's tier and size (from its first alloc) and where it is placed.
   struct BufPlace {
@@ -297,23 +297,19 @@ std::vector<EdgeList> computeReuseEdges(const Graph &G, ReuseReading Reading) {
     if (N.Kind == NodeKind::Alloc)
       Bufs.tryEmplace(N.Buf, BufPlace{N.BufTier, N.Size});
 
+  // One placement's list at a time: most nodes have none, and a list per
+  // node of a large graph cost more than the sweep.
+  SmallVector<NodeIdx, 8> List;
+  auto ById = [&G](NodeIdx A, NodeIdx B) { return G[A].Id < G[B].Id; };
   for (NodeIdx I : G.Order) {
+    List.clear();
     const Node &N = G[I];
-    if (!N.isBufferNode())
-      continue;
-    BufPlace *B = Bufs.find(N.Buf);
-    if (!B)
-      continue;
-    Tier T = B->T;
-    uint64_t Size = B->Size;
-    if (N.isPlacement()) {
-      if (!N.HasOffset)
-        continue;
-      uint64_t Begin = N.Offset, End = N.Offset + Size;
-      auto &List = Reuse[I];
+    BufPlace *B = N.isBufferNode() ? Bufs.find(N.Buf) : nullptr;
+    if (B && N.isPlacement() && N.HasOffset) {
+      uint64_t Begin = N.Offset, End = N.Offset + B->Size;
       // The literal reading gives a SPILL_IN no edge.
       if (!Literal || N.Kind == NodeKind::Alloc)
-        Released[static_cast<unsigned>(T)].forEachOverlap(
+        Released[static_cast<unsigned>(B->T)].forEachOverlap(
             Begin, End, [&](uint64_t, uint64_t, NodeIdx By) {
               if (G[By].Buf != N.Buf && !is_contained(List, By))
                 List.push_back(By);
@@ -321,30 +317,34 @@ std::vector<EdgeList> computeReuseEdges(const Graph &G, ReuseReading Reading) {
       B->Begin = Begin;
       B->End = End;
       B->Valid = true;
-      continue;
-    }
-    // The literal reading releases bytes at FREE only, never at SPILL_OUT.
-    if (N.Kind == NodeKind::Free ||
-        (N.Kind == NodeKind::SpillOut && !Literal)) {
-      if (!B->Valid)
-        continue;
-      Released[static_cast<unsigned>(T)].assign(B->Begin, B->End, I);
+      llvm::sort(List, ById);
+    } else if (B && B->Valid &&
+               // The literal reading releases bytes at FREE only, never at
+               // SPILL_OUT.
+               (N.Kind == NodeKind::Free ||
+                (N.Kind == NodeKind::SpillOut && !Literal))) {
+      Released[static_cast<unsigned>(B->T)].assign(B->Begin, B->End, I);
       B->Valid = false;
     }
+    Visit(I, List);
   }
-  std::vector<uint64_t> Ids(G.size());
-  for (NodeIdx I = 0, E = G.size(); I != E; ++I)
-    Ids[I] = G[I].Id;
-  auto ById = [&Ids](NodeIdx A, NodeIdx B) { return Ids[A] < Ids[B]; };
-  for (auto &List : Reuse)
-    llvm::sort(List, ById);
+}
+
+std::vector<EdgeList> computeReuseEdges(const Graph &G, ReuseReading Reading) {
+  std::vector<EdgeList> Reuse(G.size());
+  forEachImpliedReuse(G, Reading, [&](NodeIdx I, ArrayRef<NodeIdx> Preds) {
+    Reuse[I].assign(Preds.begin(), Preds.end());
+  });
   return Reuse;
 }
 
 void setReuseEdges(Graph &G) {
-  std::vector<EdgeList> Reuse = computeReuseEdges(G);
-  for (NodeIdx I = 0, E = G.size(); I != E; ++I)
-    G[I].ReusePreds = std::move(Reuse[I]);
+  for (Node &N : G.Nodes)
+    N.ReusePreds.clear();
+  forEachImpliedReuse(G, ReuseReading::Safe,
+                      [&](NodeIdx I, ArrayRef<NodeIdx> Preds) {
+                        G[I].ReusePreds.assign(Preds.begin(), Preds.end());
+                      });
 }
 
 void stripMemoryPlan(Graph &G) {

@@ -21,6 +21,8 @@
 #define DAN_IR_MEMORYPLAN_H
 
 #include "dan/IR/Graph.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <utility>
 #include <vector>
 
@@ -72,16 +74,25 @@ void renumberSpills(Graph &G);
 /// pass the IR's limit of 2^40 (the largest other id is too near it).
 llvm::Error fixMemoryPlan(Graph &G);
 
-/// The reuse edges implied by the plan, as a sorted predecessor list for
-/// every node (indexed by NodeIdx). A placement never gets an edge from the
-/// release of its own buffer (the spill pair already orders them). Nodes
-/// without an offset place nothing. O(V log V + reuse edges).
 /// How address reuse is read. Safe: every placement (ALLOC or SPILL_IN)
 /// waits for the release (FREE or SPILL_OUT) of the bytes it takes; DAN's
 /// ruler. Literal: the contest statement's own words, from ALLOC offsets
 /// and FREE nodes only; offered to compare with published figures.
 enum class ReuseReading { Safe, Literal };
 
+/// The reuse edges implied by the plan of \p G: calls \p Visit(I, Preds)
+/// for each node I of the schedule, in schedule order, with the nodes whose
+/// release last freed bytes I takes, sorted by id (empty but for a
+/// placement). A placement never gets an edge from the release of its own
+/// buffer (the spill pair already orders them). Nodes without an offset
+/// place nothing. Preds is valid during the call only. O(V log V + reuse
+/// edges), with no memory per node.
+void forEachImpliedReuse(
+    const Graph &G, ReuseReading Reading,
+    llvm::function_ref<void(NodeIdx, llvm::ArrayRef<NodeIdx>)> Visit);
+
+/// The reuse edges implied by the plan (forEachImpliedReuse), as a list
+/// for every node (indexed by NodeIdx; empty for a node off the schedule).
 std::vector<EdgeList>
 computeReuseEdges(const Graph &G, ReuseReading Reading = ReuseReading::Safe);
 
