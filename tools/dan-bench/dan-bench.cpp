@@ -206,12 +206,11 @@ static Error readGraphs(SourceMgr &SM,
 }
 
 /// The report, --save (every verified plan, as one write) and --charts.
-static Error writeResults(const BenchReport &R) {
+static Error writeResults(const BenchReport &R, EarlyOutput &Out) {
   ReportOptions RO;
   RO.Format = OutFormat;
   RO.Timings = Timings;
-  if (Error E = writeOutput(OutputPath,
-                            [&](raw_ostream &OS) { printReport(R, RO, OS); }))
+  if (Error E = Out.write([&](raw_ostream &OS) { printReport(R, RO, OS); }))
     return E;
   if (!SaveDir.empty()) {
     std::vector<std::pair<std::string, std::string>> Files;
@@ -268,8 +267,11 @@ static Error runBenchTool(SourceMgr &SM) {
     return E;
   if (!Graphs.empty())
     *Target = Graphs[0]->Target;
-  // The folders exist before the run: a long run does not end in an I/O
-  // error.
+  // The report's file is open and the folders exist before the run: a long
+  // run does not end in an I/O error.
+  Expected<EarlyOutput> Out = openOutputEarly(OutputPath);
+  if (!Out)
+    return Out.takeError();
   for (const std::string &Dir : outputFolders(Opts.Methods, SaveDir, ChartsDir))
     if (Error E = makeFolder(Dir))
       return E;
@@ -283,7 +285,7 @@ static Error runBenchTool(SourceMgr &SM) {
   for (const auto &G : Graphs)
     Ptrs.push_back(G.get());
   BenchReport R = runBench(Ptrs, *Target, Opts);
-  if (Error E = writeResults(R))
+  if (Error E = writeResults(R, *Out))
     return E;
   if (!R.failed())
     return Error::success();

@@ -94,6 +94,11 @@ static Error reduce(SourceMgr &SM) {
   if (Error E = applyTargetOptions(*G))
     return E;
   const TargetDesc Target = G->Target;
+  // Opened before the tests run: a path it cannot write is reported now,
+  // not after a reduction of minutes.
+  Expected<EarlyOutput> Out = openOutputEarly(OutputPath);
+  if (!Out)
+    return Out.takeError();
 
   // Candidates stay valid when the input is; an input that does not verify
   // may be interesting for that very reason, so then only the test judges.
@@ -146,7 +151,7 @@ static Error reduce(SourceMgr &SM) {
       errs() << "; stopped at --max-tests";
     errs() << "\n";
   }
-  return writeOutput(OutputPath, [&](raw_ostream &OS) { printGraph(*G, OS); });
+  return Out->write([&](raw_ostream &OS) { printGraph(*G, OS); });
 }
 
 int main(int Argc, char **Argv) {
