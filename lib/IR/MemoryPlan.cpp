@@ -338,13 +338,12 @@ std::vector<EdgeList> computeReuseEdges(const Graph &G, ReuseReading Reading) {
   return Reuse;
 }
 
-void setReuseEdges(Graph &G) {
+void setReuseEdges(Graph &G, ReuseReading Reading) {
   for (Node &N : G.Nodes)
     N.ReusePreds.clear();
-  forEachImpliedReuse(G, ReuseReading::Safe,
-                      [&](NodeIdx I, ArrayRef<NodeIdx> Preds) {
-                        G[I].ReusePreds.assign(Preds.begin(), Preds.end());
-                      });
+  forEachImpliedReuse(G, Reading, [&](NodeIdx I, ArrayRef<NodeIdx> Preds) {
+    G[I].ReusePreds.assign(Preds.begin(), Preds.end());
+  });
 }
 
 void stripMemoryPlan(Graph &G) {

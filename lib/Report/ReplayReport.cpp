@@ -57,13 +57,10 @@ MeasuredPlan measurePlan(std::unique_ptr<Graph> G, bool Verified,
   M.Reading = reuseReading(*M.G, Verified, M.ReuseEdges);
   if (Reading == ReuseReading::Literal && M.G->hasMemoryPlan()) {
     // Time the plan with the literal reading's edges instead of its own.
-    std::vector<EdgeList> Literal =
-        computeReuseEdges(*M.G, ReuseReading::Literal);
+    setReuseEdges(*M.G, ReuseReading::Literal);
     M.ReuseEdges = 0;
-    for (NodeIdx I = 0, E = M.G->size(); I != E; ++I) {
-      M.ReuseEdges += Literal[I].size();
-      (*M.G)[I].ReusePreds = std::move(Literal[I]);
-    }
+    for (const Node &N : M.G->Nodes)
+      M.ReuseEdges += N.ReusePreds.size();
     M.Reading = "literal";
   }
   M.R = replay(*M.G, M.G->Target);

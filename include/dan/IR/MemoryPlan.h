@@ -96,8 +96,9 @@ void forEachImpliedReuse(
 std::vector<EdgeList>
 computeReuseEdges(const Graph &G, ReuseReading Reading = ReuseReading::Safe);
 
-/// Replaces the reuse edges of \p G with those its plan implies.
-void setReuseEdges(Graph &G);
+/// Replaces the reuse edges of \p G with those its plan implies under
+/// \p Reading (none for a node off the schedule).
+void setReuseEdges(Graph &G, ReuseReading Reading = ReuseReading::Safe);
 
 /// Removes the memory plan of \p G: spill nodes and every edge touching
 /// them, offsets and reuse edges. What is left is the input graph in the
